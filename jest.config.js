@@ -1,0 +1,22 @@
+/** Two projects: unit tests next to the code, e2e tests through HTTP on the real app. */
+const transform = { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] };
+const common = { testEnvironment: 'node', transform, moduleFileExtensions: ['ts', 'js', 'json'] };
+
+module.exports = {
+  maxWorkers: process.env.JEST_WORKERS ?? 3,
+  testTimeout: 30000,
+  projects: [
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts', '<rootDir>/test/unit/**/*.spec.ts'],
+    },
+    {
+      ...common,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+    },
+  ],
+};

@@ -1,0 +1,30 @@
+/**
+ * Every error key of spec section 7: the name used in code, the value sent on the wire and the
+ * HTTP status. Services throw `new AppError('emailUnavailable')`; the global filter renders
+ * `{error: <status text>, key: <wire value>}`.
+ */
+export const ERROR_CATALOGUE = {
+  // Application error keys (section 7 table): all 400.
+  emailUnavailable: { wire: 'emailUnavailable', status: 400 },
+  emailNotVerified: { wire: 'emailNotVerified', status: 400 },
+  existingActiveTempPassword: { wire: 'existingActiveTempPassword', status: 400 },
+  invalidCredentials: { wire: 'invalidCredentials', status: 400 },
+  invalidEmailVerificationCode: { wire: 'invalidEmailVerificationCode', status: 400 },
+  invalidTwoFactorToken: { wire: 'invalidTwoFactorToken', status: 400 },
+  Unauthorized: { wire: 'Unauthorized', status: 400 },
+  recentEmailVerification: { wire: 'recentEmailVerification', status: 400 },
+  userNotFound: { wire: 'userNotFound', status: 400 },
+  emailBlacklisted: { wire: 'EmailBlacklisted', status: 400 },
+  domainBlacklisted: { wire: 'DomainBlacklisted', status: 400 },
+  ipLimit: { wire: 'ipLimitReached', status: 400 },
+  // Other server error keys.
+  databaseMissing: { wire: 'databaseMissing', status: 503 },
+  resourceNotFound: { wire: 'resourceNotFound', status: 404 },
+  unauthorized: { wire: 'unauthorized', status: 401 },
+  invalidFields: { wire: 'invalidFields', status: 400 },
+  unsupportedFileExtension: { wire: 'unsupportedFileExtension', status: 400 },
+  missingFileArgument: { wire: 'missingFileArgument', status: 400 },
+  insufficientShares: { wire: 'insufficientShares', status: 400 },
+} as const satisfies Record<string, { wire: string; status: number }>;
+
+export type ErrorKey = keyof typeof ERROR_CATALOGUE;

@@ -1,0 +1,44 @@
+import { CanActivate, ExecutionContext, Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request } from 'express';
+import { HttpError } from '../errors/app-error';
+import { Access, ACCESS_KEY } from './access.decorators';
+
+/** Decides a `@Permission(...)` route; provided by the organizations module. */
+export interface PermissionChecker {
+  /** Throws HttpError (401/403/404) when refused; may attach the resolved scope to the request. */
+  authorize(req: Request, permission: string): Promise<void>;
+}
+export const PERMISSION_CHECKER = Symbol('PERMISSION_CHECKER');
+
+/**
+ * The global guard: deny by default. A route without `@Public()`, `@Authenticated()` or
+ * `@Permission()` is refused (and a test walks the route table so none ships that way).
+ */
+@Injectable()
+export class AccessGuard implements CanActivate {
+  private readonly logger = new Logger(AccessGuard.name);
+
+  constructor(
+    private readonly reflector: Reflector,
+    @Optional() @Inject(PERMISSION_CHECKER) private readonly checker?: PermissionChecker,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const access = this.reflector.getAllAndOverride<Access | undefined>(ACCESS_KEY, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    const req = context.switchToHttp().getRequest<Request>();
+    if (!access) {
+      this.logger.error(`Route ${req.method} ${req.route?.path} declares no access rule: refused`);
+      throw HttpError.forbidden();
+    }
+    if (access.kind === 'public') return true;
+    if (!req.session?.userId) throw HttpError.unauthorized();
+    if (access.kind === 'authenticated') return true;
+    if (!this.checker) throw HttpError.forbidden();
+    await this.checker.authorize(req, access.permission);
+    return true;
+  }
+}

@@ -1,0 +1,20 @@
+import { ArgumentMetadata, BadRequestException, Injectable, PipeTransform } from '@nestjs/common';
+import { isUUID } from 'class-validator';
+
+/** Path parameters that are free strings in the spec, not record ids. */
+export const STRING_PARAMS = new Set(['name', 'target', 'teamId', 'chatUserId', 'entity_path']);
+
+/**
+ * Every other path parameter is a record id and must be a UUID: 400 before any lookup. Global, so
+ * no route can forget it.
+ */
+@Injectable()
+export class UuidParamsPipe implements PipeTransform {
+  transform(value: unknown, metadata: ArgumentMetadata) {
+    if (metadata.type !== 'param' || !metadata.data || STRING_PARAMS.has(metadata.data)) return value;
+    if (typeof value !== 'string' || !isUUID(value)) {
+      throw new BadRequestException(`${metadata.data} must be a UUID`);
+    }
+    return value;
+  }
+}

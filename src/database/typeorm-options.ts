@@ -1,0 +1,26 @@
+import { join } from 'node:path';
+import type { DataSourceOptions } from 'typeorm';
+import { SnakeNamingStrategy } from './snake-naming.strategy';
+
+/**
+ * The one definition of how we talk to PostgreSQL, shared by the app, the migration CLI and the
+ * test harness. `synchronize` is off for good: the schema only changes through migrations.
+ */
+export function typeormOptions(url: string): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url,
+    synchronize: false,
+    migrationsRun: false,
+    namingStrategy: new SnakeNamingStrategy(),
+    migrations: [join(__dirname, 'migrations', '*.{ts,js}')],
+    migrationsTableName: 'migrations',
+    migrationsTransactionMode: 'each',
+    extra: { max: 10, connectionTimeoutMillis: 5000 },
+  };
+}
+
+/** Entity files, for the data sources that are not built by Nest (CLI, tests, scripts). */
+export const ENTITY_GLOBS = [
+  join(__dirname, '..', '**', '*.entity.{ts,js}'),
+];

@@ -1,0 +1,105 @@
+import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
+import { INestApplication, ModuleMetadata } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import request from 'supertest';
+import Redis from 'ioredis';
+import { AppModule } from '../../src/app.module';
+import { expressErrorHandler, setupApp } from '../../src/app.setup';
+import { AppLogger } from '../../src/common/logging/app-logger';
+import { cloneDatabase, dropDatabase } from './postgres';
+
+export interface TestDatabase {
+  name: string;
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A database of its own for one test file, cloned from the migrated template. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const server = process.env.TEST_PG_SERVER_URL;
+  const template = process.env.TEST_PG_TEMPLATE;
+  if (!server || !template) throw new Error('e2e tests need the jest globalSetup (run them with jest)');
+  const name = `ledgerline_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const url = await cloneDatabase(server, template, name);
+  return { name, url, drop: () => dropDatabase(server, name) };
+}
+
+export interface TestApp {
+  app: INestApplication;
+  http: ReturnType<typeof request>;
+  /** A supertest agent that keeps cookies, like a browser. */
+  agent(): ReturnType<typeof request.agent>;
+  database: TestDatabase;
+  redisPrefix: string;
+  get<T>(token: unknown): T;
+  /** Closes the app; drops the database and Redis keys unless `keepData`. */
+  close(options?: { keepData?: boolean }): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  database?: TestDatabase;
+  redisPrefix?: string;
+  imports?: ModuleMetadata['imports'];
+}
+
+export const TEST_FRONTEND_URL = 'http://frontend.test';
+
+/** The real app, built by the same setup as main.ts, on this file's own database and Redis keys. */
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const database = options.database ?? (await createTestDatabase());
+  const redisPrefix = options.redisPrefix ?? `lltest:${randomBytes(4).toString('hex')}:`;
+  Object.assign(process.env, {
+    NODE_ENV: 'test',
+    DATABASE_URL: database.url,
+    REDIS_PREFIX: redisPrefix,
+    FRONTEND_URL: TEST_FRONTEND_URL,
+    SESSION_SECRET: 'test-session-secret-of-at-least-thirty-two-chars',
+    ENCRYPTION_KEY: '0'.repeat(63) + '1',
+    OUTBOX_RELAY_INTERVAL_MS: '50',
+    ...options.env,
+  });
+  const moduleRef = await Test.createTestingModule({
+    imports: [AppModule, ...(options.imports ?? [])],
+  }).compile();
+  const app = moduleRef.createNestApplication({ logger: new AppLogger('error') });
+  setupApp(app);
+  await app.init();
+  app.use(expressErrorHandler);
+  const server = app.getHttpServer();
+  return {
+    app,
+    http: request(server),
+    agent: () => request.agent(server),
+    database,
+    redisPrefix,
+    get: <T>(token: unknown) => app.get(token as never) as T,
+    async close({ keepData = false } = {}) {
+      await app.close();
+      for (const [key, value] of Object.entries(options.env ?? {})) {
+        if (process.env[key] === value) delete process.env[key];
+      }
+      if (keepData) return;
+      await database.drop();
+      await deleteRedisKeys(redisPrefix, process.env.REDIS_URL);
+    },
+  };
+}
+
+async function deleteRedisKeys(prefix: string, url = 'redis://127.0.0.1:6379') {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+      if (keys.length) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } catch {
+    // best effort: the prefix is unique to this run anyway
+  } finally {
+    redis.disconnect();
+  }
+}

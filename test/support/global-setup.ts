@@ -1,0 +1,11 @@
+import { createMigratedTemplate, testPostgresServer } from './postgres';
+
+/** Runs once per `jest` run: finds PostgreSQL and migrates the template database. */
+export default async function globalSetup() {
+  const server = await testPostgresServer();
+  const template = `ledgerline_test_template_${process.pid}`;
+  await createMigratedTemplate(server.url, template);
+  process.env.TEST_PG_SERVER_URL = server.url;
+  process.env.TEST_PG_TEMPLATE = template;
+  (globalThis as Record<string, unknown>).__LEDGERLINE_PG_STOP__ = server.stop;
+}
