@@ -11,6 +11,8 @@ export function typeormOptions(url: string): DataSourceOptions {
     type: 'postgres',
     url,
     synchronize: false,
+    // gen_random_uuid() is built into PostgreSQL 13+; no uuid-ossp extension needed.
+    uuidExtension: 'pgcrypto',
     migrationsRun: false,
     namingStrategy: new SnakeNamingStrategy(),
     migrations: [join(__dirname, 'migrations', '*.{ts,js}')],

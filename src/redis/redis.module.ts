@@ -11,6 +11,7 @@ export class RedisConnections {
   private readonly clients = new Set<Redis>();
   private shared?: Redis;
   private sharedSubscriber?: Redis;
+  private closed = false;
 
   constructor(
     readonly url: string,
@@ -34,6 +35,8 @@ export class RedisConnections {
   private create(options: RedisOptions): Redis {
     const client = new Redis(this.url, {
       retryStrategy: (times) => Math.min(times * 200, 2000),
+      // Bull asks for clients while it shuts down; after close they must not open sockets.
+      lazyConnect: this.closed,
       ...options,
     });
     client.on('error', () => undefined); // reconnects by itself; errors surface on commands
@@ -43,9 +46,13 @@ export class RedisConnections {
   }
 
   async close() {
-    await Promise.all(
-      [...this.clients].map((c) => c.quit().catch(() => c.disconnect())),
-    );
+    this.closed = true;
+    // Bull may still ask for a blocking client while its queues shut down; sweep until none is left.
+    for (let sweep = 0; sweep < 10; sweep++) {
+      await Promise.all([...this.clients].map((c) => c.quit().catch(() => c.disconnect())));
+      await new Promise((r) => setTimeout(r, 50));
+      if (!this.clients.size) break;
+    }
     await this.server.stop();
   }
 }

@@ -1,10 +1,15 @@
-import { BullModule } from '@nestjs/bull';
-import { Global, Module } from '@nestjs/common';
+import { BullModule, getQueueToken } from '@nestjs/bull';
+import { BeforeApplicationShutdown, Global, Module } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import type { Queue } from 'bull';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { Env } from '../../config/env.schema';
 import { RedisConnections } from '../../redis/redis.module';
 import { EventConsumers } from './event-consumers';
+import { OutboxEvent } from './outbox-event.entity';
 import { OutboxRelay } from './outbox-relay.service';
 import { OutboxService } from './outbox.service';
+import { ProcessedEvent } from './processed-event.entity';
 import { defaultJobOptions, QueueName } from './queues';
 
 const queues = BullModule.registerQueue(...Object.values(QueueName).map((name) => ({ name })));
@@ -22,8 +27,20 @@ const queues = BullModule.registerQueue(...Object.values(QueueName).map((name) =
       }),
     }),
     queues,
+    TypeOrmModule.forFeature([OutboxEvent, ProcessedEvent]),
   ],
   providers: [OutboxService, OutboxRelay, EventConsumers],
   exports: [OutboxService, OutboxRelay, EventConsumers, queues],
 })
-export class EventsModule {}
+export class EventsModule implements BeforeApplicationShutdown {
+  constructor(private readonly moduleRef: ModuleRef) {}
+
+  /** Queues stop before the Redis connections they share are closed. */
+  async beforeApplicationShutdown() {
+    await Promise.all(
+      Object.values(QueueName).map((name) =>
+        this.moduleRef.get<Queue>(getQueueToken(name), { strict: false }).close(),
+      ),
+    );
+  }
+}

@@ -1,0 +1,47 @@
+import { OnQueueFailed, Process, Processor } from '@nestjs/bull';
+import { Logger } from '@nestjs/common';
+import type { Job } from 'bull';
+import { EventConsumers } from '../common/events/event-consumers';
+import { EventEnvelope } from '../common/events/event-envelope';
+import { QueueName } from '../common/events/queues';
+import { ActivityAction } from './activity-action.entity';
+
+const CONSUMER = 'activity';
+
+/** Every domain event of an organization becomes one entry of its activity log. */
+@Processor(QueueName.Activity)
+export class ActivityConsumer {
+  private readonly logger = new Logger(ActivityConsumer.name);
+
+  constructor(private readonly consumers: EventConsumers) {
+    consumers.register(QueueName.Activity);
+  }
+
+  @Process()
+  async handle(job: Job<EventEnvelope>): Promise<void> {
+    const event = job.data;
+    if (!event.organization) return;
+    await this.consumers.once(CONSUMER, event.id, async (manager) => {
+      await manager.insert(ActivityAction, {
+        organizationId: event.organization!,
+        type: event.type,
+        description: describe(event.type),
+        userId: event.actor,
+        eventId: event.id,
+        metadata: { eventId: event.id, data: event.data } as never,
+        created: new Date(event.created),
+      });
+    });
+  }
+
+  @OnQueueFailed()
+  onFailed(job: Job<EventEnvelope>, err: Error) {
+    this.logger.warn(`Activity for ${job.data.id} failed (attempt ${job.attemptsMade}): ${err.message}`);
+  }
+}
+
+/** `member.invited` → "Member invited". */
+export const describe = (type: string) => {
+  const text = type.replace(/[._]/g, ' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+};

@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import { getQueueToken } from '@nestjs/bull';
+import type { Queue } from 'bull';
+import { DataSource } from 'typeorm';
+import { ActivityAction } from '../../../src/activity/activity-action.entity';
+import { OutboxEvent } from '../../../src/common/events/outbox-event.entity';
+import { OutboxRelay, toEnvelope } from '../../../src/common/events/outbox-relay.service';
+import { OutboxService } from '../../../src/common/events/outbox.service';
+import { QueueName } from '../../../src/common/events/queues';
+import { createTestApp, createTestDatabase, TestApp, TestDatabase } from '../../support/app';
+import { eventually, sleep } from '../../support/eventually';
+
+async function commitEvent(t: TestApp, organizationId: string, rollback = false) {
+  const ds = t.get<DataSource>(DataSource);
+  const outbox = t.get<OutboxService>(OutboxService);
+  await ds
+    .transaction(async (manager) => {
+      await outbox.record(manager, { type: 'organization.updated', organizationId, object: { id: organizationId, name: 'Acme' }, previous: { name: 'Old' } });
+      if (rollback) throw new Error('roll back');
+    })
+    .catch((err: Error) => {
+      if (!rollback) throw err;
+    });
+}
+
+const activityCount = (t: TestApp, organizationId: string) =>
+  t.get<DataSource>(DataSource).getRepository(ActivityAction).countBy({ organizationId });
+
+describe('outbox → relay → queue → idempotent consumer', () => {
+  let database: TestDatabase;
+  const redisPrefix = `lltest:outbox:${randomUUID().slice(0, 8)}:`;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(() => database.drop());
+
+  it('refuses to record an event outside a transaction', async () => {
+    const t = await createTestApp({ database, redisPrefix });
+    try {
+      const outbox = t.get<OutboxService>(OutboxService);
+      const manager = t.get<DataSource>(DataSource).manager;
+      await expect(outbox.record(manager, { type: 'x.y', organizationId: null, object: {} })).rejects.toThrow(/transaction/);
+    } finally {
+      await t.close({ keepData: true });
+    }
+  });
+
+  it('a rolled-back transaction leaves no event and produces no job', async () => {
+    const t = await createTestApp({ database, redisPrefix });
+    try {
+      const org = randomUUID();
+      await commitEvent(t, org, true);
+      await t.get<OutboxRelay>(OutboxRelay).relayPending();
+      const pending = await t.get<DataSource>(DataSource).getRepository(OutboxEvent).countBy({ organizationId: org });
+      expect(pending).toBe(0);
+      const counts = await t.get<Queue>(getQueueToken(QueueName.Activity)).getJobCounts();
+      expect(counts.waiting + counts.active + counts.delayed).toBe(0);
+      await sleep(300);
+      expect(await activityCount(t, org)).toBe(0);
+    } finally {
+      await t.close({ keepData: true });
+    }
+  });
+
+  it('a committed event is processed exactly once, with the envelope of spec section 6', async () => {
+    const t = await createTestApp({ database, redisPrefix });
+    try {
+      const org = randomUUID();
+      await commitEvent(t, org);
+      await eventually(async () => (await activityCount(t, org)) === 1);
+      await sleep(300);
+      expect(await activityCount(t, org)).toBe(1);
+      const row = await t.get<DataSource>(DataSource).getRepository(ActivityAction).findOneByOrFail({ organizationId: org });
+      expect(row.type).toBe('organization.updated');
+      expect(row.eventId).toMatch(/^evt_[0-9a-f]{32}$/);
+      expect(row.metadata).toMatchObject({ data: { object: { name: 'Acme' }, previous_attributes: { name: 'Old' } } });
+    } finally {
+      await t.close({ keepData: true });
+    }
+  });
+
+  it('an event committed while the app stops is relayed after restart, once', async () => {
+    const org = randomUUID();
+    const first = await createTestApp({ database, redisPrefix, env: { OUTBOX_RELAY_INTERVAL_MS: '0' } });
+    await commitEvent(first, org);
+    await sleep(200);
+    expect(await activityCount(first, org)).toBe(0);
+    await first.close({ keepData: true });
+
+    const second = await createTestApp({ database, redisPrefix });
+    try {
+      await eventually(async () => (await activityCount(second, org)) === 1);
+      await sleep(300);
+      expect(await activityCount(second, org)).toBe(1);
+    } finally {
+      await second.close({ keepData: true });
+    }
+  });
+
+  it('a redelivered job (relay died after enqueueing) does not process the event twice', async () => {
+    const t = await createTestApp({ database, redisPrefix });
+    try {
+      const org = randomUUID();
+      await commitEvent(t, org);
+      await eventually(async () => (await activityCount(t, org)) === 1);
+      const event = await t.get<DataSource>(DataSource).getRepository(OutboxEvent).findOneByOrFail({ organizationId: org });
+      const queue = t.get<Queue>(getQueueToken(QueueName.Activity));
+      const again = await queue.add(toEnvelope(event), { jobId: `${event.id}:redelivery` });
+      await eventually(async () => (await again.getState()) === 'completed');
+      expect(await activityCount(t, org)).toBe(1);
+    } finally {
+      await t.close({ keepData: true });
+    }
+  });
+});
