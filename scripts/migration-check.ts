@@ -11,7 +11,10 @@ async function main() {
   const base = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const name = `ledgerline_migration_check_${process.pid}`;
   await adminQuery(base, `CREATE DATABASE ${quoteIdent(name)}`);
-  const ds = new DataSource({ ...typeormOptions(withDatabase(base, name)), entities: ENTITY_GLOBS });
+  const ds = new DataSource({
+    ...typeormOptions(withDatabase(base, name)),
+    entities: ENTITY_GLOBS,
+  });
   try {
     await ds.initialize();
     const applied = await ds.runMigrations({ transaction: 'each' });
@@ -19,10 +22,14 @@ async function main() {
     if (pending.upQueries.length) {
       console.error('Entities and migrations disagree. A new migration would run:\n');
       for (const q of pending.upQueries) console.error(`  ${q.query};`);
-      console.error('\nRun `npm run migration:generate -- src/database/migrations/<Name>` and review it.');
+      console.error(
+        '\nRun `npm run migration:generate -- src/database/migrations/<Name>` and review it.',
+      );
       process.exitCode = 1;
     } else {
-      console.log(`migration:check: ${applied.length} migrations applied; entities and migrations agree.`);
+      console.log(
+        `migration:check: ${applied.length} migrations applied; entities and migrations agree.`,
+      );
     }
   } finally {
     if (ds.isInitialized) await ds.destroy();

@@ -88,7 +88,12 @@ function mountOpenApi(app: INestApplication) {
 }
 
 /** Express-level errors (body parser, payload size) rendered like every other error. */
-export function expressErrorHandler(err: unknown, _req: Request, res: Response, next: NextFunction) {
+export function expressErrorHandler(
+  err: unknown,
+  _req: Request,
+  res: Response,
+  next: NextFunction,
+) {
   if (res.headersSent) return next(err);
   const rendered = renderError(err) ?? { status: 500, body: errorBody(500) };
   res.status(rendered.status).json(rendered.body);

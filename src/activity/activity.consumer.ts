@@ -36,7 +36,9 @@ export class ActivityConsumer {
 
   @OnQueueFailed()
   onFailed(job: Job<EventEnvelope>, err: Error) {
-    this.logger.warn(`Activity for ${job.data.id} failed (attempt ${job.attemptsMade}): ${err.message}`);
+    this.logger.warn(
+      `Activity for ${job.data.id} failed (attempt ${job.attemptsMade}): ${err.message}`,
+    );
   }
 }
 

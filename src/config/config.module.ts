@@ -8,7 +8,9 @@ import { Env, validateEnv } from './env.schema';
  */
 @Global()
 @Module({
-  imports: [NestConfigModule.forRoot({ envFilePath: ['.env'], validate: validateEnv, cache: true })],
+  imports: [
+    NestConfigModule.forRoot({ envFilePath: ['.env'], validate: validateEnv, cache: true }),
+  ],
   providers: [{ provide: Env, useFactory: () => validateEnv(process.env) }],
   exports: [Env],
 })

@@ -36,7 +36,18 @@ export async function resolveRedis(
   const port = await freePort();
   const child = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '60 1', '--appendonly', 'no'],
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--save',
+      '60 1',
+      '--appendonly',
+      'no',
+    ],
     { stdio: 'ignore' },
   );
   await waitForPort(child, port);

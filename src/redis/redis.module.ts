@@ -21,7 +21,11 @@ export class RedisConnections {
 
   /** For request-path use (sessions, rate limits): no offline queue, short retries. */
   session(): Redis {
-    return this.create({ enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
+    return this.create({
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      connectTimeout: 2000,
+    });
   }
 
   /** Bull's createClient contract: shared client/subscriber, a new blocking client each time. */

@@ -19,7 +19,8 @@ export interface TestDatabase {
 export async function createTestDatabase(): Promise<TestDatabase> {
   const server = process.env.TEST_PG_SERVER_URL;
   const template = process.env.TEST_PG_TEMPLATE;
-  if (!server || !template) throw new Error('e2e tests need the jest globalSetup (run them with jest)');
+  if (!server || !template)
+    throw new Error('e2e tests need the jest globalSetup (run them with jest)');
   const name = `ledgerline_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   const url = await cloneDatabase(server, template, name);
   return { name, url, drop: () => dropDatabase(server, name) };

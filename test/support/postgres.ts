@@ -11,8 +11,11 @@ import { adminQuery, quoteIdent, withDatabase } from '../../scripts/pg-admin';
  */
 export async function testPostgresServer(): Promise<{ url: string; stop?: () => Promise<void> }> {
   if (process.env.DATABASE_URL) return { url: withDatabase(process.env.DATABASE_URL, 'postgres') };
-  if (await portAnswers('127.0.0.1', 5432)) return { url: 'postgres://postgres@127.0.0.1:5432/postgres' };
-  const embedded = await startEmbeddedPostgres(process.env.EMBEDDED_POSTGRES_DIR ?? './.data/postgres-test');
+  if (await portAnswers('127.0.0.1', 5432))
+    return { url: 'postgres://postgres@127.0.0.1:5432/postgres' };
+  const embedded = await startEmbeddedPostgres(
+    process.env.EMBEDDED_POSTGRES_DIR ?? './.data/postgres-test',
+  );
   return embedded;
 }
 
@@ -20,7 +23,10 @@ export async function testPostgresServer(): Promise<{ url: string; stop?: () => 
 export async function createMigratedTemplate(serverUrl: string, name: string): Promise<void> {
   await adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`);
   await adminQuery(serverUrl, `CREATE DATABASE ${quoteIdent(name)}`);
-  const ds = new DataSource({ ...typeormOptions(withDatabase(serverUrl, name)), entities: ENTITY_GLOBS });
+  const ds = new DataSource({
+    ...typeormOptions(withDatabase(serverUrl, name)),
+    entities: ENTITY_GLOBS,
+  });
   await ds.initialize();
   try {
     await ds.runMigrations({ transaction: 'each' });
@@ -30,10 +36,17 @@ export async function createMigratedTemplate(serverUrl: string, name: string): P
 }
 
 /** A fresh database cloned from the template: milliseconds, so every test file gets its own. */
-export async function cloneDatabase(serverUrl: string, template: string, name: string): Promise<string> {
+export async function cloneDatabase(
+  serverUrl: string,
+  template: string,
+  name: string,
+): Promise<string> {
   for (let attempt = 0; ; attempt++) {
     try {
-      await adminQuery(serverUrl, `CREATE DATABASE ${quoteIdent(name)} TEMPLATE ${quoteIdent(template)}`);
+      await adminQuery(
+        serverUrl,
+        `CREATE DATABASE ${quoteIdent(name)} TEMPLATE ${quoteIdent(template)}`,
+      );
       return withDatabase(serverUrl, name);
     } catch (err) {
       // Two clones of one template at the same instant can collide; they succeed on retry.

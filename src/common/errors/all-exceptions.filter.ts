@@ -10,17 +10,32 @@ interface Rendered {
   headers?: Record<string, string>;
 }
 
-const CONNECTION_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '08006', '08001', '08003']);
+const CONNECTION_ERRORS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  '57P01',
+  '57P03',
+  '08006',
+  '08001',
+  '08003',
+]);
 
 /** Renders every error in the formats of spec section 7; never leaks stacks or SQL. */
 export function renderError(exception: unknown): Rendered | undefined {
   if (exception instanceof AppError) {
-    const extra = exception.detail ? { key: exception.wire, message: exception.detail } : { key: exception.wire };
+    const extra = exception.detail
+      ? { key: exception.wire, message: exception.detail }
+      : { key: exception.wire };
     return { status: exception.status, body: errorBody(exception.status, extra) };
   }
   if (exception instanceof HttpError) {
     const extra = exception.detail ? { message: exception.detail } : {};
-    return { status: exception.status, body: errorBody(exception.status, extra), headers: exception.headers };
+    return {
+      status: exception.status,
+      body: errorBody(exception.status, extra),
+      headers: exception.headers,
+    };
   }
   if (exception instanceof MessageError) {
     return { status: exception.status, body: { message: exception.message } };
@@ -28,7 +43,10 @@ export function renderError(exception: unknown): Rendered | undefined {
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
     const response = exception.getResponse();
-    const raw = typeof response === 'object' && response ? (response as { message?: unknown }).message : response;
+    const raw =
+      typeof response === 'object' && response
+        ? (response as { message?: unknown }).message
+        : response;
     const message = Array.isArray(raw) ? raw.join('; ') : typeof raw === 'string' ? raw : undefined;
     // Nest's own default messages ("Cannot GET /x", "Forbidden resource") add nothing; validation
     // and pipe messages do.
@@ -40,17 +58,21 @@ export function renderError(exception: unknown): Rendered | undefined {
   }
   if (exception instanceof QueryFailedError) {
     const code = (exception as QueryFailedError & { code?: string }).code;
-    if (code === '22P02') return { status: 400, body: errorBody(400, { message: 'malformed identifier or value' }) };
-    if (code === '23505') return { status: 409, body: errorBody(409, { message: 'duplicate record' }) };
-    if (code === '40001' || code === '40P01') return { status: 409, body: errorBody(409, { message: 'concurrent modification, retry' }) };
+    if (code === '22P02')
+      return { status: 400, body: errorBody(400, { message: 'malformed identifier or value' }) };
+    if (code === '23505')
+      return { status: 409, body: errorBody(409, { message: 'duplicate record' }) };
+    if (code === '40001' || code === '40P01')
+      return { status: 409, body: errorBody(409, { message: 'concurrent modification, retry' }) };
   }
   const code = (exception as { code?: string } | undefined)?.code;
   if (code && CONNECTION_ERRORS.has(code)) {
     return { status: 503, body: errorBody(503, { key: 'databaseMissing' }) };
   }
   // Body-parser and other express-level errors carry an http status.
-  const status = (exception as { status?: number; statusCode?: number } | undefined)?.status
-    ?? (exception as { statusCode?: number } | undefined)?.statusCode;
+  const status =
+    (exception as { status?: number; statusCode?: number } | undefined)?.status ??
+    (exception as { statusCode?: number } | undefined)?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return { status, body: errorBody(status) };
   }

@@ -27,7 +27,11 @@ export class EventConsumers {
    * transaction as the work, so a redelivered job is a no-op and a failed one is retried.
    * Returns false when the event had been handled already.
    */
-  once(consumer: string, eventId: string, work: (manager: EntityManager) => Promise<void>): Promise<boolean> {
+  once(
+    consumer: string,
+    eventId: string,
+    work: (manager: EntityManager) => Promise<void>,
+  ): Promise<boolean> {
     return this.dataSource.transaction(async (manager) => {
       const inserted = await manager
         .createQueryBuilder()

@@ -1,10 +1,5 @@
 import { getQueueToken } from '@nestjs/bull';
-import {
-  Injectable,
-  Logger,
-  OnApplicationBootstrap,
-  OnModuleDestroy,
-} from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Queue } from 'bull';
@@ -98,7 +93,11 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
           await queue.add(envelope, { jobId: event.id });
         }
       }
-      await manager.update(OutboxEvent, events.map((e) => e.id), { relayedAt: () => 'now()' });
+      await manager.update(
+        OutboxEvent,
+        events.map((e) => e.id),
+        { relayedAt: () => 'now()' },
+      );
       return events.length;
     });
   }

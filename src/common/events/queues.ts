@@ -22,7 +22,14 @@ export const EVENT_ROUTES: Partial<Record<QueueName, (type: string) => boolean>>
   [QueueName.Activity]: () => true,
   [QueueName.Webhooks]: () => true,
   [QueueName.BillingCounts]: (type) =>
-    ['shareholding.created', 'shareholding.voided', 'shareholding.transferred', 'holding.created', 'holding.deleted', 'plan.deleted'].includes(type),
+    [
+      'shareholding.created',
+      'shareholding.voided',
+      'shareholding.transferred',
+      'holding.created',
+      'holding.deleted',
+      'plan.deleted',
+    ].includes(type),
 };
 
 /** Attempts, backoff and retention for every job, set once here. */

@@ -4,9 +4,7 @@ import { ApiCookieAuth, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@n
 export const ACCESS_KEY = 'ledgerline:access';
 
 export type Access =
-  | { kind: 'public' }
-  | { kind: 'authenticated' }
-  | { kind: 'permission'; permission: string };
+  { kind: 'public' } | { kind: 'authenticated' } | { kind: 'permission'; permission: string };
 
 /** Anyone may call this route, with or without a session. */
 export const Public = () => SetMetadata(ACCESS_KEY, { kind: 'public' } satisfies Access);

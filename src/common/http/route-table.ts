@@ -12,7 +12,11 @@ export interface RouteEntry {
 }
 
 const join = (...parts: string[]) =>
-  '/' + parts.flatMap((p) => p.split('/')).filter(Boolean).join('/');
+  '/' +
+  parts
+    .flatMap((p) => p.split('/'))
+    .filter(Boolean)
+    .join('/');
 
 /** Every route the app serves with its declared access rule (used by the route-table tests). */
 export function listRoutes(app: INestApplication): RouteEntry[] {
@@ -30,10 +34,19 @@ export function listRoutes(app: INestApplication): RouteEntry[] {
       const paths = Reflect.getMetadata(PATH_METADATA, handler);
       if (paths === undefined) continue;
       const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
-      const access = reflector.getAllAndOverride<Access | undefined>(ACCESS_KEY, [handler, metatype]);
+      const access = reflector.getAllAndOverride<Access | undefined>(ACCESS_KEY, [
+        handler,
+        metatype,
+      ]);
       for (const prefix of prefixes) {
         for (const path of ([] as string[]).concat(paths)) {
-          routes.push({ method, path: join(prefix, path), access, controller: metatype.name, handler: name });
+          routes.push({
+            method,
+            path: join(prefix, path),
+            access,
+            controller: metatype.name,
+            handler: name,
+          });
         }
       }
     }

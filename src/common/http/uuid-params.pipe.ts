@@ -11,7 +11,8 @@ export const STRING_PARAMS = new Set(['name', 'target', 'teamId', 'chatUserId', 
 @Injectable()
 export class UuidParamsPipe implements PipeTransform {
   transform(value: unknown, metadata: ArgumentMetadata) {
-    if (metadata.type !== 'param' || !metadata.data || STRING_PARAMS.has(metadata.data)) return value;
+    if (metadata.type !== 'param' || !metadata.data || STRING_PARAMS.has(metadata.data))
+      return value;
     if (typeof value !== 'string' || !isUUID(value)) {
       throw new BadRequestException(`${metadata.data} must be a UUID`);
     }

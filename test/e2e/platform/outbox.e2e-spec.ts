@@ -15,7 +15,12 @@ async function commitEvent(t: TestApp, organizationId: string, rollback = false)
   const outbox = t.get<OutboxService>(OutboxService);
   await ds
     .transaction(async (manager) => {
-      await outbox.record(manager, { type: 'organization.updated', organizationId, object: { id: organizationId, name: 'Acme' }, previous: { name: 'Old' } });
+      await outbox.record(manager, {
+        type: 'organization.updated',
+        organizationId,
+        object: { id: organizationId, name: 'Acme' },
+        previous: { name: 'Old' },
+      });
       if (rollback) throw new Error('roll back');
     })
     .catch((err: Error) => {
@@ -40,7 +45,9 @@ describe('outbox → relay → queue → idempotent consumer', () => {
     try {
       const outbox = t.get<OutboxService>(OutboxService);
       const manager = t.get<DataSource>(DataSource).manager;
-      await expect(outbox.record(manager, { type: 'x.y', organizationId: null, object: {} })).rejects.toThrow(/transaction/);
+      await expect(
+        outbox.record(manager, { type: 'x.y', organizationId: null, object: {} }),
+      ).rejects.toThrow(/transaction/);
     } finally {
       await t.close({ keepData: true });
     }
@@ -52,7 +59,10 @@ describe('outbox → relay → queue → idempotent consumer', () => {
       const org = randomUUID();
       await commitEvent(t, org, true);
       await t.get<OutboxRelay>(OutboxRelay).relayPending();
-      const pending = await t.get<DataSource>(DataSource).getRepository(OutboxEvent).countBy({ organizationId: org });
+      const pending = await t
+        .get<DataSource>(DataSource)
+        .getRepository(OutboxEvent)
+        .countBy({ organizationId: org });
       expect(pending).toBe(0);
       const counts = await t.get<Queue>(getQueueToken(QueueName.Activity)).getJobCounts();
       expect(counts.waiting + counts.active + counts.delayed).toBe(0);
@@ -71,10 +81,15 @@ describe('outbox → relay → queue → idempotent consumer', () => {
       await eventually(async () => (await activityCount(t, org)) === 1);
       await sleep(300);
       expect(await activityCount(t, org)).toBe(1);
-      const row = await t.get<DataSource>(DataSource).getRepository(ActivityAction).findOneByOrFail({ organizationId: org });
+      const row = await t
+        .get<DataSource>(DataSource)
+        .getRepository(ActivityAction)
+        .findOneByOrFail({ organizationId: org });
       expect(row.type).toBe('organization.updated');
       expect(row.eventId).toMatch(/^evt_[0-9a-f]{32}$/);
-      expect(row.metadata).toMatchObject({ data: { object: { name: 'Acme' }, previous_attributes: { name: 'Old' } } });
+      expect(row.metadata).toMatchObject({
+        data: { object: { name: 'Acme' }, previous_attributes: { name: 'Old' } },
+      });
     } finally {
       await t.close({ keepData: true });
     }
@@ -82,7 +97,11 @@ describe('outbox → relay → queue → idempotent consumer', () => {
 
   it('an event committed while the app stops is relayed after restart, once', async () => {
     const org = randomUUID();
-    const first = await createTestApp({ database, redisPrefix, env: { OUTBOX_RELAY_INTERVAL_MS: '0' } });
+    const first = await createTestApp({
+      database,
+      redisPrefix,
+      env: { OUTBOX_RELAY_INTERVAL_MS: '0' },
+    });
     await commitEvent(first, org);
     await sleep(200);
     expect(await activityCount(first, org)).toBe(0);
@@ -104,7 +123,10 @@ describe('outbox → relay → queue → idempotent consumer', () => {
       const org = randomUUID();
       await commitEvent(t, org);
       await eventually(async () => (await activityCount(t, org)) === 1);
-      const event = await t.get<DataSource>(DataSource).getRepository(OutboxEvent).findOneByOrFail({ organizationId: org });
+      const event = await t
+        .get<DataSource>(DataSource)
+        .getRepository(OutboxEvent)
+        .findOneByOrFail({ organizationId: org });
       const queue = t.get<Queue>(getQueueToken(QueueName.Activity));
       const again = await queue.add(toEnvelope(event), { jobId: `${event.id}:redelivery` });
       await eventually(async () => (await again.getState()) === 'completed');

@@ -10,7 +10,9 @@ describe('route table: deny by default', () => {
 
   it('finds the routes of the app', () => {
     const routes = listRoutes(t.app);
-    expect(routes).toEqual(expect.arrayContaining([expect.objectContaining({ method: 'GET', path: '/health' })]));
+    expect(routes).toEqual(
+      expect.arrayContaining([expect.objectContaining({ method: 'GET', path: '/health' })]),
+    );
   });
 
   it('every route declares @Public(), @Authenticated() or @Permission()', () => {
