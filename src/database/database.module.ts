@@ -50,4 +50,3 @@ class DatabaseServerModule {}
   ],
 })
 export class DatabaseModule {}
-

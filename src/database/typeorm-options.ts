@@ -23,6 +23,4 @@ export function typeormOptions(url: string): DataSourceOptions {
 }
 
 /** Entity files, for the data sources that are not built by Nest (CLI, tests, scripts). */
-export const ENTITY_GLOBS = [
-  join(__dirname, '..', '**', '*.entity.{ts,js}'),
-];
+export const ENTITY_GLOBS = [join(__dirname, '..', '**', '*.entity.{ts,js}')];

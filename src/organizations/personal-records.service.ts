@@ -12,10 +12,18 @@ export class PersonalRecordsService {
   ): Promise<{ entityId: string; profileId: string }> {
     const [firstName, ...rest] = (person.name ?? '').trim().split(/\s+/).filter(Boolean);
     const entity = await manager.save(
-      manager.create(LegalEntity, { kind: 'person', name: person.name?.trim() || person.email, email: person.email }),
+      manager.create(LegalEntity, {
+        kind: 'person',
+        name: person.name?.trim() || person.email,
+        email: person.email,
+      }),
     );
     const profile = await manager.save(
-      manager.create(Profile, { userId: person.userId, firstName: firstName ?? null, lastName: rest.join(' ') || null }),
+      manager.create(Profile, {
+        userId: person.userId,
+        firstName: firstName ?? null,
+        lastName: rest.join(' ') || null,
+      }),
     );
     return { entityId: entity.id, profileId: profile.id };
   }
