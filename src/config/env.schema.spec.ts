@@ -15,23 +15,33 @@ describe('validateEnv', () => {
   });
 
   it('converts numbers, lists and booleans from their text', () => {
-    const env = validateEnv({ PORT: '8080', BLOCKED_EMAIL_DOMAINS: 'Spam.io, junk.test', SWAGGER_ENABLED: 'false' });
+    const env = validateEnv({
+      PORT: '8080',
+      BLOCKED_EMAIL_DOMAINS: 'Spam.io, junk.test',
+      SWAGGER_ENABLED: 'false',
+    });
     expect(env.PORT).toBe(8080);
     expect(env.BLOCKED_EMAIL_DOMAINS).toEqual(['spam.io', 'junk.test']);
     expect(env.SWAGGER_ENABLED).toBe(false);
   });
 
   it('names every bad variable in one message', () => {
-    expect(() => validateEnv({ PORT: 'eighty', DATABASE_URL: 'mysql://x', NODE_ENV: 'staging' })).toThrow(
-      /PORT[\s\S]*DATABASE_URL|DATABASE_URL[\s\S]*PORT/,
-    );
+    expect(() =>
+      validateEnv({ PORT: 'eighty', DATABASE_URL: 'mysql://x', NODE_ENV: 'staging' }),
+    ).toThrow(/PORT[\s\S]*DATABASE_URL|DATABASE_URL[\s\S]*PORT/);
     expect(() => validateEnv({ NODE_ENV: 'staging' })).toThrow(/NODE_ENV/);
   });
 
   it('requires SESSION_SECRET and ENCRYPTION_KEY in production', () => {
-    expect(() => validateEnv({ NODE_ENV: 'production' })).toThrow(/SESSION_SECRET[\s\S]*ENCRYPTION_KEY/);
+    expect(() => validateEnv({ NODE_ENV: 'production' })).toThrow(
+      /SESSION_SECRET[\s\S]*ENCRYPTION_KEY/,
+    );
     expect(() =>
-      validateEnv({ NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32), ENCRYPTION_KEY: 'a'.repeat(64) }),
+      validateEnv({
+        NODE_ENV: 'production',
+        SESSION_SECRET: 'x'.repeat(32),
+        ENCRYPTION_KEY: 'a'.repeat(64),
+      }),
     ).not.toThrow();
   });
 

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { Address } from './addresses/address.entity';
 import { LegalEntity } from './entities/legal-entity.entity';
 import { Profile } from './profiles/profile.entity';
 
-/** Creates the personal entity and profile every user has, inside the caller's transaction. */
+/** Creates the personal entity, profile and address every user has, inside the caller's transaction. */
 @Injectable()
 export class PersonalRecordsService {
   async createForUser(
@@ -18,9 +19,11 @@ export class PersonalRecordsService {
         email: person.email,
       }),
     );
+    const address = await manager.save(manager.create(Address, { userId: person.userId }));
     const profile = await manager.save(
       manager.create(Profile, {
         userId: person.userId,
+        addressId: address.id,
         firstName: firstName ?? null,
         lastName: rest.join(' ') || null,
       }),

@@ -30,7 +30,10 @@ export function renderError(exception: unknown): Rendered | undefined {
     return { status: exception.status, body: errorBody(exception.status, extra) };
   }
   if (exception instanceof HttpError) {
-    const extra = exception.detail ? { message: exception.detail } : {};
+    const extra = {
+      ...(exception.detail ? { message: exception.detail } : {}),
+      ...exception.extra,
+    };
     return {
       status: exception.status,
       body: errorBody(exception.status, extra),

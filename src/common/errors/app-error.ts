@@ -21,6 +21,8 @@ export class HttpError extends Error {
     readonly status: number,
     readonly detail?: string,
     readonly headers: Record<string, string> = {},
+    /** Extra body fields, e.g. per-row `errors` of a bulk upload. */
+    readonly extra: Record<string, unknown> = {},
   ) {
     super(detail ?? String(status));
   }
@@ -37,8 +39,8 @@ export class HttpError extends Error {
   static conflict(detail?: string) {
     return new HttpError(HttpStatus.CONFLICT, detail);
   }
-  static badRequest(detail?: string) {
-    return new HttpError(HttpStatus.BAD_REQUEST, detail);
+  static badRequest(detail?: string, extra?: Record<string, unknown>) {
+    return new HttpError(HttpStatus.BAD_REQUEST, detail, {}, extra);
   }
 }
 

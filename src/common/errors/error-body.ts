@@ -4,6 +4,7 @@ export interface ErrorBody {
   error?: string;
   message?: string;
   key?: string;
+  [field: string]: unknown;
 }
 
 export const statusText = (status: number) => STATUS_CODES[status] ?? 'Error';

@@ -9,12 +9,12 @@ import {
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { HttpError } from '../errors/app-error';
-import { Access, ACCESS_KEY } from './access.decorators';
+import { Access, ACCESS_KEY, PermissionTarget } from './access.decorators';
 
 /** Decides a `@Permission(...)` route; provided by the organizations module. */
 export interface PermissionChecker {
   /** Throws HttpError (401/403/404) when refused; may attach the resolved scope to the request. */
-  authorize(req: Request, permission: string): Promise<void>;
+  authorize(req: Request, permission: string, target: PermissionTarget): Promise<void>;
 }
 export const PERMISSION_CHECKER = Symbol('PERMISSION_CHECKER');
 
@@ -45,7 +45,7 @@ export class AccessGuard implements CanActivate {
     if (!req.session?.userId) throw HttpError.unauthorized();
     if (access.kind === 'authenticated') return true;
     if (!this.checker) throw HttpError.forbidden();
-    await this.checker.authorize(req, access.permission);
+    await this.checker.authorize(req, access.permission, access.target);
     return true;
   }
 }

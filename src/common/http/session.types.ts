@@ -6,9 +6,13 @@ declare module 'express-session' {
     userId?: string;
     /** Password verified, second factor still owed. */
     pendingTwoFactorUserId?: string;
+    /** When the password step of a pending 2FA login succeeded (ISO); it expires after 5 minutes. */
+    pendingTwoFactorAt?: string;
     /** 2FA secret being set up, encrypted, until the user confirms it with a token. */
     pendingTwoFactorSecret?: string;
     authenticatedAt?: string;
+    /** The session began with this temporary password: it stands in for the current password. */
+    temporaryPasswordId?: string;
   }
 }
 

@@ -37,6 +37,10 @@ export class Profile {
   @Column({ type: 'varchar', length: 64, nullable: true })
   timezone: string | null;
 
+  /** The user's personal postal address. */
+  @Column({ type: 'uuid', nullable: true })
+  addressId: string | null;
+
   @CreateDateColumn({ type: 'timestamptz' })
   created: Date;
 

@@ -1,0 +1,48 @@
+import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Permission } from '../common/http/access.decorators';
+import { Access, AccessContext } from '../organizations/permissions/access-context';
+import { CreateActionDto, ListActionsQuery } from './activity.dto';
+import { ActivityActionView } from './activity.view';
+import { ActivityService } from './activity.service';
+
+@ApiTags('activity')
+@Controller('v1/organization/:organization/action')
+export class ActivityController {
+  constructor(private readonly activity: ActivityService) {}
+
+  @Post()
+  @Permission('canViewOrganization')
+  @ApiOperation({ summary: 'Write an entry in the organization’s activity log' })
+  @ApiBadRequestResponse({
+    description:
+      'type not in dot notation, description empty or over 2000 characters, metadata not an object or over 16 KB',
+  })
+  @ApiNotFoundResponse({ description: 'No such organization' })
+  create(
+    @Param('organization') _organization: string,
+    @Access() access: AccessContext,
+    @Body() dto: CreateActionDto,
+  ): Promise<ActivityActionView> {
+    return this.activity.record(access.organizationId!, access.userId, dto);
+  }
+
+  @Get()
+  @Permission('canViewOrganization')
+  @ApiOperation({
+    summary: 'The organization’s activity log, newest first',
+    description:
+      'Page with `before` (the id of the last entry seen); filter with a `type` prefix such as `member.`.',
+  })
+  @ApiBadRequestResponse({
+    description: 'limit outside 1..1000, before not an entry of this organization, bad type prefix',
+  })
+  @ApiNotFoundResponse({ description: 'No such organization' })
+  list(
+    @Param('organization') _organization: string,
+    @Access() access: AccessContext,
+    @Query() query: ListActionsQuery,
+  ): Promise<ActivityActionView[]> {
+    return this.activity.list(access.organizationId!, query);
+  }
+}

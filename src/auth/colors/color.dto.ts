@@ -1,0 +1,33 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsString, IsUUID, Matches, MaxLength, MinLength } from 'class-validator';
+
+export class PutColorDto {
+  @ApiProperty({ format: 'uuid', description: 'Must equal `:user`' })
+  @IsUUID()
+  user: string;
+
+  @ApiProperty({ description: 'Must equal `:target`' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  target: string;
+
+  @ApiProperty({ example: '#1A2B3C' })
+  @IsString()
+  @Matches(/^#[0-9A-Fa-f]{6}$/, { message: 'color must be a hex color #RRGGBB' })
+  color: string;
+}
+
+export class ColorView {
+  @ApiProperty({ format: 'uuid' }) user: string;
+  @ApiProperty() target: string;
+  @ApiProperty({ example: '#1A2B3C' }) color: string;
+}
+
+export class ColorResponse {
+  @ApiProperty({ type: ColorView }) color: ColorView;
+}
+
+export class ColorsResponse {
+  @ApiProperty({ type: [ColorView] }) colors: ColorView[];
+}

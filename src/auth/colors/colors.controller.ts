@@ -1,0 +1,72 @@
+import { Body, Controller, Delete, Get, Param, Put, Req, UseGuards } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { Authenticated } from '../../common/http/access.decorators';
+import { CsrfGuard } from '../csrf/csrf.guard';
+import { ApiCsrf, ApiErrors, ApiValidationError, SuccessResponse } from '../openapi';
+import { ColorResponse, ColorsResponse, ColorView, PutColorDto } from './color.dto';
+import { ColorsService } from './colors.service';
+
+const NOT_SELF: [number, string] = [403, '`:user` is not the caller'];
+
+/** A user's color preferences; each user sees and sets only their own. */
+@ApiTags('user')
+@UseGuards(CsrfGuard)
+@ApiParam({ name: 'user', format: 'uuid' })
+@Controller('v1/user/:user/color')
+export class ColorsController {
+  constructor(private readonly colors: ColorsService) {}
+
+  @Put(':target')
+  @Authenticated()
+  @ApiOperation({ summary: 'Set the color of a target (body user/target must equal the path)' })
+  @ApiOkResponse({ type: ColorResponse })
+  @ApiValidationError()
+  @ApiCsrf()
+  @ApiErrors(NOT_SELF)
+  async put(
+    @Req() req: Request,
+    @Param('user') user: string,
+    @Param('target') target: string,
+    @Body() body: PutColorDto,
+  ): Promise<{ color: ColorView }> {
+    return { color: await this.colors.put(req.session.userId!, user, target, body) };
+  }
+
+  @Get()
+  @Authenticated()
+  @ApiOperation({ summary: 'All color preferences of the user' })
+  @ApiOkResponse({ type: ColorsResponse })
+  @ApiErrors(NOT_SELF)
+  async list(@Req() req: Request, @Param('user') user: string): Promise<{ colors: ColorView[] }> {
+    return { colors: await this.colors.list(req.session.userId!, user) };
+  }
+
+  @Get(':target')
+  @Authenticated()
+  @ApiOperation({ summary: 'The color preference of one target' })
+  @ApiOkResponse({ type: ColorResponse })
+  @ApiErrors(NOT_SELF, [404, 'No color set for this target'])
+  async get(
+    @Req() req: Request,
+    @Param('user') user: string,
+    @Param('target') target: string,
+  ): Promise<{ color: ColorView }> {
+    return { color: await this.colors.get(req.session.userId!, user, target) };
+  }
+
+  @Delete(':target')
+  @Authenticated()
+  @ApiOperation({ summary: 'Remove the color preference of one target' })
+  @ApiOkResponse({ type: SuccessResponse })
+  @ApiCsrf()
+  @ApiErrors(NOT_SELF, [404, 'No color set for this target'])
+  async remove(
+    @Req() req: Request,
+    @Param('user') user: string,
+    @Param('target') target: string,
+  ): Promise<{ success: true }> {
+    await this.colors.remove(req.session.userId!, user, target);
+    return { success: true };
+  }
+}

@@ -1,0 +1,32 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsEmail, IsOptional, IsString, MaxLength } from 'class-validator';
+import { Trim } from '../users/trim';
+import { IsAcceptablePassword } from '../passwords/common-passwords';
+
+export class RegisterDto {
+  @ApiProperty({ example: 'ada@example.com', description: 'Stored trimmed and in lower case' })
+  @Trim()
+  @IsString()
+  @MaxLength(320)
+  @IsEmail()
+  email: string;
+
+  @ApiProperty({ minLength: 8, maxLength: 128, description: 'Not a common password' })
+  @IsAcceptablePassword()
+  password: string;
+
+  @ApiPropertyOptional({ maxLength: 200 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  name?: string;
+
+  @ApiPropertyOptional({
+    maxLength: 64,
+    description: 'Stored for the referral program; never refused',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  referralCode?: string;
+}

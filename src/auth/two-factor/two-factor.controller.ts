@@ -1,0 +1,53 @@
+import { Body, Controller, Get, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { Authenticated, Public } from '../../common/http/access.decorators';
+import { CsrfGuard } from '../csrf/csrf.guard';
+import { ApiCsrf, ApiErrors, ApiKeyedErrors } from '../openapi';
+import { UserResponse, UserView } from '../users/user.view';
+import { TwoFactorSetupResponse, TwoFactorTokenDto } from './two-factor.dto';
+import { TwoFactorService, TwoFactorSetup } from './two-factor.service';
+
+/** TOTP two-factor authentication (spec 5.8). */
+@ApiTags('user')
+@UseGuards(CsrfGuard)
+@Controller('v1/user/2fa')
+export class TwoFactorController {
+  constructor(private readonly twoFactor: TwoFactorService) {}
+
+  @Get()
+  @Authenticated()
+  @ApiOperation({ summary: 'A new 2FA secret with its otpauth URL and QR code (not yet enabled)' })
+  @ApiOkResponse({ type: TwoFactorSetupResponse })
+  @ApiErrors([409, '2FA is already enabled'])
+  setUp(@Req() req: Request): Promise<TwoFactorSetup> {
+    return this.twoFactor.setUp(req);
+  }
+
+  @Post()
+  @Authenticated()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Enable 2FA with a token of the secret from GET /v1/user/2fa' })
+  @ApiOkResponse({ type: UserResponse })
+  @ApiKeyedErrors('invalidTwoFactorToken')
+  @ApiCsrf()
+  @ApiErrors([409, '2FA is already enabled'])
+  async enable(@Req() req: Request, @Body() body: TwoFactorTokenDto): Promise<{ user: UserView }> {
+    return { user: await this.twoFactor.enable(req, body.token) };
+  }
+
+  @Post('verify')
+  @Public()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Complete a login that answered {twoFactorRequired: true}' })
+  @ApiOkResponse({ type: UserResponse })
+  @ApiKeyedErrors('invalidTwoFactorToken')
+  @ApiCsrf()
+  @ApiErrors(
+    [401, 'No login waiting for its second factor (or it is older than 5 minutes)'],
+    [429, 'Too many failures for the account or the IP (`Retry-After`)'],
+  )
+  async verify(@Req() req: Request, @Body() body: TwoFactorTokenDto): Promise<{ user: UserView }> {
+    return { user: await this.twoFactor.completeLogin(req, body.token) };
+  }
+}

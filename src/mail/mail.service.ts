@@ -1,0 +1,55 @@
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { createTransport, Transporter } from 'nodemailer';
+import { isProduction } from '../config/config.module';
+import { Env } from '../config/env.schema';
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+/**
+ * Sends mail with nodemailer over SMTP_URL, from MAIL_FROM.
+ *
+ * Without SMTP_URL:
+ * - outside production the whole mail is written to the log (codes included: a developer needs
+ *   them, and nothing there is real);
+ * - in production the service still starts (the compose file allows an empty SMTP_URL) but logs an
+ *   error at start-up and for every mail it cannot send, naming only the recipient and subject,
+ *   never the body, which carries codes and temporary passwords.
+ */
+@Injectable()
+export class MailService implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger(MailService.name);
+  private readonly transport?: Transporter;
+
+  constructor(private readonly env: Env) {
+    if (env.SMTP_URL) this.transport = createTransport(env.SMTP_URL);
+  }
+
+  onModuleInit() {
+    if (!this.transport && isProduction(this.env)) {
+      this.logger.error(
+        'SMTP_URL is not set: e-mails (verification codes, passwords) are NOT sent',
+      );
+    }
+  }
+
+  onModuleDestroy() {
+    this.transport?.close();
+  }
+
+  async send(mail: Mail): Promise<void> {
+    if (!this.transport) {
+      if (isProduction(this.env)) {
+        this.logger.error(`mail to ${mail.to} ("${mail.subject}") dropped: SMTP_URL is not set`);
+      } else {
+        this.logger.log(`mail to ${mail.to}: ${mail.subject}\n${mail.text}`);
+      }
+      return;
+    }
+    await this.transport.sendMail({ from: this.env.MAIL_FROM, ...mail });
+  }
+}

@@ -1,0 +1,51 @@
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+} from 'typeorm';
+
+export const ORGANIZATION_TYPES = ['corporation', 'llc', 'other'] as const;
+export type OrganizationType = (typeof ORGANIZATION_TYPES)[number];
+
+/** A company whose cap table is kept here. */
+@Entity('organization')
+export class Organization {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ type: 'varchar', length: 200 })
+  name: string;
+
+  @Column({ type: 'varchar', length: 300, nullable: true })
+  legalName: string | null;
+
+  /** ISO 3166-1 alpha-2. */
+  @Column({ type: 'char', length: 2, nullable: true })
+  country: string | null;
+
+  /** ISO 4217. */
+  @Column({ type: 'char', length: 3, default: 'USD' })
+  currency: string;
+
+  @Column({ type: 'varchar', length: 20, default: 'corporation' })
+  type: OrganizationType;
+
+  /** The organization's own legal entity. */
+  @Column({ type: 'uuid', unique: true })
+  entityId: string;
+
+  /** Registered address. */
+  @Column({ type: 'uuid', nullable: true })
+  addressId: string | null;
+
+  @Column({ type: 'uuid', nullable: true })
+  createdBy: string | null;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  created: Date;
+
+  @UpdateDateColumn({ type: 'timestamptz' })
+  updated: Date;
+}

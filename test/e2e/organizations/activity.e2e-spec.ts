@@ -1,0 +1,194 @@
+import { createTestApp, TestApp } from '../../support/app';
+import { eventually } from '../../support/eventually';
+import { createOrg, memberAgent } from '../../support/orgs';
+import { loggedInAgent } from '../../support/users';
+
+const UNKNOWN = '6f1c1d1e-0000-4000-8000-000000000000';
+
+interface ActionBody {
+  id: string;
+  type: string;
+  description: string;
+  userId: string | null;
+  created: string;
+  metadata: Record<string, unknown>;
+}
+
+describe('activity log', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  const path = (org: string) => `/v1/organization/${org}/action`;
+
+  it('shows the domain events of a scripted session', async () => {
+    const owner = await loggedInAgent(t);
+    const org = await createOrg(owner.agent, 'Evented');
+    const viewer = await memberAgent(t, owner.agent, org.id, 'Viewer');
+    const entries = await eventually(async (): Promise<ActionBody[]> => {
+      const res = await owner.agent.get(path(org.id)).expect(200);
+      const body = res.body as ActionBody[];
+      const added = body.filter((a) => a.type === 'member.added');
+      const created = body.filter((a) => a.type === 'organization.created');
+      if (added.length !== 2 || created.length !== 1)
+        throw new Error(`not yet: ${body.length} entries`);
+      return body;
+    });
+    const created = entries.find((a) => a.type === 'organization.created')!;
+    expect(created).toMatchObject({ userId: owner.user.id, description: expect.any(String) });
+    expect(created.metadata).toMatchObject({
+      data: { object: expect.objectContaining({ id: org.id }) },
+    });
+    const addedViewer = entries.find(
+      (a) =>
+        a.type === 'member.added' &&
+        (a.metadata as { data: { object: { id: string } } }).data.object.id === viewer.member.id,
+    );
+    expect(addedViewer).toBeDefined();
+    // The viewer (canViewOrganization) sees the same log.
+    const seen = await viewer.agent.get(path(org.id)).expect(200);
+    expect(seen.body.map((a: ActionBody) => a.id)).toEqual(
+      expect.arrayContaining(entries.map((a) => a.id)),
+    );
+  });
+
+  it('records an action written by a member and lists it newest first', async () => {
+    const owner = await loggedInAgent(t);
+    const org = await createOrg(owner.agent, 'Writers');
+    const shareholder = await memberAgent(t, owner.agent, org.id, 'Shareholder');
+    const res = await shareholder.agent
+      .post(path(org.id))
+      .send({
+        type: 'document.viewed',
+        description: 'Opened the SAFE',
+        metadata: { file: 'safe.pdf', pages: [1, 2] },
+      })
+      .expect(201);
+    expect(res.body).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      type: 'document.viewed',
+      description: 'Opened the SAFE',
+      userId: shareholder.user.id,
+      created: expect.any(String),
+      metadata: { file: 'safe.pdf', pages: [1, 2] },
+    });
+    const second = await owner.agent
+      .post(path(org.id))
+      .send({ type: 'note.added', description: 'Second' })
+      .expect(201);
+    expect(second.body.metadata).toEqual({});
+    const list = await owner.agent.get(path(org.id)).query({ type: 'note.' }).expect(200);
+    expect(list.body).toEqual([second.body]);
+    const all = await owner.agent.get(path(org.id)).expect(200);
+    const ids = all.body.map((a: ActionBody) => a.id);
+    expect(ids.indexOf(second.body.id)).toBeLessThan(ids.indexOf(res.body.id));
+  });
+
+  it('pages with limit and before, and filters by type prefix', async () => {
+    const owner = await loggedInAgent(t);
+    const org = await createOrg(owner.agent, 'Pager');
+    const written: ActionBody[] = [];
+    for (let i = 0; i < 7; i++) {
+      const type = i % 2 ? 'test_run.odd' : 'test_run.even';
+      written.push(
+        (
+          await owner.agent
+            .post(path(org.id))
+            .send({ type, description: `entry ${i}` })
+            .expect(201)
+        ).body,
+      );
+    }
+    const newestFirst = written.map((a) => a.id).reverse();
+    const page1 = await owner.agent
+      .get(path(org.id))
+      .query({ type: 'test_run.', limit: 3 })
+      .expect(200);
+    expect(page1.body.map((a: ActionBody) => a.id)).toEqual(newestFirst.slice(0, 3));
+    const page2 = await owner.agent
+      .get(path(org.id))
+      .query({ type: 'test_run.', limit: 3, before: newestFirst[2] })
+      .expect(200);
+    expect(page2.body.map((a: ActionBody) => a.id)).toEqual(newestFirst.slice(3, 6));
+    const page3 = await owner.agent
+      .get(path(org.id))
+      .query({ type: 'test_run.', limit: 3, before: newestFirst[5] })
+      .expect(200);
+    expect(page3.body.map((a: ActionBody) => a.id)).toEqual(newestFirst.slice(6));
+    const odd = await owner.agent.get(path(org.id)).query({ type: 'test_run.odd' }).expect(200);
+    expect(odd.body).toHaveLength(3);
+    // `_` in a prefix is literal, not a LIKE wildcard.
+    const literal = await owner.agent.get(path(org.id)).query({ type: 'testxrun' }).expect(200);
+    expect(literal.body).toEqual([]);
+    const memberOnly = await owner.agent.get(path(org.id)).query({ type: 'member.' }).expect(200);
+    expect(memberOnly.body.every((a: ActionBody) => a.type.startsWith('member.'))).toBe(true);
+  });
+
+  it.each([
+    [{ type: 'Shareholding.Created', description: 'x' }, 'type'],
+    [{ type: 'created', description: 'x' }, 'type'],
+    [{ type: 'member.', description: 'x' }, 'type'],
+    [{ type: 'member..added', description: 'x' }, 'type'],
+    [{ type: 'member added', description: 'x' }, 'type'],
+    [{ description: 'x' }, 'type'],
+    [{ type: 'member.added' }, 'description'],
+    [{ type: 'member.added', description: '' }, 'description'],
+    [{ type: 'member.added', description: 'x'.repeat(2001) }, 'description'],
+    [{ type: 'member.added', description: 'x', metadata: [1, 2] }, 'metadata'],
+    [{ type: 'member.added', description: 'x', metadata: null }, 'metadata'],
+    [{ type: 'member.added', description: 'x', metadata: 'text' }, 'metadata'],
+    [
+      { type: 'member.added', description: 'x', metadata: { blob: 'x'.repeat(16 * 1024) } },
+      'metadata',
+    ],
+  ])('POST refuses %j with 400 naming %s', async (body, field) => {
+    const owner = await loggedInAgent(t);
+    const org = await createOrg(owner.agent, 'Strict');
+    const res = await owner.agent.post(path(org.id)).send(body).expect(400);
+    expect(res.body.error).toBe('Bad Request');
+    expect(res.body.message).toContain(field);
+  });
+
+  it('GET refuses a bad limit, before or type with 400', async () => {
+    const owner = await loggedInAgent(t);
+    const org = await createOrg(owner.agent, 'Queries');
+    const other = await createOrg(owner.agent, 'Other');
+    const foreign = await owner.agent
+      .post(path(other.id))
+      .send({ type: 'a.b', description: 'elsewhere' })
+      .expect(201);
+    for (const query of [{ limit: 0 }, { limit: 1001 }, { limit: 'ten' }, { limit: 1.5 }]) {
+      const res = await owner.agent.get(path(org.id)).query(query).expect(400);
+      expect(res.body.message).toContain('limit');
+    }
+    await owner.agent.get(path(org.id)).query({ limit: 1000 }).expect(200);
+    await owner.agent.get(path(org.id)).query({ before: 'nope' }).expect(400);
+    await owner.agent.get(path(org.id)).query({ before: UNKNOWN }).expect(400);
+    // Another organization's entry is no cursor here, even for someone who may read both.
+    await owner.agent.get(path(org.id)).query({ before: foreign.body.id }).expect(400);
+    await owner.agent.get(path(org.id)).query({ type: 'Member%' }).expect(400);
+  });
+
+  it('requires a session', async () => {
+    const owner = await loggedInAgent(t);
+    const org = await createOrg(owner.agent, 'Closed');
+    await t.http.get(path(org.id)).expect(401, { error: 'Unauthorized' });
+    await t.http.post(path(org.id)).send({ type: 'a.b', description: 'x' }).expect(401);
+  });
+
+  it('refuses another organization’s members (403), an unknown organization (404) and a malformed id (400)', async () => {
+    const a = await loggedInAgent(t);
+    const b = await loggedInAgent(t);
+    const orgA = await createOrg(a.agent, 'A');
+    await createOrg(b.agent, 'B');
+    await b.agent.get(path(orgA.id)).expect(403, { error: 'Forbidden' });
+    await b.agent.post(path(orgA.id)).send({ type: 'a.b', description: 'x' }).expect(403);
+    const list = await a.agent.get(path(orgA.id)).query({ type: 'a.' }).expect(200);
+    expect(list.body).toEqual([]);
+    await a.agent.get(path(UNKNOWN)).expect(404);
+    await a.agent.post(path(UNKNOWN)).send({ type: 'a.b', description: 'x' }).expect(404);
+    await a.agent.get(path('nope')).expect(400);
+  });
+});

@@ -1,0 +1,132 @@
+import { FakeSmtp } from '../../fakes/smtp';
+import { createTestApp, TestApp } from '../../support/app';
+import { createOrg, memberAgent } from '../../support/orgs';
+import { loggedInAgent } from '../../support/users';
+
+const EDITOR = '00000000-0000-4000-8000-000000000003';
+const tokenOf = (text: string) => /Invitation token: (\S+)/.exec(text)?.[1] ?? '';
+
+/** The next invitation mail to `email` (registration mails its verification code first). */
+async function nextInvitation(smtp: FakeSmtp, email: string) {
+  for (;;) {
+    const mail = await smtp.nextMail(email);
+    if (/invited/i.test(mail.subject)) return mail;
+  }
+}
+
+describe('invitations', () => {
+  let t: TestApp;
+  let smtp: FakeSmtp;
+  beforeAll(async () => {
+    smtp = await FakeSmtp.start();
+    t = await createTestApp({ env: { SMTP_URL: smtp.url } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await smtp.close();
+  });
+
+  it('mails a single-use token that makes the logged-in invitee an active member', async () => {
+    const owner = await loggedInAgent(t);
+    const org = await createOrg(owner.agent, 'Invite Co');
+    const invitee = await loggedInAgent(t);
+    const invited = await owner.agent
+      .post(`/v1/organization/${org.id}/member/invite`)
+      .send({ email: invitee.email.toUpperCase(), role: 'Editor', message: 'Welcome aboard' })
+      .expect(201);
+    expect(invited.body).toMatchObject({
+      email: invitee.email,
+      status: 'invited',
+      role: EDITOR,
+      user: null,
+    });
+    const mail = await nextInvitation(smtp, invitee.email);
+    expect(mail.subject).toContain('Invite Co');
+    expect(mail.text).toContain('Welcome aboard');
+    const token = tokenOf(mail.text);
+    expect(token.length).toBeGreaterThan(30);
+
+    await invitee.agent.get(`/v1/organization/${org.id}`).expect(403);
+    const accepted = await invitee.agent
+      .post('/v1/organization/invitation/accept')
+      .send({ token })
+      .expect(200);
+    expect(accepted.body).toMatchObject({
+      id: invited.body.id,
+      user: invitee.user.id,
+      status: 'active',
+      role: EDITOR,
+    });
+    await invitee.agent.get(`/v1/organization/${org.id}`).expect(200);
+    await invitee.agent.post('/v1/organization/invitation/accept').send({ token }).expect(409);
+  });
+
+  it('refuses a token for another address (403), an unknown token (400) and no session (401)', async () => {
+    const owner = await loggedInAgent(t);
+    const org = await createOrg(owner.agent);
+    const invitee = await loggedInAgent(t);
+    const stranger = await loggedInAgent(t);
+    await owner.agent
+      .post(`/v1/organization/${org.id}/member/invite`)
+      .send({ email: invitee.email, role: 'Viewer' })
+      .expect(201);
+    const token = tokenOf((await nextInvitation(smtp, invitee.email)).text);
+    await stranger.agent.post('/v1/organization/invitation/accept').send({ token }).expect(403);
+    await invitee.agent
+      .post('/v1/organization/invitation/accept')
+      .send({ token: 'x'.repeat(43) })
+      .expect(400);
+    await invitee.agent.post('/v1/organization/invitation/accept').send({}).expect(400);
+    await t.http.post('/v1/organization/invitation/accept').send({ token }).expect(401);
+  });
+
+  it('replaces an earlier invitation: only the newest token works', async () => {
+    const owner = await loggedInAgent(t);
+    const org = await createOrg(owner.agent);
+    const invitee = await loggedInAgent(t);
+    await owner.agent
+      .post(`/v1/organization/${org.id}/member/invite`)
+      .send({ email: invitee.email, role: 'Viewer' })
+      .expect(201);
+    const first = tokenOf((await nextInvitation(smtp, invitee.email)).text);
+    await owner.agent
+      .post(`/v1/organization/${org.id}/member/invite`)
+      .send({ email: invitee.email, role: 'Viewer' })
+      .expect(201);
+    const second = tokenOf((await nextInvitation(smtp, invitee.email)).text);
+    await invitee.agent
+      .post('/v1/organization/invitation/accept')
+      .send({ token: first })
+      .expect(400);
+    await invitee.agent
+      .post('/v1/organization/invitation/accept')
+      .send({ token: second })
+      .expect(200);
+  });
+
+  it('validates input, refuses an existing member (409) and needs canEditOrganization', async () => {
+    const owner = await loggedInAgent(t);
+    const org = await createOrg(owner.agent);
+    const viewer = await memberAgent(t, owner.agent, org.id, 'Viewer');
+    await owner.agent
+      .post(`/v1/organization/${org.id}/member/invite`)
+      .send({ email: 'nope', role: 'Viewer' })
+      .expect(400);
+    await owner.agent
+      .post(`/v1/organization/${org.id}/member/invite`)
+      .send({ email: 'a@example.com' })
+      .expect(400);
+    await owner.agent
+      .post(`/v1/organization/${org.id}/member/invite`)
+      .send({ email: viewer.email, role: 'Viewer' })
+      .expect(409);
+    await viewer.agent
+      .post(`/v1/organization/${org.id}/member/invite`)
+      .send({ email: 'b@example.com', role: 'Viewer' })
+      .expect(403);
+    await t.http
+      .post(`/v1/organization/${org.id}/member/invite`)
+      .send({ email: 'b@example.com', role: 'Viewer' })
+      .expect(401);
+  });
+});

@@ -1,0 +1,164 @@
+import { createTestApp, TestApp } from '../../support/app';
+import { createOrg, memberAgent } from '../../support/orgs';
+import { loggedInAgent } from '../../support/users';
+
+const OWNER = '00000000-0000-4000-8000-000000000001';
+const VIEWER = '00000000-0000-4000-8000-000000000004';
+const SHAREHOLDER = '00000000-0000-4000-8000-000000000005';
+
+describe('members', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('adds a person without an account, with their own entity, as Shareholder by default', async () => {
+    const owner = await loggedInAgent(t);
+    const org = await createOrg(owner.agent);
+    const res = await owner.agent
+      .post(`/v1/organization/${org.id}/member`)
+      .send({ name: 'Ada Lovelace', email: 'ADA@example.com ' })
+      .expect(201);
+    expect(res.body).toMatchObject({
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      user: null,
+      role: SHAREHOLDER,
+      status: 'active',
+      organization: org.id,
+    });
+    expect(res.body.entity).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('links an existing user by e-mail and accepts a role by name', async () => {
+    const owner = await loggedInAgent(t);
+    const other = await loggedInAgent(t);
+    const org = await createOrg(owner.agent);
+    const res = await owner.agent
+      .post(`/v1/organization/${org.id}/member`)
+      .send({ email: other.email, role: 'viewer' })
+      .expect(201);
+    expect(res.body).toMatchObject({
+      user: other.user.id,
+      entity: other.user.entityId,
+      role: VIEWER,
+    });
+    await other.agent.get(`/v1/organization/${org.id}`).expect(200);
+  });
+
+  it('refuses duplicates (409), unknown roles and bad input (400)', async () => {
+    const owner = await loggedInAgent(t);
+    const org = await createOrg(owner.agent);
+    await owner.agent
+      .post(`/v1/organization/${org.id}/member`)
+      .send({ email: 'dup@example.com' })
+      .expect(201);
+    await owner.agent
+      .post(`/v1/organization/${org.id}/member`)
+      .send({ email: 'dup@example.com' })
+      .expect(409);
+    await owner.agent
+      .post(`/v1/organization/${org.id}/member`)
+      .send({ email: 'x@example.com', role: 'Emperor' })
+      .expect(400);
+    await owner.agent
+      .post(`/v1/organization/${org.id}/member`)
+      .send({ email: 'not-an-email' })
+      .expect(400);
+    await owner.agent.post(`/v1/organization/${org.id}/member`).send({}).expect(400);
+  });
+
+  it('only lets canEditOrganization add members; needs a session', async () => {
+    const owner = await loggedInAgent(t);
+    const org = await createOrg(owner.agent);
+    const viewer = await memberAgent(t, owner.agent, org.id, 'Viewer');
+    const outsider = await loggedInAgent(t);
+    await viewer.agent.post(`/v1/organization/${org.id}/member`).send({ name: 'X' }).expect(403);
+    await outsider.agent.post(`/v1/organization/${org.id}/member`).send({ name: 'X' }).expect(403);
+    await t.http.post(`/v1/organization/${org.id}/member`).send({ name: 'X' }).expect(401);
+    await viewer.agent.get(`/v1/organization/${org.id}/member`).expect(200);
+    await outsider.agent.get(`/v1/organization/${org.id}/member`).expect(403);
+  });
+
+  it('changes a role, but never takes away the last Owner (409)', async () => {
+    const owner = await loggedInAgent(t);
+    const org = await createOrg(owner.agent);
+    const members = await owner.agent.get(`/v1/organization/${org.id}/member`).expect(200);
+    const ownerMember = members.body[0];
+    await owner.agent
+      .patch(`/v1/organization/${org.id}/member/${ownerMember.id}`)
+      .send({ role: 'Viewer' })
+      .expect(409);
+    await owner.agent.delete(`/v1/organization/${org.id}/member/${ownerMember.id}`).expect(409);
+
+    const second = await memberAgent(t, owner.agent, org.id, 'Owner');
+    const demoted = await owner.agent
+      .patch(`/v1/organization/${org.id}/member/${ownerMember.id}`)
+      .send({ role: 'Admin', title: 'CFO' })
+      .expect(200);
+    expect(demoted.body).toMatchObject({
+      role: '00000000-0000-4000-8000-000000000002',
+      title: 'CFO',
+    });
+    // Now the second Owner is the last one.
+    await second.agent.delete(`/v1/organization/${org.id}/member/${second.member.id}`).expect(409);
+  });
+
+  it('lets only an Owner grant or change the Owner role', async () => {
+    const owner = await loggedInAgent(t);
+    const org = await createOrg(owner.agent);
+    const admin = await memberAgent(t, owner.agent, org.id, 'Admin');
+    const members = await owner.agent.get(`/v1/organization/${org.id}/member`).expect(200);
+    const ownerMember = members.body.find((m: { role: string }) => m.role === OWNER);
+    await admin.agent
+      .post(`/v1/organization/${org.id}/member`)
+      .send({ name: 'Z', role: 'Owner' })
+      .expect(403);
+    await admin.agent
+      .patch(`/v1/organization/${org.id}/member/${ownerMember.id}`)
+      .send({ role: 'Viewer' })
+      .expect(403);
+    await admin.agent.delete(`/v1/organization/${org.id}/member/${ownerMember.id}`).expect(403);
+    await admin.agent
+      .post(`/v1/organization/${org.id}/member`)
+      .send({ name: 'Y', role: 'Editor' })
+      .expect(201);
+  });
+
+  it('removes softly: the person loses access and leaves the list', async () => {
+    const owner = await loggedInAgent(t);
+    const org = await createOrg(owner.agent);
+    const viewer = await memberAgent(t, owner.agent, org.id, 'Viewer');
+    await owner.agent.delete(`/v1/organization/${org.id}/member/${viewer.member.id}`).expect(204);
+    await viewer.agent.get(`/v1/organization/${org.id}`).expect(403);
+    const list = await owner.agent.get(`/v1/organization/${org.id}/member`).expect(200);
+    expect(list.body.map((m: { id: string }) => m.id)).not.toContain(viewer.member.id);
+    await owner.agent.delete(`/v1/organization/${org.id}/member/${viewer.member.id}`).expect(404);
+    // The person can be added again.
+    await owner.agent
+      .post(`/v1/organization/${org.id}/member`)
+      .send({ email: viewer.email })
+      .expect(201);
+  });
+
+  it('answers 404 for a member of another organization addressed under this one', async () => {
+    const a = await loggedInAgent(t);
+    const b = await loggedInAgent(t);
+    const orgA = await createOrg(a.agent);
+    const orgB = await createOrg(b.agent);
+    const bMember = await b.agent
+      .post(`/v1/organization/${orgB.id}/member`)
+      .send({ name: 'B person' })
+      .expect(201);
+    await a.agent
+      .patch(`/v1/organization/${orgA.id}/member/${bMember.body.id}`)
+      .send({ name: 'x' })
+      .expect(404);
+    await a.agent.delete(`/v1/organization/${orgA.id}/member/${bMember.body.id}`).expect(404);
+    await a.agent
+      .patch(`/v1/organization/${orgB.id}/member/${bMember.body.id}`)
+      .send({ name: 'x' })
+      .expect(403);
+  });
+});
