@@ -37,26 +37,38 @@ export class RedisConnections {
   }
 
   private create(options: RedisOptions): Redis {
+    if (this.closed) return this.inert(options);
     const client = new Redis(this.url, {
       retryStrategy: (times) => Math.min(times * 200, 2000),
-      // Bull asks for clients while it shuts down; after close they must not open sockets.
-      lazyConnect: this.closed,
       ...options,
     });
     client.on('error', () => undefined); // reconnects by itself; errors surface on commands
     this.clients.add(client);
-    client.once('end', () => this.clients.delete(client));
+    return client;
+  }
+
+  /**
+   * Bull names its worker connection without awaiting it, so it may ask for a client after the
+   * app has closed. That client must never open a socket (it would keep the process alive); its
+   * commands simply never complete.
+   */
+  private inert(options: RedisOptions): Redis {
+    const client = new Redis(this.url, { ...options, lazyConnect: true });
+    client.connect = () => new Promise<void>(() => undefined);
     return client;
   }
 
   async close() {
     this.closed = true;
-    // Bull may still ask for a blocking client while its queues shut down; sweep until none is left.
-    for (let sweep = 0; sweep < 10; sweep++) {
-      await Promise.all([...this.clients].map((c) => c.quit().catch(() => c.disconnect())));
-      await new Promise((r) => setTimeout(r, 50));
-      if (!this.clients.size) break;
+    // Bull may still be setting up or reconnecting a client while its queues shut down: sweep
+    // until every client has stayed closed for a few rounds.
+    for (let quiet = 0, round = 0; quiet < 3 && round < 40; round++) {
+      const live = [...this.clients].filter((c) => c.status !== 'end');
+      quiet = live.length ? 0 : quiet + 1;
+      live.forEach((c) => c.disconnect());
+      await new Promise((r) => setTimeout(r, 25));
     }
+    this.clients.clear();
     await this.server.stop();
   }
 }

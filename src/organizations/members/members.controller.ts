@@ -26,7 +26,10 @@ export class MembersController {
 
   @Get(':organization/member')
   @Permission('canViewOrganization')
-  @ApiOperation({ summary: 'Active and invited members' })
+  @ApiOperation({
+    summary: 'Active and invited members',
+    description: 'Roles without `canViewMember` (Shareholder) see only their own member record.',
+  })
   list(@Access() access: AccessContext) {
     return this.members.list(access);
   }

@@ -36,10 +36,18 @@ export class MembersService {
     private readonly env: Env,
   ) {}
 
-  /** Active and invited members; a caller with only "self" rights sees their own row. */
+  /**
+   * Active and invited members. Names and e-mail addresses of the others are only for roles with
+   * `canViewMember`; anyone else (a Shareholder) sees their own row.
+   */
   async list(access: AccessContext): Promise<MemberView[]> {
+    const own = !access.permissions.has('canViewMember');
     const members = await this.dataSource.getRepository(Member).find({
-      where: { organizationId: access.organizationId!, status: Not('removed') },
+      where: {
+        organizationId: access.organizationId!,
+        status: Not('removed'),
+        ...(own ? { userId: access.userId } : {}),
+      },
       order: { created: 'ASC', id: 'ASC' },
     });
     return members.map(toMemberView);

@@ -47,7 +47,11 @@ describe('GET /v1/user/session/diagnostic (test environment)', () => {
       .get('/v1/user/session/diagnostic')
       .set('Cookie', 'connect.sid=s%3Agone.signature')
       .expect(200);
-    expect(res.body).toMatchObject({ hasSession: false, hasUser: false, hasConnectSidCookie: true });
+    expect(res.body).toMatchObject({
+      hasSession: false,
+      hasUser: false,
+      hasConnectSidCookie: true,
+    });
   });
 });
 

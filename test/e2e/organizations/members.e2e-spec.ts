@@ -162,3 +162,27 @@ describe('members', () => {
       .expect(403);
   });
 });
+
+describe('members list for a Shareholder', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('shows a Shareholder only their own member record', async () => {
+    const owner = await loggedInAgent(t);
+    const org = await createOrg(owner.agent);
+    await owner.agent
+      .post(`/v1/organization/${org.id}/member`)
+      .send({ name: 'Secret Investor', email: 'investor@example.com' })
+      .expect(201);
+    const holder = await memberAgent(t, owner.agent, org.id, 'Shareholder');
+    const res = await holder.agent.get(`/v1/organization/${org.id}/member`).expect(200);
+    expect(res.body).toEqual([
+      expect.objectContaining({ id: holder.member.id, user: holder.user.id }),
+    ]);
+    const all = await owner.agent.get(`/v1/organization/${org.id}/member`).expect(200);
+    expect(all.body).toHaveLength(3);
+  });
+});

@@ -1,0 +1,169 @@
+import { authenticator } from 'otplib';
+import { DataSource } from 'typeorm';
+import { createTestApp, TestApp } from '../../support/app';
+import { sessionIdOf, sessionSetCookie } from '../../support/sessions';
+import { loggedInAgent, TestUser } from '../../support/users';
+
+const keyed = (key: string) => ({ error: 'Bad Request', key });
+/** The token of the step `offset` steps from now (otplib). */
+const tokenAt = (secret: string, offset = 0) =>
+  authenticator.clone({ epoch: Date.now() + offset * 30_000 }).generate(secret);
+const otherToken = (token: string) => String((Number(token) + 1) % 1_000_000).padStart(6, '0');
+
+describe('two-factor authentication', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  /** A logged-in user with 2FA enabled; the set-up token was of the current step. */
+  async function withTwoFactor(): Promise<TestUser & { secret: string }> {
+    const { agent, ...rest } = await loggedInAgent(t);
+    const setup = await agent.get('/v1/user/2fa').expect(200);
+    await agent
+      .post('/v1/user/2fa')
+      .send({ token: tokenAt(setup.body.secret) })
+      .expect(200);
+    return { ...rest, secret: setup.body.secret };
+  }
+
+  describe('GET /v1/user/2fa', () => {
+    it('gives a secret, its otpauth URL and a PNG QR code', async () => {
+      const { agent, email } = await loggedInAgent(t);
+      const res = await agent.get('/v1/user/2fa').expect(200);
+      expect(res.body).toEqual({
+        secret: expect.stringMatching(/^[A-Z2-7]{32}$/),
+        otpauthUrl: expect.stringMatching(/^otpauth:\/\/totp\/Ledgerline:/),
+        qrCode: expect.stringMatching(/^data:image\/png;base64,[A-Za-z0-9+/=]+$/),
+      });
+      expect(res.body.otpauthUrl).toContain(`secret=${res.body.secret}`);
+      expect(res.body.otpauthUrl).toContain(encodeURIComponent(email));
+      const png = Buffer.from(res.body.qrCode.split(',')[1], 'base64');
+      expect(png.subarray(1, 4).toString()).toBe('PNG');
+      // Not enabled until confirmed.
+      expect((await agent.get('/v1/user/session')).body.user.twoFactorEnabled).toBe(false);
+    });
+
+    it('answers 401 without a session', async () => {
+      expect((await t.http.get('/v1/user/2fa').expect(401)).body).toEqual({
+        error: 'Unauthorized',
+      });
+    });
+  });
+
+  describe('POST /v1/user/2fa', () => {
+    it('enables 2FA with a token of the pending secret, which is stored encrypted', async () => {
+      const { agent, user } = await loggedInAgent(t);
+      const { secret } = (await agent.get('/v1/user/2fa').expect(200)).body;
+      const res = await agent
+        .post('/v1/user/2fa')
+        .send({ token: tokenAt(secret) })
+        .expect(200);
+      expect(res.body).toEqual({ user: { ...user, twoFactorEnabled: true } });
+      const [row] = await t
+        .get<DataSource>(DataSource)
+        .query('SELECT two_factor_secret FROM user_account WHERE id = $1', [user.id]);
+      expect(row.two_factor_secret).toMatch(/^v1\./);
+      expect(row.two_factor_secret).not.toContain(secret);
+      // A second set-up is refused while 2FA is on.
+      await agent.get('/v1/user/2fa').expect(409);
+    });
+
+    it('refuses a wrong token: invalidTwoFactorToken', async () => {
+      const { agent } = await loggedInAgent(t);
+      const { secret } = (await agent.get('/v1/user/2fa').expect(200)).body;
+      const res = await agent
+        .post('/v1/user/2fa')
+        .send({ token: otherToken(tokenAt(secret)) })
+        .expect(400);
+      expect(res.body).toEqual(keyed('invalidTwoFactorToken'));
+      await agent
+        .post('/v1/user/2fa')
+        .send({ token: tokenAt(secret, 3) })
+        .expect(400);
+    });
+
+    it('refuses a token when no secret was asked for', async () => {
+      const { agent } = await loggedInAgent(t);
+      const res = await agent.post('/v1/user/2fa').send({ token: '123456' }).expect(400);
+      expect(res.body).toEqual(keyed('invalidTwoFactorToken'));
+    });
+
+    it('refuses a malformed body with {error, message}', async () => {
+      const { agent } = await loggedInAgent(t);
+      const res = await agent.post('/v1/user/2fa').send({ token: 123456 }).expect(400);
+      expect(res.body).toEqual({ error: 'Bad Request', message: expect.any(String) });
+    });
+
+    it('answers 401 without a session', async () => {
+      await t.http.post('/v1/user/2fa').send({ token: '123456' }).expect(401);
+    });
+  });
+
+  describe('login with 2FA and POST /v1/user/2fa/verify', () => {
+    it('answers {twoFactorRequired: true} with a session that is not yet authenticated', async () => {
+      const { email, password, user, secret } = await withTwoFactor();
+      const agent = t.agent();
+      const login = await agent.post('/v1/user/login').send({ email, password }).expect(200);
+      expect(login.body).toEqual({ twoFactorRequired: true });
+      const pendingId = sessionIdOf(sessionSetCookie(login));
+      await agent.get('/v1/user/session').expect(401);
+      await agent.get('/v1/user/state').expect(401);
+
+      const res = await agent
+        .post('/v1/user/2fa/verify')
+        .send({ token: tokenAt(secret, 1) })
+        .expect(200);
+      expect(res.body).toEqual({ user: { ...user, twoFactorEnabled: true } });
+      const finalId = sessionIdOf(sessionSetCookie(res));
+      expect(finalId).not.toBe(pendingId);
+      await agent.get('/v1/user/session').expect(200);
+    });
+
+    it('refuses a wrong token: invalidTwoFactorToken, and the session stays unauthenticated', async () => {
+      const { email, password, secret } = await withTwoFactor();
+      const agent = t.agent();
+      await agent.post('/v1/user/login').send({ email, password }).expect(200);
+      const res = await agent
+        .post('/v1/user/2fa/verify')
+        .send({ token: otherToken(tokenAt(secret, 1)) })
+        .expect(400);
+      expect(res.body).toEqual(keyed('invalidTwoFactorToken'));
+      await agent.get('/v1/user/session').expect(401);
+    });
+
+    it('refuses a token already used (replay), including the set-up token', async () => {
+      const { email, password, secret } = await withTwoFactor();
+      const first = t.agent();
+      await first.post('/v1/user/login').send({ email, password }).expect(200);
+      // The set-up token (current step) is spent.
+      expect(
+        (await first.post('/v1/user/2fa/verify').send({ token: tokenAt(secret) })).body,
+      ).toEqual(keyed('invalidTwoFactorToken'));
+      const token = tokenAt(secret, 1);
+      await first.post('/v1/user/2fa/verify').send({ token }).expect(200);
+
+      const second = t.agent();
+      await second.post('/v1/user/login').send({ email, password }).expect(200);
+      const replay = await second.post('/v1/user/2fa/verify').send({ token }).expect(400);
+      expect(replay.body).toEqual(keyed('invalidTwoFactorToken'));
+      await second.get('/v1/user/session').expect(401);
+    });
+
+    it('answers 401 when no login waits for a second factor', async () => {
+      const res = await t.http.post('/v1/user/2fa/verify').send({ token: '123456' }).expect(401);
+      expect(res.body).toEqual({ error: 'Unauthorized' });
+      const { agent } = await loggedInAgent(t);
+      await agent.post('/v1/user/2fa/verify').send({ token: '123456' }).expect(401);
+    });
+
+    it('is refused cross-site', async () => {
+      await t.http
+        .post('/v1/user/2fa/verify')
+        .set('Sec-Fetch-Site', 'cross-site')
+        .send({ token: '123456' })
+        .expect(403);
+    });
+  });
+});
