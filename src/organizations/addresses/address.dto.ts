@@ -1,27 +1,23 @@
-import { Transform } from 'class-transformer';
+import { Trim, TrimUpper } from '../../common/http/transforms';
 import { IsISO31661Alpha2, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
-
-const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
-const upper = ({ value }: { value: unknown }) =>
-  typeof value === 'string' ? value.trim().toUpperCase() : value;
 
 /** Address fields to change; an omitted field is left as it is, `null` clears it. */
 export class UpdateAddressDto {
-  @Transform(trim)
+  @Trim()
   @ValidateIf((_, v) => v !== null)
   @IsOptional()
   @IsString()
   @MaxLength(200)
   line1?: string | null;
 
-  @Transform(trim)
+  @Trim()
   @ValidateIf((_, v) => v !== null)
   @IsOptional()
   @IsString()
   @MaxLength(200)
   line2?: string | null;
 
-  @Transform(trim)
+  @Trim()
   @ValidateIf((_, v) => v !== null)
   @IsOptional()
   @IsString()
@@ -29,14 +25,14 @@ export class UpdateAddressDto {
   city?: string | null;
 
   /** State, province or county. */
-  @Transform(trim)
+  @Trim()
   @ValidateIf((_, v) => v !== null)
   @IsOptional()
   @IsString()
   @MaxLength(120)
   region?: string | null;
 
-  @Transform(trim)
+  @Trim()
   @ValidateIf((_, v) => v !== null)
   @IsOptional()
   @IsString()
@@ -44,7 +40,7 @@ export class UpdateAddressDto {
   postalCode?: string | null;
 
   /** ISO 3166-1 alpha-2 (`US`, `DE`); stored upper-case. */
-  @Transform(upper)
+  @TrimUpper()
   @ValidateIf((_, v) => v !== null)
   @IsOptional()
   @IsISO31661Alpha2()

@@ -1,4 +1,4 @@
-import { Transform } from 'class-transformer';
+import { Trim, NormalizeEmail } from '../../common/http/transforms';
 import {
   IsEmail,
   IsIn,
@@ -9,13 +9,9 @@ import {
   ValidateIf,
 } from 'class-validator';
 
-const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
-const email = ({ value }: { value: unknown }) =>
-  typeof value === 'string' ? value.trim().toLowerCase() : value;
-
 export class AddMemberDto {
   /** Full name; defaults to the e-mail address. Either name or email is required. */
-  @Transform(trim)
+  @Trim()
   @ValidateIf((o: AddMemberDto) => o.name !== undefined || !o.email)
   @IsString()
   @IsNotEmpty()
@@ -23,20 +19,20 @@ export class AddMemberDto {
   name?: string;
 
   /** Linked to the user of that address when one exists. */
-  @Transform(email)
+  @NormalizeEmail()
   @IsOptional()
   @IsEmail()
   @MaxLength(320)
   email?: string;
 
   /** Role id, or the name of a built-in or custom role; default Shareholder. */
-  @Transform(trim)
+  @Trim()
   @IsOptional()
   @IsString()
   @IsNotEmpty()
   role?: string;
 
-  @Transform(trim)
+  @Trim()
   @IsOptional()
   @IsString()
   @MaxLength(120)
@@ -44,18 +40,18 @@ export class AddMemberDto {
 }
 
 export class InviteMemberDto {
-  @Transform(email)
+  @NormalizeEmail()
   @IsEmail()
   @MaxLength(320)
   email: string;
 
   /** Role id or role name. */
-  @Transform(trim)
+  @Trim()
   @IsString()
   @IsNotEmpty()
   role: string;
 
-  @Transform(trim)
+  @Trim()
   @IsOptional()
   @IsString()
   @MaxLength(2000)
@@ -63,20 +59,20 @@ export class InviteMemberDto {
 }
 
 export class UpdateMemberDto {
-  @Transform(trim)
+  @Trim()
   @IsOptional()
   @IsString()
   @IsNotEmpty()
   @MaxLength(200)
   name?: string;
 
-  @Transform(trim)
+  @Trim()
   @IsOptional()
   @IsString()
   @IsNotEmpty()
   role?: string;
 
-  @Transform(trim)
+  @Trim()
   @IsOptional()
   @IsString()
   @MaxLength(120)

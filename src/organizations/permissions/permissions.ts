@@ -76,6 +76,14 @@ const EDIT_CAP_TABLE: PermissionName[] = [
   'canEditDocuments',
 ];
 
+const EVERYTHING: PermissionName[] = [
+  ...VIEW,
+  ...EDIT_CAP_TABLE,
+  'canEditOrganization',
+  'canEditOrganizationBilling',
+  'canEditEntityBilling',
+];
+
 export type BuiltInRoleKey = 'owner' | 'admin' | 'editor' | 'viewer' | 'shareholder';
 
 export interface BuiltInRole {
@@ -93,26 +101,14 @@ export const BUILT_IN_ROLES: readonly BuiltInRole[] = [
     id: '00000000-0000-4000-8000-000000000001',
     name: 'Owner',
     description: 'Everything, including billing and granting or revoking Owner',
-    permissions: [
-      ...VIEW,
-      ...EDIT_CAP_TABLE,
-      'canEditOrganization',
-      'canEditOrganizationBilling',
-      'canEditEntityBilling',
-    ],
+    permissions: EVERYTHING,
   },
   {
     key: 'admin',
     id: '00000000-0000-4000-8000-000000000002',
     name: 'Admin',
     description: 'Everything but granting or revoking Owner',
-    permissions: [
-      ...VIEW,
-      ...EDIT_CAP_TABLE,
-      'canEditOrganization',
-      'canEditOrganizationBilling',
-      'canEditEntityBilling',
-    ],
+    permissions: EVERYTHING,
   },
   {
     key: 'editor',

@@ -1,3 +1,4 @@
+import { Trim } from '../../common/http/transforms';
 import { Transform } from 'class-transformer';
 import {
   IsOptional,
@@ -13,7 +14,6 @@ import {
   Validate,
 } from 'class-validator';
 
-const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 /** Spaces, dashes, dots and parentheses are dropped: `+1 (555) 010-0000` → `+15550100000`. */
 const compactPhone = ({ value }: { value: unknown }) =>
   typeof value === 'string' ? value.replace(/[\s\-().]/g, '') : value;
@@ -78,7 +78,7 @@ class IsLocaleConstraint implements ValidatorConstraintInterface {
 
 /** Profile fields to change; an omitted field is left as it is, `null` clears it. */
 export class UpdateProfileDto {
-  @Transform(trim)
+  @Trim()
   @ValidateIf((_, v) => v !== null)
   @IsOptional()
   @IsString()
@@ -86,7 +86,7 @@ export class UpdateProfileDto {
   @MaxLength(100)
   firstName?: string | null;
 
-  @Transform(trim)
+  @Trim()
   @ValidateIf((_, v) => v !== null)
   @IsOptional()
   @IsString()
@@ -102,7 +102,7 @@ export class UpdateProfileDto {
   @Matches(/^\+[1-9]\d{7,14}$/, { message: 'phone must be in E.164 format, e.g. +14155550100' })
   phone?: string | null;
 
-  @Transform(trim)
+  @Trim()
   @ValidateIf((_, v) => v !== null)
   @IsOptional()
   @IsString()

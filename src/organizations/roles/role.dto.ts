@@ -1,10 +1,8 @@
-import { Transform } from 'class-transformer';
+import { Trim } from '../../common/http/transforms';
 import { ArrayUnique, IsArray, IsNotEmpty, IsString, MaxLength } from 'class-validator';
 
-const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
-
 export class RoleDto {
-  @Transform(trim)
+  @Trim()
   @IsString()
   @IsNotEmpty()
   @MaxLength(100)
