@@ -2,9 +2,12 @@ import {
   Column,
   CreateDateColumn,
   Entity,
+  JoinColumn,
+  ManyToOne,
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
+import { Organization } from '../organizations/organization.entity';
 
 /** A postal address, belonging to one user (personal) or one organization (registered office). */
 @Entity('address')
@@ -42,4 +45,9 @@ export class Address {
 
   @UpdateDateColumn({ type: 'timestamptz' })
   updated: Date;
+
+  // Foreign key only: the id above is what the code reads and writes.
+  @ManyToOne(() => Organization, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'organization_id' })
+  private readonly organization?: Organization;
 }

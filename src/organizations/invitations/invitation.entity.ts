@@ -1,4 +1,15 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+} from 'typeorm';
+import { Role } from '../roles/role.entity';
+import { Organization } from '../organizations/organization.entity';
+import { Member } from '../members/member.entity';
 
 /** An invitation mailed to an address; its token (stored hashed) is accepted once. */
 @Entity('invitation')
@@ -38,4 +49,17 @@ export class Invitation {
 
   @CreateDateColumn({ type: 'timestamptz' })
   created: Date;
+
+  // Foreign keys only: the ids above are what the code reads and writes.
+  @ManyToOne(() => Organization, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'organization_id' })
+  private readonly organization?: Organization;
+
+  @ManyToOne(() => Member, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'member_id' })
+  private readonly member?: Member;
+
+  @ManyToOne(() => Role, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'role_id' })
+  private readonly role?: Role;
 }

@@ -3,9 +3,15 @@ import {
   CreateDateColumn,
   Entity,
   Index,
+  JoinColumn,
+  ManyToOne,
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
+import { Role } from '../roles/role.entity';
+import { Organization } from '../organizations/organization.entity';
+import { LegalEntity } from '../entities/legal-entity.entity';
+import { User } from '../../auth/users/user.entity';
 
 export const MEMBER_STATUSES = ['active', 'invited', 'removed'] as const;
 export type MemberStatus = (typeof MEMBER_STATUSES)[number];
@@ -59,4 +65,21 @@ export class Member {
 
   @UpdateDateColumn({ type: 'timestamptz' })
   updated: Date;
+
+  // Foreign keys only: the ids above are what the code reads and writes.
+  @ManyToOne(() => Organization, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'organization_id' })
+  private readonly organization?: Organization;
+
+  @ManyToOne(() => Role, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'role_id' })
+  private readonly role?: Role;
+
+  @ManyToOne(() => User, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'user_id' })
+  private readonly user?: User;
+
+  @ManyToOne(() => LegalEntity, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'entity_id' })
+  private readonly entity?: LegalEntity;
 }

@@ -2,9 +2,13 @@ import {
   Column,
   CreateDateColumn,
   Entity,
+  JoinColumn,
+  ManyToOne,
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
+import { LegalEntity } from '../entities/legal-entity.entity';
+import { Address } from '../addresses/address.entity';
 
 export const ORGANIZATION_TYPES = ['corporation', 'llc', 'other'] as const;
 export type OrganizationType = (typeof ORGANIZATION_TYPES)[number];
@@ -48,4 +52,13 @@ export class Organization {
 
   @UpdateDateColumn({ type: 'timestamptz' })
   updated: Date;
+
+  // Foreign keys only: the ids above are what the code reads and writes.
+  @ManyToOne(() => LegalEntity, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'entity_id' })
+  private readonly entity?: LegalEntity;
+
+  @ManyToOne(() => Address, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'address_id' })
+  private readonly address?: Address;
 }

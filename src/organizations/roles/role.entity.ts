@@ -1,11 +1,15 @@
 import {
   Column,
   CreateDateColumn,
+  DeleteDateColumn,
   Entity,
   Index,
+  JoinColumn,
+  ManyToOne,
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
+import { Organization } from '../organizations/organization.entity';
 
 /**
  * A custom role of one organization. Built-in roles (Owner, Admin, Editor, Viewer, Shareholder)
@@ -15,7 +19,7 @@ import {
 @Entity('role')
 @Index('role_org_name_uq', ['organizationId', 'name'], {
   unique: true,
-  where: 'organization_id IS NOT NULL',
+  where: 'organization_id IS NOT NULL AND deleted_at IS NULL',
 })
 export class Role {
   @PrimaryGeneratedColumn('uuid')
@@ -35,4 +39,13 @@ export class Role {
 
   @UpdateDateColumn({ type: 'timestamptz' })
   updated: Date;
+
+  /** Deleted roles are kept: removed members still name the role they had. */
+  @DeleteDateColumn({ type: 'timestamptz' })
+  deletedAt: Date | null;
+
+  // Foreign key only: the id above is what the code reads and writes.
+  @ManyToOne(() => Organization, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'organization_id' })
+  private readonly organization?: Organization;
 }

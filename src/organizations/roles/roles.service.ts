@@ -86,7 +86,7 @@ export class RolesService {
         .where("mb.role_id = :roleId AND mb.status <> 'removed'", { roleId })
         .getExists();
       if (inUse) throw HttpError.conflict('the role is still assigned to members');
-      await m.delete(Role, role.id);
+      await m.softDelete(Role, role.id);
       await this.outbox.record(m, {
         type: 'role.deleted',
         organizationId,

@@ -53,3 +53,53 @@ describe('HTTP basics', () => {
     expect(res.headers['access-control-allow-credentials']).toBe('true');
   });
 });
+
+describe('unexpected errors', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    const { Controller, Get, Module } = await import('@nestjs/common');
+    const { Public } = await import('../../../src/common/http/access.decorators');
+    const { DataSource } = await import('typeorm');
+    @Controller('v1/test-failures')
+    class FailingController {
+      constructor(private readonly dataSource: InstanceType<typeof DataSource>) {}
+      @Get('throw')
+      @Public()
+      fail() {
+        throw new Error('secret internal detail');
+      }
+      @Get('sql')
+      @Public()
+      sql() {
+        return this.dataSource.query('SELECT * FROM table_that_does_not_exist_xyz');
+      }
+    }
+    Reflect.defineMetadata('design:paramtypes', [DataSource], FailingController);
+    @Module({ controllers: [FailingController] })
+    class FailingModule {}
+    t = await createTestApp({ imports: [FailingModule] });
+  });
+  afterAll(() => t.close());
+
+  it('answers 500 {error} without the message, stack or SQL, and logs it with the request id', async () => {
+    const written: string[] = [];
+    const spy = jest
+      .spyOn(process.stderr, 'write')
+      .mockImplementation((chunk: string | Uint8Array) => {
+        written.push(chunk.toString());
+        return true;
+      });
+    try {
+      const res = await t.http.get('/v1/test-failures/throw').set('X-Request-Id', 'req-500-test');
+      expect(res.status).toBe(500);
+      expect(res.body).toEqual({ error: 'Internal Server Error' });
+      expect(res.headers['x-request-id']).toBe('req-500-test');
+      const sql = await t.http.get('/v1/test-failures/sql');
+      expect(sql.status).toBe(500);
+      expect(JSON.stringify(sql.body)).not.toMatch(/table_that_does_not_exist|SELECT/);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(written.join('')).toMatch(/req-500-test[\s\S]*secret internal detail/);
+  });
+});
