@@ -54,7 +54,10 @@ describe('roles', () => {
     await owner.agent.delete(`/v1/organization/${org.id}/role/${created.body.id}`).expect(204);
     await owner.agent.delete(`/v1/organization/${org.id}/role/${created.body.id}`).expect(404);
     // The name is free again; the removed member keeps naming the old role.
-    await owner.agent.post(`/v1/organization/${org.id}/role`).send({ name: 'Org editor', permissions: [] }).expect(201);
+    await owner.agent
+      .post(`/v1/organization/${org.id}/role`)
+      .send({ name: 'Org editor', permissions: [] })
+      .expect(201);
   });
 
   it('refuses unknown permissions, duplicate names and malformed bodies (400/409)', async () => {
