@@ -263,11 +263,19 @@ export class MembersService {
     );
   }
 
+  /**
+   * Member changes of one organization are serialized on its row, so two concurrent demotions
+   * cannot both see another Owner left (and cannot deadlock on each other's rows).
+   */
   private async lockMember(
     m: EntityManager,
     access: AccessContext,
     memberId: string,
   ): Promise<Member> {
+    await m.findOne(Organization, {
+      where: { id: access.organizationId! },
+      lock: { mode: 'pessimistic_write' },
+    });
     const member = await m.findOne(Member, {
       where: { id: memberId, organizationId: access.organizationId! },
       lock: { mode: 'pessimistic_write' },

@@ -186,3 +186,30 @@ describe('members list for a Shareholder', () => {
     expect(all.body).toHaveLength(3);
   });
 });
+
+describe('concurrent changes to the Owners', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('two Owners removing each other at once leave exactly one Owner', async () => {
+    for (let round = 0; round < 3; round++) {
+      const a = await loggedInAgent(t);
+      const org = await createOrg(a.agent);
+      const b = await memberAgent(t, a.agent, org.id, 'Owner');
+      const list = await a.agent.get(`/v1/organization/${org.id}/member`).expect(200);
+      const aMember = list.body.find((m: { user: string }) => m.user === a.user.id);
+      const [r1, r2] = await Promise.all([
+        a.agent.delete(`/v1/organization/${org.id}/member/${b.member.id}`),
+        b.agent.delete(`/v1/organization/${org.id}/member/${aMember.id}`),
+      ]);
+      expect([r1.status, r2.status].sort()).toEqual([204, 409]);
+      const after = await (r1.status === 204 ? a : b).agent
+        .get(`/v1/organization/${org.id}/member`)
+        .expect(200);
+      expect(after.body.filter((m: { role: string }) => m.role === OWNER)).toHaveLength(1);
+    }
+  });
+});
