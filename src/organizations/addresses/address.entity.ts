@@ -2,11 +2,10 @@ import {
   Column,
   CreateDateColumn,
   Entity,
-  JoinColumn,
-  ManyToOne,
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
+import { ForeignKey } from '../../database/foreign-key';
 import { Organization } from '../organizations/organization.entity';
 
 /** A postal address, belonging to one user (personal) or one organization (registered office). */
@@ -46,8 +45,6 @@ export class Address {
   @UpdateDateColumn({ type: 'timestamptz' })
   updated: Date;
 
-  // Foreign key only: the id above is what the code reads and writes.
-  @ManyToOne(() => Organization, { onDelete: 'RESTRICT' })
-  @JoinColumn({ name: 'organization_id' })
+  @ForeignKey(() => Organization, 'organization_id')
   private readonly organization?: Organization;
 }

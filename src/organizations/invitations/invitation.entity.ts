@@ -1,12 +1,5 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-} from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { ForeignKey } from '../../database/foreign-key';
 import { Role } from '../roles/role.entity';
 import { Organization } from '../organizations/organization.entity';
 import { Member } from '../members/member.entity';
@@ -50,16 +43,12 @@ export class Invitation {
   @CreateDateColumn({ type: 'timestamptz' })
   created: Date;
 
-  // Foreign keys only: the ids above are what the code reads and writes.
-  @ManyToOne(() => Organization, { onDelete: 'RESTRICT' })
-  @JoinColumn({ name: 'organization_id' })
+  @ForeignKey(() => Organization, 'organization_id')
   private readonly organization?: Organization;
 
-  @ManyToOne(() => Member, { onDelete: 'RESTRICT' })
-  @JoinColumn({ name: 'member_id' })
+  @ForeignKey(() => Member, 'member_id')
   private readonly member?: Member;
 
-  @ManyToOne(() => Role, { onDelete: 'RESTRICT' })
-  @JoinColumn({ name: 'role_id' })
+  @ForeignKey(() => Role, 'role_id')
   private readonly role?: Role;
 }

@@ -3,11 +3,10 @@ import {
   CreateDateColumn,
   Entity,
   Index,
-  JoinColumn,
-  ManyToOne,
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
+import { ForeignKey } from '../../database/foreign-key';
 import { Role } from '../roles/role.entity';
 import { Organization } from '../organizations/organization.entity';
 import { LegalEntity } from '../entities/legal-entity.entity';
@@ -66,20 +65,15 @@ export class Member {
   @UpdateDateColumn({ type: 'timestamptz' })
   updated: Date;
 
-  // Foreign keys only: the ids above are what the code reads and writes.
-  @ManyToOne(() => Organization, { onDelete: 'RESTRICT' })
-  @JoinColumn({ name: 'organization_id' })
+  @ForeignKey(() => Organization, 'organization_id')
   private readonly organization?: Organization;
 
-  @ManyToOne(() => Role, { onDelete: 'RESTRICT' })
-  @JoinColumn({ name: 'role_id' })
+  @ForeignKey(() => Role, 'role_id')
   private readonly role?: Role;
 
-  @ManyToOne(() => User, { onDelete: 'RESTRICT' })
-  @JoinColumn({ name: 'user_id' })
+  @ForeignKey(() => User, 'user_id')
   private readonly user?: User;
 
-  @ManyToOne(() => LegalEntity, { onDelete: 'RESTRICT' })
-  @JoinColumn({ name: 'entity_id' })
+  @ForeignKey(() => LegalEntity, 'entity_id')
   private readonly entity?: LegalEntity;
 }

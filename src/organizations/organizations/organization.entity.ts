@@ -2,11 +2,10 @@ import {
   Column,
   CreateDateColumn,
   Entity,
-  JoinColumn,
-  ManyToOne,
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
+import { ForeignKey } from '../../database/foreign-key';
 import { LegalEntity } from '../entities/legal-entity.entity';
 import { Address } from '../addresses/address.entity';
 
@@ -53,12 +52,9 @@ export class Organization {
   @UpdateDateColumn({ type: 'timestamptz' })
   updated: Date;
 
-  // Foreign keys only: the ids above are what the code reads and writes.
-  @ManyToOne(() => LegalEntity, { onDelete: 'RESTRICT' })
-  @JoinColumn({ name: 'entity_id' })
+  @ForeignKey(() => LegalEntity, 'entity_id')
   private readonly entity?: LegalEntity;
 
-  @ManyToOne(() => Address, { onDelete: 'RESTRICT' })
-  @JoinColumn({ name: 'address_id' })
+  @ForeignKey(() => Address, 'address_id')
   private readonly address?: Address;
 }

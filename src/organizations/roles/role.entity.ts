@@ -4,11 +4,10 @@ import {
   DeleteDateColumn,
   Entity,
   Index,
-  JoinColumn,
-  ManyToOne,
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
+import { ForeignKey } from '../../database/foreign-key';
 import { Organization } from '../organizations/organization.entity';
 
 /**
@@ -44,8 +43,6 @@ export class Role {
   @DeleteDateColumn({ type: 'timestamptz' })
   deletedAt: Date | null;
 
-  // Foreign key only: the id above is what the code reads and writes.
-  @ManyToOne(() => Organization, { onDelete: 'RESTRICT' })
-  @JoinColumn({ name: 'organization_id' })
+  @ForeignKey(() => Organization, 'organization_id')
   private readonly organization?: Organization;
 }

@@ -1,4 +1,5 @@
-import { CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import { ForeignKey } from '../../database/foreign-key';
 import { User } from '../../auth/users/user.entity';
 
 /** Users with site-wide rights (`canReadSite`), granted by `npm run cli -- site-admin:grant`. */
@@ -10,8 +11,6 @@ export class SiteAdmin {
   @CreateDateColumn({ type: 'timestamptz' })
   granted: Date;
 
-  // Foreign key only: the id above is what the code reads and writes.
-  @ManyToOne(() => User, { onDelete: 'RESTRICT' })
-  @JoinColumn({ name: 'user_id' })
+  @ForeignKey(() => User, 'user_id')
   private readonly user?: User;
 }
