@@ -22,20 +22,22 @@ export async function resolveRedis(
   configuredUrl: string | undefined,
   dataDir: string,
   logger = new Logger('Redis'),
+  /** Where a local Redis is looked for, and which executable starts one (tests change them). */
+  local = { port: 6379, executable: 'redis-server' },
 ): Promise<ResolvedRedis> {
   const nothingToStop = async () => undefined;
   if (configuredUrl) return { url: configuredUrl, stop: nothingToStop };
-  if (await portAnswers('127.0.0.1', 6379)) {
-    return { url: 'redis://127.0.0.1:6379', stop: nothingToStop };
+  if (await portAnswers('127.0.0.1', local.port)) {
+    return { url: `redis://127.0.0.1:${local.port}`, stop: nothingToStop };
   }
-  const found = spawnSync('redis-server', ['--version'], { stdio: 'ignore' });
+  const found = spawnSync(local.executable, ['--version'], { stdio: 'ignore' });
   if (found.error || found.status !== 0) throw new Error(HOW_TO_GET_REDIS);
 
   const dir = resolve(dataDir);
   await mkdir(dir, { recursive: true });
   const port = await freePort();
   const child = spawn(
-    'redis-server',
+    local.executable,
     [
       '--port',
       String(port),
