@@ -44,6 +44,14 @@ export function setupApp(app: INestApplication): INestApplication {
   return app;
 }
 
+/** The session cookie's attributes (spec section 5); clearing the cookie must repeat them. */
+export const sessionCookieOptions = (env: Env) => ({
+  path: '/',
+  httpOnly: true,
+  sameSite: 'lax' as const,
+  secure: isProduction(env),
+});
+
 /**
  * express-session on Redis with the settings of spec section 5. While Redis is unreachable the
  * store fails fast and the request gets 503 instead of hanging; the client reconnects by itself.
@@ -58,12 +66,7 @@ function sessionMiddleware(env: Env, redis: RedisConnections) {
     saveUninitialized: false,
     rolling: true,
     proxy: true,
-    cookie: {
-      maxAge: env.API_SESSION_MAX_AGE,
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: isProduction(env),
-    },
+    cookie: { ...sessionCookieOptions(env), maxAge: env.API_SESSION_MAX_AGE },
   });
   return (req: Request, res: Response, next: NextFunction) =>
     middleware(req, res, (err?: unknown) => {

@@ -7,6 +7,7 @@ import Redis from 'ioredis';
 import { AppModule } from '../../src/app.module';
 import { expressErrorHandler, setupApp } from '../../src/app.setup';
 import { AppLogger } from '../../src/common/logging/app-logger';
+import { FakeSmtp } from '../fakes/smtp';
 import { cloneDatabase, dropDatabase } from './postgres';
 
 export interface TestDatabase {
@@ -33,6 +34,8 @@ export interface TestApp {
   agent(): ReturnType<typeof request.agent>;
   database: TestDatabase;
   redisPrefix: string;
+  /** The fake SMTP server the app mails to, with `mail: true`. */
+  smtp: FakeSmtp;
   get<T>(token: unknown): T;
   /** Closes the app; drops the database and Redis keys unless `keepData`. */
   close(options?: { keepData?: boolean }): Promise<void>;
@@ -43,6 +46,8 @@ export interface TestAppOptions {
   database?: TestDatabase;
   redisPrefix?: string;
   imports?: ModuleMetadata['imports'];
+  /** Start a fake SMTP server and point SMTP_URL at it (closed with the app). */
+  mail?: boolean;
 }
 
 export const TEST_FRONTEND_URL = 'http://frontend.test';
@@ -51,6 +56,7 @@ export const TEST_FRONTEND_URL = 'http://frontend.test';
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase());
   const redisPrefix = options.redisPrefix ?? `lltest:${randomBytes(4).toString('hex')}:`;
+  const smtp = options.mail ? await FakeSmtp.start() : undefined;
   Object.assign(process.env, {
     NODE_ENV: 'test',
     DATABASE_URL: database.url,
@@ -59,6 +65,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     SESSION_SECRET: 'test-session-secret-of-at-least-thirty-two-chars',
     ENCRYPTION_KEY: '0'.repeat(63) + '1',
     OUTBOX_RELAY_INTERVAL_MS: '50',
+    ...(smtp ? { SMTP_URL: smtp.url } : {}),
     ...options.env,
   });
   const moduleRef = await Test.createTestingModule({
@@ -75,9 +82,14 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     agent: () => request.agent(server),
     database,
     redisPrefix,
+    get smtp(): FakeSmtp {
+      if (!smtp) throw new Error('createTestApp({ mail: true }) starts the fake SMTP server');
+      return smtp;
+    },
     get: <T>(token: unknown) => app.get(token as never) as T,
     async close({ keepData = false } = {}) {
       await app.close();
+      await smtp?.close();
       for (const [key, value] of Object.entries(options.env ?? {})) {
         if (process.env[key] === value) delete process.env[key];
       }

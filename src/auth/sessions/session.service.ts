@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { SESSION_COOKIE } from '../../app.setup';
-import { isProduction } from '../../config/config.module';
+import { SESSION_COOKIE, sessionCookieOptions } from '../../app.setup';
 import { Env } from '../../config/env.schema';
 import { destroySession, regenerate, saveSession } from './session-control';
 import { SessionRegistry } from './session-registry.service';
@@ -41,12 +40,7 @@ export class SessionService {
     const sessionId = req.sessionID;
     await destroySession(req);
     if (userId) await this.registry.remove(userId, sessionId);
-    res.clearCookie(SESSION_COOKIE, {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: isProduction(this.env),
-    });
+    res.clearCookie(SESSION_COOKIE, sessionCookieOptions(this.env));
   }
 
   /** Ends every session of the user but the caller's (after a password change). */

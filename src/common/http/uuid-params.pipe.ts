@@ -2,7 +2,7 @@ import { ArgumentMetadata, BadRequestException, Injectable, PipeTransform } from
 import { isUUID } from 'class-validator';
 
 /** Path parameters that are free strings in the spec, not record ids. */
-export const STRING_PARAMS = new Set(['name', 'target', 'teamId', 'chatUserId', 'entity_path']);
+export const STRING_PARAMS = new Set(['name', 'target', 'teamId', 'chatUserId']);
 
 /**
  * Every other path parameter is a record id and must be a UUID: 400 before any lookup. Global, so

@@ -1,13 +1,6 @@
+import { PickType } from '@nestjs/swagger';
 import { Trim, NormalizeEmail } from '../../common/http/transforms';
-import {
-  IsEmail,
-  IsIn,
-  IsNotEmpty,
-  IsOptional,
-  IsString,
-  MaxLength,
-  ValidateIf,
-} from 'class-validator';
+import { IsEmail, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 
 export class AddMemberDto {
   /** Full name; defaults to the e-mail address. Either name or email is required. */
@@ -58,30 +51,14 @@ export class InviteMemberDto {
   message?: string;
 }
 
-export class UpdateMemberDto {
+/** Name, role or title; removal is DELETE. */
+export class UpdateMemberDto extends PickType(AddMemberDto, ['role', 'title'] as const) {
   @Trim()
   @IsOptional()
   @IsString()
   @IsNotEmpty()
   @MaxLength(200)
   name?: string;
-
-  @Trim()
-  @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  role?: string;
-
-  @Trim()
-  @IsOptional()
-  @IsString()
-  @MaxLength(120)
-  title?: string;
-
-  /** Only `active` ↔ nothing else through PATCH; removal is DELETE. */
-  @IsOptional()
-  @IsIn(['active'])
-  status?: 'active';
 }
 
 export class AcceptInvitationDto {
@@ -89,11 +66,4 @@ export class AcceptInvitationDto {
   @IsNotEmpty()
   @MaxLength(200)
   token: string;
-}
-
-export class MemberUploadDto {
-  /** Organization the members are added to (multipart field). */
-  @IsString()
-  @IsNotEmpty()
-  organization: string;
 }

@@ -9,13 +9,10 @@ describe('e-mail verification', () => {
   let t: TestApp;
   let smtp: FakeSmtp;
   beforeAll(async () => {
-    smtp = await FakeSmtp.start();
-    t = await createTestApp({ env: { SMTP_URL: smtp.url, EMAIL_VERIFICATION_LIMIT_SECONDS: '2' } });
+    t = await createTestApp({ mail: true, env: { EMAIL_VERIFICATION_LIMIT_SECONDS: '2' } });
+    smtp = t.smtp;
   });
-  afterAll(async () => {
-    await t.close();
-    await smtp.close();
-  });
+  afterAll(() => t.close());
 
   const newUser = async () => {
     const registered = await registerUser(t, { unverified: true });

@@ -6,13 +6,10 @@ describe('test helpers: registerUser and loggedInAgent', () => {
   let t: TestApp;
   let smtp: FakeSmtp;
   beforeAll(async () => {
-    smtp = await FakeSmtp.start();
-    t = await createTestApp({ env: { SMTP_URL: smtp.url } });
+    t = await createTestApp({ mail: true });
+    smtp = t.smtp;
   });
-  afterAll(async () => {
-    await t.close();
-    await smtp.close();
-  });
+  afterAll(() => t.close());
 
   it('registers a verified user in the database without reading mail', async () => {
     const { user, email, password } = await registerUser(t);

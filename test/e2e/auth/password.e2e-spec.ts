@@ -13,14 +13,13 @@ describe('password reset and change', () => {
   let smtp: FakeSmtp;
   let redis: Redis;
   beforeAll(async () => {
-    smtp = await FakeSmtp.start();
-    t = await createTestApp({ env: { SMTP_URL: smtp.url } });
+    t = await createTestApp({ mail: true });
+    smtp = t.smtp;
     redis = testRedis();
   });
   afterAll(async () => {
     redis.disconnect();
     await t.close();
-    await smtp.close();
   });
 
   const reset = (email: string) => t.http.post('/v1/user/password/reset').send({ email });

@@ -12,20 +12,17 @@ describe('POST /v1/user (registration)', () => {
   let t: TestApp;
   let smtp: FakeSmtp;
   beforeAll(async () => {
-    smtp = await FakeSmtp.start();
     t = await createTestApp({
+      mail: true,
       env: {
-        SMTP_URL: smtp.url,
         BLOCKED_EMAILS: 'Blocked@Example.test, other@example.test',
         BLOCKED_EMAIL_DOMAINS: 'spam.test,@junk.test',
         REGISTRATION_IP_LIMIT: '3',
       },
     });
+    smtp = t.smtp;
   });
-  afterAll(async () => {
-    await t.close();
-    await smtp.close();
-  });
+  afterAll(() => t.close());
 
   const register = (body: object, ip = randomIp()) =>
     t.http.post('/v1/user').set('X-Forwarded-For', ip).send(body);

@@ -18,13 +18,10 @@ describe('invitations', () => {
   let t: TestApp;
   let smtp: FakeSmtp;
   beforeAll(async () => {
-    smtp = await FakeSmtp.start();
-    t = await createTestApp({ env: { SMTP_URL: smtp.url } });
+    t = await createTestApp({ mail: true });
+    smtp = t.smtp;
   });
-  afterAll(async () => {
-    await t.close();
-    await smtp.close();
-  });
+  afterAll(() => t.close());
 
   it('mails a single-use token that makes the logged-in invitee an active member', async () => {
     const owner = await loggedInAgent(t);
