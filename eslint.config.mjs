@@ -17,6 +17,23 @@ export default tseslint.config(
     },
   },
   {
+    // Plain CommonJS scripts that run before anything is compiled.
+    files: ['scripts/**/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', __dirname: 'readonly', Buffer: 'readonly', process: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    // One reader of the environment: the config module's schema (src/config).
+    files: ['src/**/*.ts', 'libs/**/*.ts', 'scripts/**/*.ts'],
+    ignores: ['src/config/**'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read configuration through src/config (Env, loadEnv).' },
+      ],
+    },
+  },
+  {
     files: ['test/**/*.ts', '**/*.spec.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },

@@ -13,8 +13,9 @@ module.exports = {
     },
     {
       ...common,
+      // Through HTTP (test/e2e) and at the service layer (test/service): both on a real database.
       displayName: 'e2e',
-      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts', '<rootDir>/test/service/**/*.spec.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },

@@ -4,11 +4,12 @@
  */
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
+import { loadEnv } from '../src/config';
 import { ENTITY_GLOBS, typeormOptions } from '../src/database/typeorm-options';
 import { adminQuery, quoteIdent, withDatabase } from './pg-admin';
 
 async function main() {
-  const base = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const base = loadEnv().DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const name = `ledgerline_migration_check_${process.pid}`;
   await adminQuery(base, `CREATE DATABASE ${quoteIdent(name)}`);
   const ds = new DataSource({

@@ -1,19 +1,28 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
-import { ActivityModule } from './activity/activity.module';
-import { AuthModule } from './auth/auth.module';
-import { AccessGuard } from './common/http/access.guard';
-import { EventsModule } from './common/events/events.module';
-import { ConfigModule } from './config/config.module';
-import { DatabaseModule } from './database/database.module';
-import { HealthModule } from './health/health.module';
-import { OrganizationsModule } from './organizations/organizations.module';
-import { RedisModule } from './redis/redis.module';
+import { ActivityModule } from './activity';
+import { AuthModule } from './auth';
+import { CapTableModule } from './cap-table';
+import { DocumentsModule } from './documents';
+import { AccessGuard, CommonModule, CsrfGuard, QueryParamsGuard } from './common';
+import { ConfigModule } from './config';
+import { DatabaseModule } from './database';
+import { EventsModule } from './events';
+import { HealthModule } from './health';
+import { OcfModule } from './ocf';
+import { OrganizationsModule } from './organizations';
+import { ProfilesModule } from './profiles';
+import { RedisModule } from './redis';
 
+/**
+ * The composition root. Guards run in this order on every route: the cross-site check, the access
+ * rule (deny by default), then the check of query parameters.
+ */
 @Module({
   imports: [
     ConfigModule,
+    CommonModule,
     DiscoveryModule,
     DatabaseModule,
     RedisModule,
@@ -22,8 +31,16 @@ import { RedisModule } from './redis/redis.module';
     HealthModule,
     ActivityModule,
     AuthModule,
+    ProfilesModule,
     OrganizationsModule,
+    CapTableModule,
+    DocumentsModule,
+    OcfModule,
   ],
-  providers: [{ provide: APP_GUARD, useClass: AccessGuard }],
+  providers: [
+    { provide: APP_GUARD, useClass: CsrfGuard },
+    { provide: APP_GUARD, useClass: AccessGuard },
+    { provide: APP_GUARD, useClass: QueryParamsGuard },
+  ],
 })
 export class AppModule {}

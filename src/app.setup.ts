@@ -1,19 +1,19 @@
 import { INestApplication, ValidationPipe } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { RedisStore } from 'connect-redis';
-import type { NextFunction, Request, Response } from 'express';
-import session from 'express-session';
 import helmet from 'helmet';
-import { DEV_SESSION_SECRET, isProduction } from './config/config.module';
-import { Env } from './config/env.schema';
-import { AllExceptionsFilter, renderError } from './common/errors/all-exceptions.filter';
-import { errorBody } from './common/errors/error-body';
-import { requestIdMiddleware } from './common/http/request-id.middleware';
-import { UuidParamsPipe } from './common/http/uuid-params.pipe';
-import { RedisConnections } from './redis/redis.module';
-
-export const SESSION_COOKIE = 'connect.sid';
+import { sessionMiddleware } from './auth';
+import {
+  AllExceptionsFilter,
+  JSON_TYPES,
+  jsonBody,
+  mapExpressErrors,
+  requestIdMiddleware,
+  UuidParamsPipe,
+  validationError,
+} from './common';
+import { Env, isProduction } from './config';
+import { RedisConnections } from './redis';
 
 /**
  * The one place that wires the HTTP layer: main.ts and every e2e test build the app through it,
@@ -24,18 +24,30 @@ export function setupApp(app: INestApplication): INestApplication {
   const redis = app.get(RedisConnections);
   const express = app as NestExpressApplication;
 
-  express.set('trust proxy', true);
+  // Off unless TRUST_PROXY names the proxies: X-Forwarded-For is the client's to invent.
+  express.set('trust proxy', env.trustProxy);
   express.disable('x-powered-by');
-  express.useBodyParser('json', { limit: '1mb' });
-  express.useBodyParser('urlencoded', { extended: false, limit: '1mb' });
+  // ETags of list answers are computed by the services from data versions, not by hashing bodies.
+  express.set('etag', false);
   app.use(requestIdMiddleware);
+  // JSON is read as text and parsed by `jsonBody`, which keeps long numbers exact.
+  express.useBodyParser('text', { type: JSON_TYPES, limit: '1mb' });
+  app.use(jsonBody);
+  // Only the identity provider's form post uses this; the CSRF guard refuses it everywhere else.
+  express.useBodyParser('urlencoded', { extended: false, limit: '1mb' });
+  app.use(mapExpressErrors);
   app.use(helmet());
-  app.enableCors({ origin: env.FRONTEND_URL, credentials: true });
+  app.enableCors({ origin: allowedOrigins(env), credentials: true });
   app.use(sessionMiddleware(env, redis));
 
   app.useGlobalPipes(
     new UuidParamsPipe(),
-    new ValidationPipe({ whitelist: true, transform: true, forbidUnknownValues: true }),
+    new ValidationPipe({
+      whitelist: true,
+      transform: true,
+      forbidUnknownValues: true,
+      exceptionFactory: validationError,
+    }),
   );
   app.useGlobalFilters(new AllExceptionsFilter());
   app.enableShutdownHooks();
@@ -44,60 +56,34 @@ export function setupApp(app: INestApplication): INestApplication {
   return app;
 }
 
-/** The session cookie's attributes (spec section 5); clearing the cookie must repeat them. */
-export const sessionCookieOptions = (env: Env) => ({
-  path: '/',
-  httpOnly: true,
-  sameSite: 'lax' as const,
-  secure: isProduction(env),
-});
-
-/**
- * express-session on Redis with the settings of spec section 5. While Redis is unreachable the
- * store fails fast and the request gets 503 instead of hanging; the client reconnects by itself.
- */
-function sessionMiddleware(env: Env, redis: RedisConnections) {
-  const store = new RedisStore({ client: redis.session(), prefix: `${redis.prefix}sess:` });
-  const middleware = session({
-    name: SESSION_COOKIE,
-    secret: env.SESSION_SECRET ?? DEV_SESSION_SECRET,
-    store,
-    resave: false,
-    saveUninitialized: false,
-    rolling: true,
-    proxy: true,
-    cookie: { ...sessionCookieOptions(env), maxAge: env.API_SESSION_MAX_AGE },
-  });
-  return (req: Request, res: Response, next: NextFunction) =>
-    middleware(req, res, (err?: unknown) => {
-      if (!err) return next();
-      res.status(503).json(errorBody(503, { message: 'session store unavailable' }));
-    });
+function allowedOrigins(env: Env): string[] {
+  return [env.FRONTEND_URL, ...env.ALLOWED_ORIGINS].map((u) => new URL(u).origin);
 }
 
 function mountOpenApi(app: INestApplication) {
   const config = new DocumentBuilder()
     .setTitle('Ledgerline API')
     .setDescription(
-      'Cap table and organization management. Authentication is a server-side session cookie ' +
-        '(`connect.sid`); errors follow spec section 7: `{error}`, `{error, message}` for ' +
-        'validation, `{error: "Bad Request", key}` for keyed errors.',
+      [
+        'Cap table and organization management.',
+        '',
+        '**Authentication**: a server-side session cookie (`connect.sid`).',
+        '',
+        '**Errors** (spec section 7): `{error, message}`; `{error, key, message}` for the keyed ' +
+          'errors (401 carries `unauthorized`, 404 `resourceNotFound`, a missing required field ' +
+          '`invalidFields`); `{message}` on the few routes that say so.',
+        '',
+        '**Cross-site requests**: every POST, PUT, PATCH and DELETE is refused with 403 `{message}` ' +
+          'when its `Origin` is not the frontend (`FRONTEND_URL`, `ALLOWED_ORIGINS`) or the API ' +
+          'itself, or, without `Origin`, when `Sec-Fetch-Site` is `cross-site`; a body must be ' +
+          '`application/json` (`multipart/form-data` on upload routes), else 415.',
+        '',
+        '**Query parameters**: a GET with a query parameter the route does not know answers 400 `{message}`.',
+      ].join('\n'),
     )
     .setVersion('1')
     .addCookieAuth('connect.sid')
     .build();
   const document = SwaggerModule.createDocument(app, config);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
-}
-
-/** Express-level errors (body parser, payload size) rendered like every other error. */
-export function expressErrorHandler(
-  err: unknown,
-  _req: Request,
-  res: Response,
-  next: NextFunction,
-) {
-  if (res.headersSent) return next(err);
-  const rendered = renderError(err) ?? { status: 500, body: errorBody(500) };
-  res.status(rendered.status).json(rendered.body);
 }

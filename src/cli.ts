@@ -1,34 +1,69 @@
 import 'reflect-metadata';
-import { existsSync } from 'node:fs';
-import { DataSource } from 'typeorm';
-import { User } from './auth/users/user.entity';
-import { EmbeddedPostgresHandle, startEmbeddedPostgres } from './database/embedded-postgres';
-import { typeormOptions } from './database/typeorm-options';
-import { SiteAdmin } from './organizations/site-admin/site-admin.entity';
-import { SiteAdminService, UnknownUserError } from './organizations/site-admin/site-admin.service';
+import { Logger, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { AppLogger } from './common';
+import { ConfigModule, loadEnv } from './config';
+import { LedgerModule, LedgerVerifier } from './cap-table';
+import { DatabaseModule } from './database';
+import { SiteAdminModule, SiteAdminService, UnknownUserError } from './organizations';
 
 /**
- * Operator commands: `npm run cli -- <command> [args]`. Talks to the database of DATABASE_URL
- * (or the embedded one, like the app) without starting the HTTP server, queues or Redis.
+ * Operator commands: `npm run cli -- <command> [args]`. Talks to the database of DATABASE_URL,
+ * or to the embedded PostgreSQL: the one `npm start` is running (found through its runtime file
+ * under `.data/`), else one it starts for the command. No HTTP server, queues or Redis.
  */
 const USAGE = `Usage: npm run cli -- <command>
 
 Commands:
-  site-admin:grant <email>    give the user site administration rights (canReadSite)
-  site-admin:revoke <email>   take them away
+  site-admin:grant <email>           give the user site administration rights (canReadSite)
+  site-admin:revoke <email>          take them away
+  ledger:verify <organization id>    replay the organization's equity transaction log and compare
+                                     it with the cap table's tables (exit 1 on any difference)
+
+Exit status: 0 done, 1 the command failed, 2 called wrongly.
 `;
 
-type Command = (admins: SiteAdminService, args: string[]) => Promise<void>;
+@Module({
+  imports: [ConfigModule, DatabaseModule.withAllEntities(), SiteAdminModule, LedgerModule],
+})
+class CliModule {}
+
+type Command = (
+  app: { get<T>(type: new (...args: never[]) => T): T },
+  args: string[],
+) => Promise<void>;
 
 const COMMANDS: Record<string, Command> = {
-  'site-admin:grant': async (admins, [email]) => {
-    const r = await admins.grant(email);
+  'site-admin:grant': async (app, [email]) => {
+    const r = await app.get(SiteAdminService).grant(email);
     console.log(
       r.changed ? `${r.email} is now a site admin` : `${r.email} was already a site admin`,
     );
   },
-  'site-admin:revoke': async (admins, [email]) => {
-    const r = await admins.revoke(email);
+  'ledger:verify': async (app, [organizationId]) => {
+    if (!/^[0-9a-f-]{36}$/i.test(organizationId))
+      throw new UsageError(`ledger:verify needs an organization id\n\n${USAGE}`);
+    const result = await app.get(LedgerVerifier).verify(organizationId);
+    if (result.replayError) {
+      throw new VerificationError(
+        `the log of ${organizationId} does not replay: ${result.replayError}`,
+      );
+    }
+    if (result.differences.length) {
+      const lines = result.differences.map(
+        (d) =>
+          `  ${d.record} ${d.id} ${d.field}: log says ${String(d.replayed)}, tables hold ${String(d.stored)}`,
+      );
+      throw new VerificationError(
+        `${result.differences.length} difference(s) between the log (${result.transactions} transactions) and the tables of ${organizationId}:\n${lines.join('\n')}`,
+      );
+    }
+    console.log(
+      `ledger of ${organizationId}: ${result.transactions} transactions replayed; the tables equal the replay`,
+    );
+  },
+  'site-admin:revoke': async (app, [email]) => {
+    const r = await app.get(SiteAdminService).revoke(email);
     console.log(
       r.changed ? `${r.email} is no longer a site admin` : `${r.email} was not a site admin`,
     );
@@ -36,6 +71,7 @@ const COMMANDS: Record<string, Command> = {
 };
 
 class UsageError extends Error {}
+class VerificationError extends Error {}
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
@@ -44,34 +80,30 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(name && name !== '--help' ? `Unknown command ${name}\n\n${USAGE}` : USAGE);
     return name && name !== '--help' ? 2 : 0;
   }
-  let embedded: EmbeddedPostgresHandle | undefined;
-  let dataSource: DataSource | undefined;
   try {
-    if (!args[0]?.trim()) throw new UsageError(`${name} needs an e-mail address\n\n${USAGE}`);
-    if (existsSync('.env') && !process.env.DATABASE_URL) process.loadEnvFile('.env');
-    let url = process.env.DATABASE_URL;
-    if (!url) {
-      embedded = await startEmbeddedPostgres(
-        process.env.EMBEDDED_POSTGRES_DIR || './.data/postgres',
-      );
-      url = embedded.url;
+    if (!args[0]?.trim()) throw new UsageError(`${name} needs an argument\n\n${USAGE}`);
+    const env = loadEnv();
+    const logger = new AppLogger(env.LOG_LEVEL === 'log' ? 'warn' : env.LOG_LEVEL);
+    const app = await NestFactory.createApplicationContext(CliModule, { logger });
+    try {
+      await command(app, args);
+    } finally {
+      await app.close();
     }
-    dataSource = await new DataSource({
-      ...typeormOptions(url),
-      entities: [User, SiteAdmin],
-    }).initialize();
-    await command(new SiteAdminService(dataSource), args);
     return 0;
   } catch (err) {
-    if (err instanceof UnknownUserError || err instanceof UsageError) {
+    // 2: called wrongly; 1: the command ran and failed (unknown user, a ledger that differs).
+    if (err instanceof UsageError) {
+      process.stderr.write(`${err.message}\n`);
+      return 2;
+    }
+    if (err instanceof UnknownUserError || err instanceof VerificationError) {
       process.stderr.write(`${err.message}\n`);
       return 1;
     }
+    new Logger('cli').debug((err as Error).stack);
     process.stderr.write(`${name} failed: ${(err as Error).message}\n`);
     return 1;
-  } finally {
-    await dataSource?.destroy().catch(() => undefined);
-    await embedded?.stop().catch(() => undefined);
   }
 }
 

@@ -1,17 +1,17 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module';
-import { expressErrorHandler, setupApp } from './app.setup';
-import { AppLogger } from './common/logging/app-logger';
-import { Env } from './config/env.schema';
+import { setupApp } from './app.setup';
+import { AppLogger } from './common';
+import { Env, loadEnv } from './config';
 
 async function bootstrap() {
-  const logger = new AppLogger((process.env.LOG_LEVEL as never) ?? 'log');
+  // Configuration first: a bad variable stops here with a message naming it.
+  const env = loadEnv();
+  const logger = new AppLogger(env.LOG_LEVEL);
   const app = await NestFactory.create(AppModule, { logger, bufferLogs: true });
   setupApp(app);
-  const env = app.get(Env);
-  await app.listen(env.PORT);
-  app.use(expressErrorHandler);
+  await app.listen(app.get(Env).PORT);
   logger.log(`Ledgerline listening on http://localhost:${env.PORT}`, 'Bootstrap');
 }
 

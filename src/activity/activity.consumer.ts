@@ -1,9 +1,7 @@
 import { OnQueueFailed, Process, Processor } from '@nestjs/bull';
 import { Logger } from '@nestjs/common';
 import type { Job } from 'bull';
-import { EventConsumers } from '../common/events/event-consumers';
-import { EventEnvelope } from '../common/events/event-envelope';
-import { QueueName } from '../common/events/queues';
+import { EventConsumers, EventEnvelope, QueueName } from '../events';
 import { ActivityAction } from './activity-action.entity';
 
 const CONSUMER = 'activity';
@@ -25,7 +23,7 @@ export class ActivityConsumer {
       await manager.insert(ActivityAction, {
         organizationId: event.organization!,
         type: event.type,
-        description: describe(event.type),
+        description: event.description ?? describe(event.type),
         userId: event.actor,
         eventId: event.id,
         metadata: { eventId: event.id, data: event.data } as never,

@@ -1,7 +1,6 @@
 import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Permission } from '../common/http/access.decorators';
-import { Access, AccessContext } from '../organizations/permissions/access-context';
+import { Access, AccessContext, Permission } from '../common';
 import { CreateActionDto, ListActionsQuery } from './activity.dto';
 import { ActivityActionView } from './activity.view';
 import { ActivityService } from './activity.service';

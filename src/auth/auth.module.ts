@@ -1,25 +1,25 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { CryptoModule } from '../common/crypto/crypto.module';
-import { MailModule } from '../mail/mail.module';
-import { OrganizationsModule } from '../organizations/organizations.module';
+import { MailModule } from '../mail';
+import { ProfilesModule } from '../profiles';
 import { ColorPreference } from './colors/color-preference.entity';
 import { ColorsController } from './colors/colors.controller';
 import { ColorsService } from './colors/colors.service';
-import { CsrfGuard } from './csrf/csrf.guard';
 import { IdpLoginService } from './idp/idp-login.service';
 import { IdpTokenVerifier } from './idp/idp-token.verifier';
 import { IdpController, IdpRedirectController } from './idp/idp.controller';
 import { LoginThrottle } from './login/login-throttle.service';
 import { LoginService } from './login/login.service';
 import { MagicLinkToken } from './magic-link/magic-link-token.entity';
+import { MagicLinkTokenRepository } from './magic-link/magic-link-token.repository';
 import { MagicLinkService } from './magic-link/magic-link.service';
-import { MagicLinkStore, TypeOrmMagicLinkStore } from './magic-link/magic-link.store';
 import { PasswordChangeService } from './passwords/password-change.service';
 import { PasswordHasher } from './passwords/password-hasher';
 import { TemporaryPassword } from './passwords/temporary-password.entity';
+import { TemporaryPasswordRepository } from './passwords/temporary-password.repository';
 import { TemporaryPasswordService } from './passwords/temporary-password.service';
 import { AccountController } from './registration/account.controller';
+import { AccountProvisioning } from './registration/account-provisioning.service';
 import { BlocklistEntry } from './registration/blocklist-entry.entity';
 import { BlocklistService } from './registration/blocklist.service';
 import { RegistrationService } from './registration/registration.service';
@@ -29,21 +29,21 @@ import { SessionService } from './sessions/session.service';
 import { UserState } from './state/user-state.entity';
 import { UserStateController } from './state/user-state.controller';
 import { UserStateService } from './state/user-state.service';
+import { TwoFactorThrottle } from './two-factor/two-factor-throttle.service';
 import { TwoFactorController } from './two-factor/two-factor.controller';
 import { TwoFactorService } from './two-factor/two-factor.service';
-import { User } from './users/user.entity';
-import { UsersService } from './users/users.service';
+import { UsersModule } from './users/users.module';
 import { EmailVerificationCode } from './verification/email-verification-code.entity';
+import { EmailVerificationCodeRepository } from './verification/email-verification-code.repository';
 import { EmailVerificationService } from './verification/email-verification.service';
 
 /** Users, sessions, passwords, e-mail verification, 2FA and identity-provider login (spec 4.1, 5). */
 @Module({
   imports: [
-    CryptoModule,
+    UsersModule,
     MailModule,
-    OrganizationsModule,
+    ProfilesModule,
     TypeOrmModule.forFeature([
-      User,
       EmailVerificationCode,
       TemporaryPassword,
       BlocklistEntry,
@@ -62,26 +62,28 @@ import { EmailVerificationService } from './verification/email-verification.serv
     ColorsController,
   ],
   providers: [
-    UsersService,
     PasswordHasher,
     SessionRegistry,
     SessionService,
-    CsrfGuard,
     BlocklistService,
     RegistrationService,
+    AccountProvisioning,
+    EmailVerificationCodeRepository,
     EmailVerificationService,
+    TemporaryPasswordRepository,
     TemporaryPasswordService,
     PasswordChangeService,
     LoginThrottle,
     LoginService,
+    TwoFactorThrottle,
     TwoFactorService,
     IdpTokenVerifier,
     IdpLoginService,
-    { provide: MagicLinkStore, useClass: TypeOrmMagicLinkStore },
+    MagicLinkTokenRepository,
     MagicLinkService,
     UserStateService,
     ColorsService,
   ],
-  exports: [UsersService, SessionService, MagicLinkService],
+  exports: [UsersModule, MagicLinkService, AccountProvisioning],
 })
 export class AuthModule {}

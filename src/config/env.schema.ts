@@ -1,7 +1,6 @@
 import { plainToInstance, Transform } from 'class-transformer';
 import {
   IsBoolean,
-  IsEmail,
   IsIn,
   IsInt,
   IsOptional,
@@ -12,18 +11,26 @@ import {
   Min,
   MinLength,
   validateSync,
+  ValidationError,
 } from 'class-validator';
+import { IsMailbox } from './mailbox';
+import { IsTrustProxy, parseTrustProxy, TrustProxy } from './trust-proxy';
 
 /**
  * Every environment variable the service reads, declared once. Defaults live here; the README and
- * .env.example mirror this file (a unit test keeps the three in step).
+ * .env.example mirror this file (a unit test keeps the three in step). Every validation message
+ * names the variable and what it accepts, because it is what an operator reads when start-up stops.
  */
 const toInt = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : Number(value);
 const toBool = ({ value }: { value: unknown }) =>
   value === undefined || value === ''
     ? undefined
-    : value === true || value === 'true' || value === '1';
+    : value === true || value === 'true' || value === '1'
+      ? true
+      : value === false || value === 'false' || value === '0'
+        ? false
+        : value;
 const toList = ({ value }: { value: unknown }) =>
   typeof value === 'string'
     ? value
@@ -31,18 +38,37 @@ const toList = ({ value }: { value: unknown }) =>
         .map((s) => s.trim().toLowerCase())
         .filter(Boolean)
     : value;
+const toOriginList = ({ value }: { value: unknown }) =>
+  typeof value === 'string'
+    ? value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : value;
 const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
 
 const urlOpts = { require_tld: false, require_protocol: true };
+const oneOf = (values: readonly string[]) => ({
+  message: (args: { property: string; value: unknown }) =>
+    `${args.property} must be one of ${values.join(', ')} (got "${String(args.value)}")`,
+});
+const integer = (min: number, max?: number) => ({
+  message: (args: { property: string; value: unknown }) =>
+    `${args.property} must be an integer ${max === undefined ? `>= ${min}` : `from ${min} to ${max}`} (got "${String(args.value)}")`,
+});
+
+export const NODE_ENVS = ['development', 'production', 'test'] as const;
+export const LOG_LEVELS = ['error', 'warn', 'log', 'debug', 'verbose'] as const;
+export type LogLevelName = (typeof LOG_LEVELS)[number];
 
 export class Env {
-  @IsIn(['development', 'production', 'test'])
-  NODE_ENV: 'development' | 'production' | 'test' = 'development';
+  @IsIn(NODE_ENVS, oneOf(NODE_ENVS))
+  NODE_ENV: (typeof NODE_ENVS)[number] = 'development';
 
   @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(65535)
+  @IsInt(integer(0, 65535))
+  @Min(0, integer(0, 65535))
+  @Max(65535, integer(0, 65535))
   PORT = 3000;
 
   @Transform(emptyToUndefined)
@@ -55,46 +81,68 @@ export class Env {
 
   @Transform(emptyToUndefined)
   @IsOptional()
-  @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must be a redis:// URL' })
+  @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
   REDIS_URL?: string;
 
   @IsString()
   REDIS_DATA_DIR = './.data/redis';
 
   @IsString()
-  @Matches(/^[A-Za-z0-9:_-]*$/)
+  @Matches(/^[A-Za-z0-9:_-]*$/, {
+    message: 'REDIS_PREFIX may hold only letters, digits, ":", "_" and "-"',
+  })
   REDIS_PREFIX = 'ledgerline:';
 
   @Transform(emptyToUndefined)
   @IsOptional()
   @IsString()
-  @MinLength(32)
+  @MinLength(32, { message: 'SESSION_SECRET must be at least 32 characters' })
   SESSION_SECRET?: string;
 
   @Transform(toInt)
-  @IsInt()
-  @Min(1000)
+  @IsInt(integer(1000))
+  @Min(1000, integer(1000))
   API_SESSION_MAX_AGE = 604_800_000;
 
-  @IsUrl(urlOpts)
+  @IsUrl(urlOpts, {
+    message: 'FRONTEND_URL must be an http(s) URL such as https://app.example.com',
+  })
   FRONTEND_URL = 'http://localhost:5173';
 
   @Transform(emptyToUndefined)
   @IsOptional()
-  @IsUrl(urlOpts)
+  @IsUrl(urlOpts, { message: 'API_PUBLIC_URL must be an http(s) URL' })
   API_PUBLIC_URL?: string;
 
-  @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])
-  LOG_LEVEL: 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
+  /** Further origins (besides FRONTEND_URL) whose browsers may send state-changing requests. */
+  @Transform(toOriginList)
+  @IsUrl(urlOpts, {
+    each: true,
+    message: 'ALLOWED_ORIGINS must be a comma-separated list of http(s) origins',
+  })
+  ALLOWED_ORIGINS: string[] = [];
+
+  /**
+   * Express `trust proxy`: unset = the client address is the socket's (X-Forwarded-For ignored).
+   * `loopback`, `linklocal`, `uniquelocal`, a hop count, or a comma-separated list of addresses
+   * and CIDRs of the proxies in front of the service.
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsTrustProxy()
+  TRUST_PROXY?: string;
+
+  @IsIn(LOG_LEVELS, oneOf(LOG_LEVELS))
+  LOG_LEVEL: LogLevelName = 'log';
 
   @Transform(toInt)
-  @IsInt()
-  @Min(0)
+  @IsInt(integer(0))
+  @Min(0, integer(0))
   OUTBOX_RELAY_INTERVAL_MS = 500;
 
   @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IsInt(integer(1))
+  @Min(1, integer(1))
   QUEUE_JOB_ATTEMPTS = 5;
 
   /** 32 bytes, base64 or hex: key of the AES-256-GCM encryption of secrets at rest. */
@@ -111,8 +159,9 @@ export class Env {
   @Matches(/^smtps?:\/\//, { message: 'SMTP_URL must be an smtp:// or smtps:// URL' })
   SMTP_URL?: string;
 
-  @IsEmail()
-  MAIL_FROM = 'no-reply@ledgerline.local';
+  /** `address@example.com` or `Display Name <address@example.com>`. */
+  @IsMailbox()
+  MAIL_FROM = 'Ledgerline <no-reply@ledgerline.local>';
 
   // Registration and e-mail verification
   @Transform(toList)
@@ -124,17 +173,17 @@ export class Env {
   BLOCKED_EMAIL_DOMAINS: string[] = [];
 
   @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IsInt(integer(1))
+  @Min(1, integer(1))
   REGISTRATION_IP_LIMIT = 20;
 
   @Transform(toInt)
-  @IsInt()
-  @Min(0)
+  @IsInt(integer(0))
+  @Min(0, integer(0))
   EMAIL_VERIFICATION_LIMIT_SECONDS = 1800;
 
   // Identity provider (ID-token login)
-  @IsUrl(urlOpts)
+  @IsUrl(urlOpts, { message: 'IDP_JWKS_URL must be an http(s) URL' })
   IDP_JWKS_URL = 'https://www.googleapis.com/oauth2/v3/certs';
 
   @Transform(emptyToUndefined)
@@ -148,24 +197,111 @@ export class Env {
 
   @Transform(toBool)
   @IsOptional()
-  @IsBoolean()
+  @IsBoolean({ message: 'SWAGGER_ENABLED must be true or false' })
   SWAGGER_ENABLED?: boolean;
+
+  /**
+   * `on`: hot lists (members, ...) are answered from an in-process cache keyed by the data's
+   * versions, with ETags (`If-None-Match` → 304). `off`: computed on every request, no ETag.
+   */
+  @IsIn(['on', 'off'], oneOf(['on', 'off']))
+  LIST_CACHE: 'on' | 'off' = 'on';
+
+  @Transform(toInt)
+  @IsInt(integer(1, 4096))
+  @Min(1, integer(1, 4096))
+  @Max(4096, integer(1, 4096))
+  LIST_CACHE_MAX_MB = 64;
+
+  // Storage of documents and files
+  /** `local`: files under STORAGE_DIR; `gcs`: a Cloud Storage bucket. */
+  @IsIn(['local', 'gcs'], oneOf(['local', 'gcs']))
+  STORAGE_DRIVER: 'local' | 'gcs' = 'local';
+
+  @IsString()
+  STORAGE_DIR = './.data/storage';
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^[a-z0-9][a-z0-9._-]{1,220}[a-z0-9]$/, {
+    message: 'STORAGE_BUCKET must be a Cloud Storage bucket name',
+  })
+  STORAGE_BUCKET?: string;
+
+  /** Another Cloud Storage endpoint (an emulator); requests to it carry no Google credentials. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsUrl(urlOpts, { message: 'STORAGE_API_ENDPOINT must be an http(s) URL' })
+  STORAGE_API_ENDPOINT?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  STORAGE_PROJECT_ID?: string;
+
+  /** A service-account key file; without it the client uses the application default credentials. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  STORAGE_CREDENTIALS_FILE?: string;
+
+  @Transform(toInt)
+  @IsInt(integer(1, 1024))
+  @Min(1, integer(1, 1024))
+  @Max(1024, integer(1, 1024))
+  STORAGE_UPLOAD_SIZE_LIMIT_MB = 10;
+
+  @Transform(toInt)
+  @IsInt(integer(1, 1024))
+  @Min(1, integer(1, 1024))
+  @Max(1024, integer(1, 1024))
+  DATA_ROOM_UPLOAD_SIZE_LIMIT_MB = 10;
+
+  /** File extensions an upload may have (lower case, without the dot). */
+  @Transform(toList)
+  @IsString({ each: true })
+  STORAGE_ALLOWED_EXTENSIONS: string[] = [
+    'pdf',
+    'png',
+    'jpg',
+    'jpeg',
+    'gif',
+    'webp',
+    'csv',
+    'xlsx',
+    'docx',
+    'doc',
+    'txt',
+    'md',
+    'zip',
+  ];
+
+  /** The parsed TRUST_PROXY, in the form express's `trust proxy` setting takes. */
+  get trustProxy(): TrustProxy {
+    return parseTrustProxy(this.TRUST_PROXY);
+  }
 }
 
 export function validateEnv(raw: Record<string, unknown>): Env {
   const env = plainToInstance(Env, raw, { exposeDefaultValues: true });
   const errors = validateSync(env, { whitelist: false, forbidUnknownValues: false });
-  const problems = errors.map(
-    (e) => `  ${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`,
-  );
+  const problems = errors.map((e) => `  ${e.property}: ${firstMessage(e)}`);
   if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
     problems.push('  SESSION_SECRET: required when NODE_ENV=production (at least 32 characters)');
   }
+  if (env.STORAGE_DRIVER === 'gcs' && !env.STORAGE_BUCKET) {
+    problems.push(
+      '  STORAGE_BUCKET: required when STORAGE_DRIVER=gcs (a Cloud Storage bucket name)',
+    );
+  }
   if (env.NODE_ENV === 'production' && !env.ENCRYPTION_KEY) {
-    problems.push('  ENCRYPTION_KEY: required when NODE_ENV=production');
+    problems.push('  ENCRYPTION_KEY: required when NODE_ENV=production (64 hex characters)');
   }
   if (problems.length) {
     throw new Error(`Invalid configuration:\n${problems.join('\n')}`);
   }
   return env;
 }
+
+/** One message per variable: the first rule it breaks (the others usually say the same). */
+const firstMessage = (e: ValidationError) => Object.values(e.constraints ?? {})[0] ?? 'invalid';

@@ -6,11 +6,16 @@ import {
   HealthIndicatorService,
   TypeOrmHealthIndicator,
 } from '@nestjs/terminus';
-import { Public } from '../common/http/access.decorators';
-import { RedisConnections } from '../redis/redis.module';
 import type Redis from 'ioredis';
+import { Public } from '../common';
+import { OutboxRelay } from '../events';
+import { RedisConnections } from '../redis';
 
-/** Liveness and readiness: database and Redis. 200 when both answer, 503 otherwise. */
+/**
+ * Liveness and readiness: database and Redis (200 when both answer, 503 otherwise), and the
+ * outbox: events waiting for a consumer this process does not run are counted in its details
+ * (they do not make the service unhealthy; they are kept until such a consumer exists).
+ */
 @ApiTags('health')
 @Controller('health')
 export class HealthController {
@@ -20,6 +25,7 @@ export class HealthController {
     private readonly health: HealthCheckService,
     private readonly db: TypeOrmHealthIndicator,
     private readonly indicators: HealthIndicatorService,
+    private readonly relay: OutboxRelay,
     connections: RedisConnections,
   ) {
     this.redis = connections.session();
@@ -28,11 +34,12 @@ export class HealthController {
   @Get()
   @Public()
   @HealthCheck()
-  @ApiOperation({ summary: 'Database and Redis health (outside /v1)' })
+  @ApiOperation({ summary: 'Database, Redis and outbox health (outside /v1)' })
   check() {
     return this.health.check([
       () => this.db.pingCheck('database', { timeout: 1500 }),
       () => this.pingRedis(),
+      () => this.outbox(),
     ]);
   }
 
@@ -41,6 +48,15 @@ export class HealthController {
     try {
       await this.redis.ping();
       return indicator.up();
+    } catch (err) {
+      return indicator.down({ message: (err as Error).message });
+    }
+  }
+
+  private async outbox() {
+    const indicator = this.indicators.check('outbox');
+    try {
+      return indicator.up({ unrouted: await this.relay.countUnrouted() });
     } catch (err) {
       return indicator.down({ message: (err as Error).message });
     }

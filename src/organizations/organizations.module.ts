@@ -1,79 +1,78 @@
-import { MiddlewareConsumer, Global, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { PERMISSION_CHECKER } from '../common/http/access.guard';
-import { multipartMiddleware } from '../common/http/multipart.middleware';
-import { MailModule } from '../mail/mail.module';
-import { Address } from './addresses/address.entity';
-import { AddressesController } from './addresses/addresses.controller';
-import { AddressesService } from './addresses/addresses.service';
-import { LegalEntity } from './entities/legal-entity.entity';
+import { AuthModule } from '../auth';
+import { multipartMiddleware, PERMISSION_CHECKER } from '../common';
+import { MailModule } from '../mail';
+import { ProfilesModule } from '../profiles';
 import { Invitation } from './invitations/invitation.entity';
+import { InvitationRepository } from './invitations/invitation.repository';
+import { InvitationsService } from './members/invitations.service';
+import { MemberAdditionsService } from './members/member-additions.service';
+import { MemberChangesService } from './members/member-changes.service';
+import { HolderMembers } from './members/holder-members.service';
 import { Member } from './members/member.entity';
-import { MemberUploadService } from './members/member-upload.service';
+import { MemberRepository } from './members/member.repository';
 import { MembersController } from './members/members.controller';
 import { MembersService } from './members/members.service';
+import { UserInvitationsController } from './members/user-invitations.controller';
+import { OrganizationsDirectory } from './directory/organizations.directory';
 import { OrganizationRecords } from './organization-records';
 import { Organization } from './organizations/organization.entity';
+import { OrganizationRepository } from './organizations/organization.repository';
 import { OrganizationsController } from './organizations/organizations.controller';
 import { OrganizationsService } from './organizations/organizations.service';
+import { AccessRepository } from './permissions/access.repository';
 import { PermissionService } from './permissions/permission.service';
-import { RecordResolvers } from './permissions/record-resolvers';
-import { PersonalRecordsService } from './personal-records.service';
-import { Profile } from './profiles/profile.entity';
-import { ProfilesController } from './profiles/profiles.controller';
-import { ProfilesService } from './profiles/profiles.service';
 import { Role } from './roles/role.entity';
+import { RoleLookup } from './roles/role-lookup';
+import { RoleRepository } from './roles/role.repository';
 import { RolesController } from './roles/roles.controller';
 import { RolesService } from './roles/roles.service';
-import { SiteAdmin } from './site-admin/site-admin.entity';
 import { SiteAdminController } from './site-admin/site-admin.controller';
-import { SiteAdminService } from './site-admin/site-admin.service';
+import { SiteAdminModule } from './site-admin/site-admin.module';
 
 const MEMBER_UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024;
 
 /**
- * Organizations, members, roles, entities, profiles, addresses and the permission guard's
- * decisions. Global: every module's routes are guarded by the PermissionService, and every module
- * registers its records with RecordResolvers.
+ * Organizations, members, roles, invitations, site admins and the permission guard's decisions
+ * (the PERMISSION_CHECKER every `@Permission` route is decided by). The record resolvers of all
+ * modules are collected in the RecordResolvers registry provided here.
  */
-@Global()
 @Module({
   imports: [
-    TypeOrmModule.forFeature([
-      LegalEntity,
-      Profile,
-      Organization,
-      Member,
-      Role,
-      Invitation,
-      Address,
-      SiteAdmin,
-    ]),
+    TypeOrmModule.forFeature([Organization, Member, Role, Invitation]),
+    AuthModule,
+    ProfilesModule,
     MailModule,
+    SiteAdminModule,
   ],
   controllers: [
     OrganizationsController,
     MembersController,
+    UserInvitationsController,
     RolesController,
-    ProfilesController,
-    AddressesController,
     SiteAdminController,
   ],
   providers: [
-    PersonalRecordsService,
-    RecordResolvers,
+    OrganizationRepository,
+    MemberRepository,
+    RoleRepository,
+    InvitationRepository,
+    AccessRepository,
     PermissionService,
     { provide: PERMISSION_CHECKER, useExisting: PermissionService },
     OrganizationRecords,
     OrganizationsService,
     MembersService,
-    MemberUploadService,
+    MemberAdditionsService,
+    MemberChangesService,
+    InvitationsService,
+    RoleLookup,
     RolesService,
-    ProfilesService,
-    AddressesService,
-    SiteAdminService,
+    OrganizationsDirectory,
+    HolderMembers,
   ],
-  exports: [PersonalRecordsService, RecordResolvers, PermissionService, PERMISSION_CHECKER],
+  exports: [PERMISSION_CHECKER, OrganizationsDirectory, HolderMembers],
 })
 export class OrganizationsModule implements NestModule {
   configure(consumer: MiddlewareConsumer) {

@@ -2,7 +2,7 @@ import { spawn, spawnSync, ChildProcess } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Logger } from '@nestjs/common';
-import { freePort, portAnswers } from '../common/net';
+import { freePort, portAnswers } from '../common';
 
 export interface ResolvedRedis {
   url: string;

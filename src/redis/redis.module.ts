@@ -1,6 +1,6 @@
 import { Global, Module, OnApplicationShutdown, Inject } from '@nestjs/common';
 import Redis, { RedisOptions } from 'ioredis';
-import { Env } from '../config/env.schema';
+import { Env } from '../config';
 import { resolveRedis, ResolvedRedis } from './redis-server';
 
 /**
@@ -33,7 +33,24 @@ export class RedisConnections {
     const options = { maxRetriesPerRequest: null, enableReadyCheck: false };
     if (type === 'client') return (this.shared ??= this.create(options));
     if (type === 'subscriber') return (this.sharedSubscriber ??= this.create(options));
-    return this.create(options);
+    return this.quietOnClose(this.create(options));
+  }
+
+  /**
+   * Bull names its worker connection (`CLIENT SETNAME`) without awaiting the promise. When the
+   * queues close before that connection is up, the command fails with "Connection is closed" and
+   * surfaces as an unhandled rejection. A connection without a name works the same, so a failed
+   * naming is ignored.
+   */
+  private quietOnClose(client: Redis): Redis {
+    const send = client.client.bind(client) as (...args: unknown[]) => Promise<unknown>;
+    (client as unknown as { client: (...args: unknown[]) => Promise<unknown> }).client = (
+      ...args: unknown[]
+    ) => {
+      const result = send(...args);
+      return args[0] === 'setname' ? result.catch(() => undefined) : result;
+    };
+    return client;
   }
 
   private create(options: RedisOptions): Redis {

@@ -5,8 +5,8 @@ import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import Redis from 'ioredis';
 import { AppModule } from '../../src/app.module';
-import { expressErrorHandler, setupApp } from '../../src/app.setup';
-import { AppLogger } from '../../src/common/logging/app-logger';
+import { setupApp } from '../../src/app.setup';
+import { AppLogger } from '../../src/common';
 import { FakeSmtp } from '../fakes/smtp';
 import { cloneDatabase, dropDatabase } from './postgres';
 
@@ -65,6 +65,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     SESSION_SECRET: 'test-session-secret-of-at-least-thirty-two-chars',
     ENCRYPTION_KEY: '0'.repeat(63) + '1',
     OUTBOX_RELAY_INTERVAL_MS: '50',
+    // supertest connects over loopback: the tests play the proxy that sets X-Forwarded-For.
+    TRUST_PROXY: 'loopback',
     ...(smtp ? { SMTP_URL: smtp.url } : {}),
     ...options.env,
   });
@@ -74,7 +76,6 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const app = moduleRef.createNestApplication({ logger: new AppLogger('error') });
   setupApp(app);
   await app.init();
-  app.use(expressErrorHandler);
   const server = app.getHttpServer();
   return {
     app,
@@ -90,7 +91,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     async close({ keepData = false } = {}) {
       await app.close();
       await smtp?.close();
-      for (const [key, value] of Object.entries(options.env ?? {})) {
+      const set = { ...(smtp ? { SMTP_URL: smtp.url } : {}), ...options.env };
+      for (const [key, value] of Object.entries(set)) {
         if (process.env[key] === value) delete process.env[key];
       }
       if (keepData) return;

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
-import { portAnswers } from '../../src/common/net';
+import { portAnswers } from '../../src/common';
 import { ENTITY_GLOBS, typeormOptions } from '../../src/database/typeorm-options';
-import { startEmbeddedPostgres } from '../../src/database/embedded-postgres';
+import { useEmbeddedPostgres } from '../../src/database/embedded';
 import { adminQuery, quoteIdent, withDatabase } from '../../scripts/pg-admin';
 
 /**
@@ -13,7 +13,7 @@ export async function testPostgresServer(): Promise<{ url: string; stop?: () => 
   if (process.env.DATABASE_URL) return { url: withDatabase(process.env.DATABASE_URL, 'postgres') };
   if (await portAnswers('127.0.0.1', 5432))
     return { url: 'postgres://postgres@127.0.0.1:5432/postgres' };
-  const embedded = await startEmbeddedPostgres(
+  const embedded = await useEmbeddedPostgres(
     process.env.EMBEDDED_POSTGRES_DIR ?? './.data/postgres-test',
   );
   return embedded;

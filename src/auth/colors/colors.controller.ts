@@ -1,9 +1,7 @@
-import { Body, Controller, Delete, Get, Param, Put, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Put, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { Authenticated } from '../../common/http/access.decorators';
-import { CsrfGuard } from '../csrf/csrf.guard';
-import { ApiCsrf, ApiErrors, ApiValidationError, SuccessResponse } from '../openapi';
+import { ApiErrors, ApiValidationError, Authenticated, SuccessResponse } from '../../common';
 import { ColorResponse, ColorsResponse, ColorView, PutColorDto } from './color.dto';
 import { ColorsService } from './colors.service';
 
@@ -11,7 +9,6 @@ const NOT_SELF: [number, string] = [403, '`:user` is not the caller'];
 
 /** A user's color preferences; each user sees and sets only their own. */
 @ApiTags('user')
-@UseGuards(CsrfGuard)
 @ApiParam({ name: 'user', format: 'uuid' })
 @Controller('v1/user/:user/color')
 export class ColorsController {
@@ -22,7 +19,6 @@ export class ColorsController {
   @ApiOperation({ summary: 'Set the color of a target (body user/target must equal the path)' })
   @ApiOkResponse({ type: ColorResponse })
   @ApiValidationError()
-  @ApiCsrf()
   @ApiErrors(NOT_SELF)
   async put(
     @Req() req: Request,
@@ -59,7 +55,6 @@ export class ColorsController {
   @Authenticated()
   @ApiOperation({ summary: 'Remove the color preference of one target' })
   @ApiOkResponse({ type: SuccessResponse })
-  @ApiCsrf()
   @ApiErrors(NOT_SELF, [404, 'No color set for this target'])
   async remove(
     @Req() req: Request,

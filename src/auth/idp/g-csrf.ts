@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { constantTimeEqual } from '../../common/crypto/secret-box';
+import { constantTimeEqual } from '../../common';
 
 export const G_CSRF_COOKIE = 'g_csrf_token';
 

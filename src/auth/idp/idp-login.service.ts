@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { DataSource, EntityManager } from 'typeorm';
-import { HttpError } from '../../common/errors/app-error';
-import { PersonalRecordsService } from '../../organizations/personal-records.service';
+import { clientIp, DomainError } from '../../common';
+import { Tx, UnitOfWork } from '../../events';
+import { LegalRecordsService } from '../../profiles';
 import { LoginResult } from '../login/login.service';
+import { TwoFactorThrottle } from '../two-factor/two-factor-throttle.service';
 import { BlocklistService } from '../registration/blocklist.service';
 import { SessionService } from '../sessions/session.service';
-import { clientIp } from '../users/client-ip';
 import { User } from '../users/user.entity';
+import { UserRepository } from '../users/user.repository';
 import { toUserView } from '../users/user.view';
 import { IdentityConflictError, IdpIdentity, IdpTokenVerifier } from './idp-token.verifier';
 
@@ -20,11 +21,13 @@ import { IdentityConflictError, IdpIdentity, IdpTokenVerifier } from './idp-toke
 @Injectable()
 export class IdpLoginService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
+    private readonly users: UserRepository,
     private readonly verifier: IdpTokenVerifier,
     private readonly blocklist: BlocklistService,
-    private readonly personal: PersonalRecordsService,
+    private readonly records: LegalRecordsService,
     private readonly sessions: SessionService,
+    private readonly twoFactorThrottle: TwoFactorThrottle,
   ) {}
 
   /** When false, the idp routes answer 404 (the integration is not configured). */
@@ -34,13 +37,12 @@ export class IdpLoginService {
 
   /** Throws IdpTokenError (bad token) or IdentityConflictError; other errors are unexpected. */
   async logIn(req: Request, token: string): Promise<LoginResult> {
-    if (!this.enabled) throw HttpError.notFound();
+    if (!this.enabled) throw DomainError.notFound('the identity provider is not configured');
     const identity = await this.verifier.verify(token);
     const ip = clientIp(req);
-    const user = await this.dataSource.transaction((manager) =>
-      this.findOrCreate(manager, identity, ip),
-    );
+    const user = await this.uow.run((tx) => this.findOrCreate(tx, identity, ip));
     if (user.twoFactorEnabled) {
+      await this.twoFactorThrottle.assertAllowed(user.id);
       await this.sessions.awaitSecondFactor(req, user.id, {});
       return { twoFactorRequired: true };
     }
@@ -48,15 +50,11 @@ export class IdpLoginService {
     return { user: toUserView(user) };
   }
 
-  private async findOrCreate(manager: EntityManager, identity: IdpIdentity, ip: string) {
-    const lock = { mode: 'pessimistic_write' } as const;
-    const bySubject = await manager.findOne(User, {
-      where: { idpSubject: identity.subject },
-      lock,
-    });
+  private async findOrCreate(tx: Tx, identity: IdpIdentity, ip: string): Promise<User> {
+    const bySubject = await this.users.lock({ idpSubject: identity.subject }, tx);
     if (bySubject) return bySubject;
 
-    const byEmail = await manager.findOne(User, { where: { email: identity.email }, lock });
+    const byEmail = await this.users.lock({ email: identity.email }, tx);
     if (byEmail) {
       if (byEmail.idpSubject && byEmail.idpSubject !== identity.subject) {
         throw new IdentityConflictError('account linked to another provider identity');
@@ -68,18 +66,18 @@ export class IdpLoginService {
         byEmail.emailVerified = true;
         byEmail.passwordHash = null;
       }
-      return manager.save(byEmail);
+      return this.users.save(byEmail, tx);
     }
 
-    await this.blocklist.assertAllowed(manager, identity.email);
+    await this.blocklist.assertAllowed(tx, identity.email);
     const id = randomUUID();
-    const records = await this.personal.createForUser(manager, {
+    const records = await this.records.createPersonal(tx, {
       userId: id,
       email: identity.email,
       name: identity.name,
     });
-    return manager.save(
-      manager.create(User, {
+    return this.users.add(
+      {
         id,
         email: identity.email,
         name: identity.name,
@@ -89,7 +87,8 @@ export class IdpLoginService {
         idpSubject: identity.subject,
         registrationIp: ip,
         ...records,
-      }),
+      },
+      tx,
     );
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { createRemoteJWKSet, errors as joseErrors, JWTPayload, jwtVerify } from 'jose';
-import { Env } from '../../config/env.schema';
+import { normalizeEmail } from '../../common';
+import { Env } from '../../config';
 
 export interface IdpIdentity {
   subject: string;
@@ -49,7 +50,7 @@ export class IdpTokenVerifier {
       const reason = err instanceof joseErrors.JOSEError ? err.code : 'unverifiable';
       throw new IdpTokenError(`ID token refused: ${reason}`);
     }
-    const email = typeof payload.email === 'string' ? payload.email.trim().toLowerCase() : '';
+    const email = typeof payload.email === 'string' ? normalizeEmail(payload.email) : '';
     const verified = payload.email_verified === true || payload.email_verified === 'true';
     if (!payload.sub || !email || !verified) {
       throw new IdpTokenError('ID token without a verified e-mail');

@@ -1,26 +1,29 @@
-import { Body, Controller, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiConsumes, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { AppError, HttpError, MessageError } from '../../common/errors/app-error';
-import { Public } from '../../common/http/access.decorators';
-import { Env } from '../../config/env.schema';
-import { CsrfGuard } from '../csrf/csrf.guard';
+import {
+  ApiErrors,
+  ApiKeyedErrors,
+  CsrfExempt,
+  DomainError,
+  MessageResponse,
+  Public,
+} from '../../common';
+import { Env } from '../../config';
 import { LoginResponse } from '../login/login.dto';
 import { LoginResult } from '../login/login.service';
-import { ApiCsrf, ApiErrors, ApiKeyedErrors, MessageResponse } from '../openapi';
 import { doubleSubmitMatches } from './g-csrf';
 import { IdpLoginService } from './idp-login.service';
 import { IdpRedirectForm, IdpTokenDto } from './idp.dto';
 import { IdpTokenError } from './idp-token.verifier';
 
-const NOT_CONFIGURED = [404, 'The identity provider is not configured (IDP_CLIENT_ID unset)'] as [
-  number,
-  string,
+const NOT_CONFIGURED: [number, string] = [
+  404,
+  'The identity provider is not configured (IDP_CLIENT_ID unset)',
 ];
 
 /** Login with an identity-provider ID token (JSON). */
 @ApiTags('user')
-@UseGuards(CsrfGuard)
 @Controller('v1/user/idp-auth')
 export class IdpController {
   constructor(private readonly idp: IdpLoginService) {}
@@ -30,14 +33,15 @@ export class IdpController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Log in (or sign up) with an identity-provider ID token' })
   @ApiOkResponse({ type: LoginResponse, description: '`{user}`, or `{twoFactorRequired: true}`' })
-  @ApiKeyedErrors('EmailBlacklisted', 'DomainBlacklisted')
-  @ApiCsrf()
-  @ApiErrors([401, 'Invalid, expired or foreign ID token'], NOT_CONFIGURED)
+  @ApiKeyedErrors('Unauthorized', 'EmailBlacklisted', 'DomainBlacklisted')
+  @ApiErrors(NOT_CONFIGURED, [429, 'The account’s second factor is locked (`Retry-After`)'])
   async logIn(@Req() req: Request, @Body() body: IdpTokenDto): Promise<LoginResult> {
     try {
       return await this.idp.logIn(req, body.token);
     } catch (err) {
-      if (err instanceof IdpTokenError) throw HttpError.unauthorized();
+      if (err instanceof IdpTokenError) {
+        throw DomainError.keyed('Unauthorized', 'the ID token could not be verified');
+      }
       throw err;
     }
   }
@@ -45,7 +49,8 @@ export class IdpController {
 
 /**
  * The provider's redirect mode: a cross-site form POST from the provider's page, so it is exempt
- * from the Origin check and protected by the double-submit `g_csrf_token` instead (spec 4.1).
+ * from the app-wide Origin check and protected by the double-submit `g_csrf_token` instead
+ * (spec 4.1).
  */
 @ApiTags('user')
 @Controller('v1/user/idp-auth/redirect')
@@ -57,6 +62,7 @@ export class IdpRedirectController {
 
   @Post()
   @Public()
+  @CsrfExempt('cross-site form post of the identity provider; double-submit g_csrf_token')
   @ApiConsumes('application/x-www-form-urlencoded')
   @ApiOperation({
     summary: 'Identity-provider redirect-mode login (form POST); redirects to the frontend',
@@ -80,10 +86,10 @@ export class IdpRedirectController {
   })
   @ApiErrors(NOT_CONFIGURED)
   async redirect(@Req() req: Request, @Res() res: Response, @Body() form: IdpRedirectForm) {
-    if (!this.idp.enabled) throw HttpError.notFound();
-    if (!form.credential) throw new MessageError(400, 'Missing credential');
+    if (!this.idp.enabled) throw DomainError.notFound('the identity provider is not configured');
+    if (!form.credential) throw DomainError.message(400, 'Missing credential');
     if (!doubleSubmitMatches(req, form.g_csrf_token)) {
-      throw new MessageError(403, 'CSRF token validation failed');
+      throw DomainError.message(403, 'CSRF token validation failed');
     }
     const login = `${this.env.FRONTEND_URL.replace(/\/+$/, '')}/login`;
     try {
@@ -91,7 +97,7 @@ export class IdpRedirectController {
       const query = 'user' in result ? 'authenticated=true' : 'twoFactorRequired=true';
       res.redirect(302, `${login}?${query}`);
     } catch (err) {
-      if (!(err instanceof IdpTokenError || err instanceof AppError)) throw err;
+      if (!(err instanceof IdpTokenError || err instanceof DomainError)) throw err;
       res.redirect(302, `${login}?error=auth_failed`);
     }
   }

@@ -1,16 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { HttpStatus, Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import type Redis from 'ioredis';
-import { HttpError } from '../../common/errors/app-error';
-import { RedisConnections } from '../../redis/redis.module';
+import { DomainError } from '../../common';
+import { RedisConnections } from '../../redis';
 
 export const MAX_FAILURES = 10;
 export const WINDOW_MS = 15 * 60 * 1000;
 
 /**
- * Failed logins per account and per client IP, as Redis sorted sets of failure times (a true
- * sliding window). With MAX_FAILURES in the last WINDOW_MS, attempts are refused with 429 and
- * `Retry-After` until the oldest of them leaves the window, even with the right password.
+ * Failed password checks (login, password change) per account and per client IP, as Redis sorted
+ * sets of failure times (a true sliding window). With MAX_FAILURES in the last WINDOW_MS,
+ * attempts are refused with 429 and `Retry-After` until the oldest of them leaves the window, even
+ * with the right password. The IP is express's `req.ip`: X-Forwarded-For counts only behind a
+ * proxy named by TRUST_PROXY, so a client cannot reset its count by inventing addresses.
  */
 @Injectable()
 export class LoginThrottle implements OnModuleDestroy {
@@ -46,8 +48,7 @@ export class LoginThrottle implements OnModuleDestroy {
       }
     }
     if (retryAfterMs > 0) {
-      const seconds = String(Math.max(1, Math.ceil(retryAfterMs / 1000)));
-      throw new HttpError(HttpStatus.TOO_MANY_REQUESTS, undefined, { 'Retry-After': seconds });
+      throw DomainError.tooManyRequests(retryAfterMs / 1000, 'too many failed attempts');
     }
   }
 
@@ -61,7 +62,7 @@ export class LoginThrottle implements OnModuleDestroy {
     await tx.exec();
   }
 
-  /** A successful login forgives the account's failures (not the IP's). */
+  /** A successful login forgives the account's password failures (not the IP's). */
   async reset(account: string): Promise<void> {
     await this.redis.del(this.keys(account, '')[0]);
   }

@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { AppError } from '../../common/errors/app-error';
+import { clientIp, DomainError, normalizeEmail } from '../../common';
 import { PasswordHasher } from '../passwords/password-hasher';
 import { TemporaryPasswordService } from '../passwords/temporary-password.service';
 import { SessionService } from '../sessions/session.service';
-import { clientIp } from '../users/client-ip';
+import { TwoFactorThrottle } from '../two-factor/two-factor-throttle.service';
 import { User } from '../users/user.entity';
-import { UsersService } from '../users/users.service';
-import { normalizeEmail, toUserView, UserView } from '../users/user.view';
+import { UserRepository } from '../users/user.repository';
+import { toUserView, UserView } from '../users/user.view';
 import { LoginThrottle } from './login-throttle.service';
 
 export type LoginResult = { user: UserView } | { twoFactorRequired: true };
@@ -16,10 +16,11 @@ export type LoginResult = { user: UserView } | { twoFactorRequired: true };
 @Injectable()
 export class LoginService {
   constructor(
-    private readonly users: UsersService,
+    private readonly users: UserRepository,
     private readonly hasher: PasswordHasher,
     private readonly temporary: TemporaryPasswordService,
     private readonly throttle: LoginThrottle,
+    private readonly twoFactorThrottle: TwoFactorThrottle,
     private readonly sessions: SessionService,
   ) {}
 
@@ -28,20 +29,22 @@ export class LoginService {
     const ip = clientIp(req);
     await this.throttle.assertAllowed(email, ip);
 
-    const user = await this.users.findByEmail(email);
+    const user = await this.users.find({ email });
     const check = await this.checkPassword(user, password);
     if (!user || !check.ok) {
       await this.throttle.recordFailure(email, ip);
       // Same key, same status, about the same time for an unknown address and a wrong password.
-      throw new AppError('invalidCredentials');
+      throw DomainError.keyed('invalidCredentials');
     }
     // A temporary password arrived by mail, which proves the address as well as a code does.
     if (check.temporaryPasswordId) user.emailVerified = true;
-    if (!user.emailVerified) throw new AppError('emailNotVerified');
+    if (!user.emailVerified) throw DomainError.keyed('emailNotVerified');
     await this.throttle.reset(email);
 
     const extra = { temporaryPasswordId: check.temporaryPasswordId };
     if (user.twoFactorEnabled) {
+      // While the second factor is locked, a password step would only lead to a refused code.
+      await this.twoFactorThrottle.assertAllowed(user.id);
       await this.sessions.awaitSecondFactor(req, user.id, extra);
       return { twoFactorRequired: true };
     }

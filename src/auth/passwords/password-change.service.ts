@@ -1,20 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { DataSource, IsNull } from 'typeorm';
-import { AppError, HttpError } from '../../common/errors/app-error';
+import { clientIp, DomainError } from '../../common';
+import { UnitOfWork } from '../../events';
 import { LoginThrottle } from '../login/login-throttle.service';
 import { SessionService } from '../sessions/session.service';
-import { clientIp } from '../users/client-ip';
-import { User } from '../users/user.entity';
+import { UserRepository } from '../users/user.repository';
 import { PasswordHasher } from './password-hasher';
-import { TemporaryPassword } from './temporary-password.entity';
+import { TemporaryPasswordRepository } from './temporary-password.repository';
 import { TemporaryPasswordService } from './temporary-password.service';
 
 /** `PUT /v1/user/password`: a new password; every other session of the user ends. */
 @Injectable()
 export class PasswordChangeService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
+    private readonly users: UserRepository,
+    private readonly temporaryPasswords: TemporaryPasswordRepository,
     private readonly hasher: PasswordHasher,
     private readonly temporary: TemporaryPasswordService,
     private readonly throttle: LoginThrottle,
@@ -23,8 +24,8 @@ export class PasswordChangeService {
 
   async change(req: Request, currentPassword: string, newPassword: string): Promise<void> {
     const userId = req.session.userId!;
-    const user = await this.dataSource.getRepository(User).findOneBy({ id: userId });
-    if (!user) throw HttpError.unauthorized();
+    const user = await this.users.find({ id: userId });
+    if (!user) throw DomainError.unauthorized('the account no longer exists');
     const ip = clientIp(req);
     // Guessing the current password from a stolen session is throttled like a login.
     await this.throttle.assertAllowed(user.email, ip);
@@ -37,14 +38,14 @@ export class PasswordChangeService {
       ));
     if (!ok) {
       await this.throttle.recordFailure(user.email, ip);
-      throw new AppError('invalidCredentials');
+      throw DomainError.keyed('invalidCredentials');
     }
 
     const passwordHash = await this.hasher.hash(newPassword);
-    await this.dataSource.transaction(async (manager) => {
-      await manager.update(User, { id: userId }, { passwordHash });
+    await this.uow.run(async (tx) => {
+      await this.users.update(userId, { passwordHash }, tx);
       // Any temporary password still pending is void once the user chose a password.
-      await manager.update(TemporaryPassword, { userId, usedAt: IsNull() }, { usedAt: new Date() });
+      await this.temporaryPasswords.voidPending(userId, tx);
     });
     delete req.session.temporaryPasswordId;
     await this.sessions.endOtherSessions(userId, req.sessionID);

@@ -1,12 +1,11 @@
 import { randomInt } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource, IsNull, MoreThan } from 'typeorm';
-import { AppError } from '../../common/errors/app-error';
-import { MailService } from '../../mail/mail.service';
-import { User } from '../users/user.entity';
-import { normalizeEmail } from '../users/user.view';
+import { DomainError, normalizeEmail } from '../../common';
+import { UnitOfWork } from '../../events';
+import { MailService } from '../../mail';
+import { UserRepository } from '../users/user.repository';
 import { PasswordHasher } from './password-hasher';
-import { TemporaryPassword } from './temporary-password.entity';
+import { TemporaryPasswordRepository } from './temporary-password.repository';
 
 export const TEMPORARY_PASSWORD_LIFETIME_MS = 60 * 60 * 1000;
 /** No look-alike characters (0/O, 1/l/I), 16 of them: about 93 bits. */
@@ -16,13 +15,18 @@ const LENGTH = 16;
 export const generateTemporaryPassword = () =>
   Array.from({ length: LENGTH }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
 
-/** Password reset (`POST /v1/user/password/reset`): a mailed password for one login within 1 h. */
+/**
+ * Password reset (`POST /v1/user/password/reset`): a mailed password for one login within 1 h.
+ * It is a password the user types, so it is stored as an argon2id hash like one.
+ */
 @Injectable()
 export class TemporaryPasswordService {
   private readonly logger = new Logger(TemporaryPasswordService.name);
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
+    private readonly users: UserRepository,
+    private readonly passwords: TemporaryPasswordRepository,
     private readonly hasher: PasswordHasher,
     private readonly mail: MailService,
   ) {}
@@ -31,23 +35,20 @@ export class TemporaryPasswordService {
     const email = normalizeEmail(rawEmail);
     const password = generateTemporaryPassword();
     const passwordHash = await this.hasher.hash(password);
-    await this.dataSource.transaction(async (manager) => {
-      const user = await manager.findOne(User, {
-        where: { email },
-        lock: { mode: 'pessimistic_write' },
-      });
-      if (!user) throw new AppError('userNotFound');
-      const active = await manager.existsBy(TemporaryPassword, {
-        userId: user.id,
-        usedAt: IsNull(),
-        expiresAt: MoreThan(new Date()),
-      });
-      if (active) throw new AppError('existingActiveTempPassword');
-      await manager.insert(TemporaryPassword, {
-        userId: user.id,
-        passwordHash,
-        expiresAt: new Date(Date.now() + TEMPORARY_PASSWORD_LIFETIME_MS),
-      });
+    await this.uow.run(async (tx) => {
+      const user = await this.users.lock({ email }, tx);
+      if (!user) throw DomainError.keyed('userNotFound');
+      if (await this.passwords.hasActive(user.id, tx)) {
+        throw DomainError.keyed('existingActiveTempPassword');
+      }
+      await this.passwords.insert(
+        {
+          userId: user.id,
+          passwordHash,
+          expiresAt: new Date(Date.now() + TEMPORARY_PASSWORD_LIFETIME_MS),
+        },
+        tx,
+      );
     });
     try {
       await this.mail.send({
@@ -67,22 +68,12 @@ export class TemporaryPasswordService {
    * it used is conditional (`used_at IS NULL`), so two simultaneous logins cannot both use it.
    */
   async consume(userId: string, password: string): Promise<string | undefined> {
-    const candidates = await this.dataSource.getRepository(TemporaryPassword).findBy({
-      userId,
-      usedAt: IsNull(),
-      expiresAt: MoreThan(new Date()),
-    });
-    for (const candidate of candidates) {
+    for (const candidate of await this.passwords.active(userId)) {
       if (!(await this.hasher.verify(candidate.passwordHash, password))) continue;
-      return this.dataSource.transaction(async (manager) => {
-        const result = await manager.update(
-          TemporaryPassword,
-          { id: candidate.id, usedAt: IsNull() },
-          { usedAt: new Date() },
-        );
-        if (!result.affected) return undefined;
+      return this.uow.run(async (tx) => {
+        if (!(await this.passwords.markUsed(candidate.id, tx))) return undefined;
         // The mail reached the address: that verifies it.
-        await manager.update(User, { id: userId }, { emailVerified: true });
+        await this.users.update(userId, { emailVerified: true }, tx);
         return candidate.id;
       });
     }
@@ -99,9 +90,7 @@ export class TemporaryPasswordService {
     password: string,
   ): Promise<boolean> {
     if (!temporaryPasswordId) return false;
-    const record = await this.dataSource
-      .getRepository(TemporaryPassword)
-      .findOneBy({ id: temporaryPasswordId, userId });
+    const record = await this.passwords.find(temporaryPasswordId, userId);
     if (!record?.usedAt) return false;
     if (Date.now() - record.usedAt.getTime() > TEMPORARY_PASSWORD_LIFETIME_MS) return false;
     return this.hasher.verify(record.passwordHash, password);

@@ -1,13 +1,17 @@
-import { Body, Controller, HttpCode, Post, Put, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Put, Req } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { Authenticated, Public } from '../../common/http/access.decorators';
-import { CsrfGuard } from '../csrf/csrf.guard';
-import { ApiCsrf, ApiErrors, ApiKeyedErrors, SuccessResponse } from '../openapi';
+import {
+  ApiErrors,
+  ApiKeyedErrors,
+  Authenticated,
+  clientIp,
+  Public,
+  SuccessResponse,
+} from '../../common';
 import { ChangePasswordDto } from '../passwords/password.dto';
 import { PasswordChangeService } from '../passwords/password-change.service';
 import { TemporaryPasswordService } from '../passwords/temporary-password.service';
-import { clientIp } from '../users/client-ip';
 import { UserResponse, UserView } from '../users/user.view';
 import { EmailVerificationService } from '../verification/email-verification.service';
 import { EmailDto, VerifyEmailDto } from '../verification/verification.dto';
@@ -16,7 +20,6 @@ import { RegistrationService } from './registration.service';
 
 /** Accounts: registration, e-mail verification, password reset and change (spec 4.1). */
 @ApiTags('user')
-@UseGuards(CsrfGuard)
 @Controller('v1/user')
 export class AccountController {
   constructor(
@@ -31,7 +34,6 @@ export class AccountController {
   @ApiOperation({ summary: 'Register an account; mails an e-mail verification code' })
   @ApiCreatedResponse({ type: UserResponse })
   @ApiKeyedErrors('emailUnavailable', 'EmailBlacklisted', 'DomainBlacklisted', 'ipLimitReached')
-  @ApiCsrf()
   async register(@Req() req: Request, @Body() body: RegisterDto): Promise<{ user: UserView }> {
     return { user: await this.registration.register({ ...body, ip: clientIp(req) }) };
   }
@@ -42,7 +44,6 @@ export class AccountController {
   @ApiOperation({ summary: 'Verify the e-mail address with the mailed 6-digit code' })
   @ApiOkResponse({ type: UserResponse })
   @ApiKeyedErrors('invalidEmailVerificationCode')
-  @ApiCsrf()
   async verifyEmail(@Body() body: VerifyEmailDto): Promise<{ user: UserView }> {
     return { user: await this.verification.verify(body.email, body.code.trim()) };
   }
@@ -55,7 +56,6 @@ export class AccountController {
   })
   @ApiOkResponse({ type: SuccessResponse })
   @ApiKeyedErrors('recentEmailVerification')
-  @ApiCsrf()
   async sendVerification(@Body() body: EmailDto): Promise<{ success: true }> {
     await this.verification.resend(body.email);
     return { success: true };
@@ -67,7 +67,6 @@ export class AccountController {
   @ApiOperation({ summary: 'Mail a temporary password valid for one login within 1 hour' })
   @ApiOkResponse({ type: SuccessResponse })
   @ApiKeyedErrors('userNotFound', 'existingActiveTempPassword')
-  @ApiCsrf()
   async resetPassword(@Body() body: EmailDto): Promise<{ success: true }> {
     await this.temporaryPasswords.request(body.email);
     return { success: true };
@@ -78,7 +77,6 @@ export class AccountController {
   @ApiOperation({ summary: 'Set a new password; ends every other session of the user' })
   @ApiOkResponse({ type: SuccessResponse })
   @ApiKeyedErrors('invalidCredentials')
-  @ApiCsrf()
   @ApiErrors([429, 'Too many wrong current passwords (`Retry-After`)'])
   async changePassword(
     @Req() req: Request,

@@ -1,8 +1,9 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, Repository } from 'typeorm';
-import { AppError } from '../../common/errors/app-error';
-import { Env } from '../../config/env.schema';
+import { In, Repository } from 'typeorm';
+import { DomainError, normalizeEmail } from '../../common';
+import { Env } from '../../config';
+import { InTransaction } from '../../database';
 import { BlocklistEntry, BlocklistKind } from './blocklist-entry.entity';
 
 /**
@@ -26,9 +27,10 @@ export class BlocklistService implements OnApplicationBootstrap {
   }
 
   private async seed(kind: BlocklistKind, values: string[]) {
-    const rows = [...new Set(values.map((v) => v.trim().toLowerCase()).filter(Boolean))].map(
-      (value) => ({ kind, value }),
-    );
+    const rows = [...new Set(values.map(normalizeEmail).filter(Boolean))].map((value) => ({
+      kind,
+      value,
+    }));
     if (!rows.length) return;
     await this.entries
       .createQueryBuilder()
@@ -39,15 +41,15 @@ export class BlocklistService implements OnApplicationBootstrap {
   }
 
   /** Throws `emailBlacklisted` / `domainBlacklisted`; a blocked domain covers its subdomains. */
-  async assertAllowed(manager: EntityManager, email: string): Promise<void> {
-    const repo = manager.getRepository(BlocklistEntry);
+  async assertAllowed(tx: InTransaction, email: string): Promise<void> {
+    const repo = tx.manager.getRepository(BlocklistEntry);
     if (await repo.existsBy({ kind: 'address', value: email })) {
-      throw new AppError('emailBlacklisted');
+      throw DomainError.keyed('emailBlacklisted');
     }
     const labels = email.slice(email.lastIndexOf('@') + 1).split('.');
     const domains = labels.map((_, i) => labels.slice(i).join('.'));
     if (domains.length && (await repo.existsBy({ kind: 'domain', value: In(domains) }))) {
-      throw new AppError('domainBlacklisted');
+      throw DomainError.keyed('domainBlacklisted');
     }
   }
 }

@@ -1,11 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmail, IsOptional, IsString, MaxLength } from 'class-validator';
-import { Trim } from '../users/trim';
+import { NormalizeEmail } from '../../common';
 import { IsAcceptablePassword } from '../passwords/common-passwords';
 
 export class RegisterDto {
   @ApiProperty({ example: 'ada@example.com', description: 'Stored trimmed and in lower case' })
-  @Trim()
+  @NormalizeEmail()
   @IsString()
   @MaxLength(320)
   @IsEmail()

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DataSource, QueryFailedError } from 'typeorm';
-import { AppError } from '../../common/errors/app-error';
-import { Env } from '../../config/env.schema';
-import { PersonalRecordsService } from '../../organizations/personal-records.service';
+import { QueryFailedError } from 'typeorm';
+import { DomainError, normalizeEmail } from '../../common';
+import { Env } from '../../config';
+import { UnitOfWork } from '../../events';
+import { LegalRecordsService } from '../../profiles';
 import { PasswordHasher } from '../passwords/password-hasher';
-import { User } from '../users/user.entity';
-import { normalizeEmail, toUserView, UserView } from '../users/user.view';
+import { UserRepository } from '../users/user.repository';
+import { toUserView, UserView } from '../users/user.view';
 import { EmailVerificationService } from '../verification/email-verification.service';
 import { BlocklistService } from './blocklist.service';
 
@@ -22,11 +23,12 @@ export interface Registration {
 @Injectable()
 export class RegistrationService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
+    private readonly users: UserRepository,
     private readonly hasher: PasswordHasher,
     private readonly blocklist: BlocklistService,
     private readonly verification: EmailVerificationService,
-    private readonly personal: PersonalRecordsService,
+    private readonly records: LegalRecordsService,
     private readonly env: Env,
   ) {}
 
@@ -34,22 +36,19 @@ export class RegistrationService {
     const email = normalizeEmail(input.email);
     // Hashing takes tens of milliseconds: do it before the transaction takes its locks.
     const passwordHash = await this.hasher.hash(input.password);
-    const { user, code } = await this.dataSource
-      .transaction(async (manager) => {
-        // One registration per IP at a time, so the count below cannot be raced past the limit.
-        await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
-          `registration:${input.ip}`,
-        ]);
-        const fromIp = await manager.countBy(User, { registrationIp: input.ip });
-        if (fromIp >= this.env.REGISTRATION_IP_LIMIT) throw new AppError('ipLimit');
-        await this.blocklist.assertAllowed(manager, email);
-        if (await manager.existsBy(User, { email })) throw new AppError('emailUnavailable');
+    const { user, code } = await this.uow
+      .run(async (tx) => {
+        await this.users.lockRegistrationsFrom(input.ip, tx);
+        const fromIp = await this.users.countRegisteredFrom(input.ip, tx);
+        if (fromIp >= this.env.REGISTRATION_IP_LIMIT) throw DomainError.keyed('ipLimit');
+        await this.blocklist.assertAllowed(tx, email);
+        if (await this.users.exists({ email }, tx)) throw DomainError.keyed('emailUnavailable');
 
         const id = randomUUID();
         const name = input.name?.trim() || null;
-        const records = await this.personal.createForUser(manager, { userId: id, email, name });
-        const user = await manager.save(
-          manager.create(User, {
+        const records = await this.records.createPersonal(tx, { userId: id, email, name });
+        const user = await this.users.add(
+          {
             id,
             email,
             passwordHash,
@@ -59,15 +58,16 @@ export class RegistrationService {
             referralCode: input.referralCode?.trim() || null,
             registrationIp: input.ip,
             ...records,
-          }),
+          },
+          tx,
         );
-        const code = await this.verification.issue(manager, id);
+        const code = await this.verification.issue(tx, id);
         return { user, code };
       })
       .catch((err: unknown) => {
         // Two registrations of one address at the same instant: the unique index decides.
         if (err instanceof QueryFailedError && (err as { code?: string }).code === '23505') {
-          throw new AppError('emailUnavailable');
+          throw DomainError.keyed('emailUnavailable');
         }
         throw err;
       });

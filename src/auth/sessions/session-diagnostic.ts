@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { SESSION_COOKIE } from '../../app.setup';
+import { SESSION_COOKIE } from './session-cookie';
 import type { SessionDiagnostic } from './session.dto';
 
 /** The cookie's session id (`s:<id>.<signature>`), unverified: only compared with the real one. */

@@ -1,7 +1,7 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import type Redis from 'ioredis';
-import { Env } from '../../config/env.schema';
-import { RedisConnections } from '../../redis/redis.module';
+import { Env } from '../../config';
+import { RedisConnections } from '../../redis';
 
 /**
  * Which sessions each user has, as a Redis set of session ids, so that a password change can end

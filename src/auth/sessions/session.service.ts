@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { SESSION_COOKIE, sessionCookieOptions } from '../../app.setup';
-import { Env } from '../../config/env.schema';
+import { Env } from '../../config';
 import { destroySession, regenerate, saveSession } from './session-control';
+import { SESSION_COOKIE, sessionCookieOptions } from './session-cookie';
 import { SessionRegistry } from './session-registry.service';
 
 /**

@@ -1,15 +1,12 @@
-import { Body, Controller, Get, Patch, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Patch, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { Authenticated } from '../../common/http/access.decorators';
-import { CsrfGuard } from '../csrf/csrf.guard';
-import { ApiCsrf, ApiValidationError } from '../openapi';
+import { ApiValidationError, Authenticated } from '../../common';
 import { PatchUserStateDto, UserStateResponse, UserStateView } from './user-state.dto';
 import { UserStateService } from './user-state.service';
 
 /** The caller's onboarding steps and UI preferences. */
 @ApiTags('user')
-@UseGuards(CsrfGuard)
 @Controller('v1/user/state')
 export class UserStateController {
   constructor(private readonly state: UserStateService) {}
@@ -27,7 +24,6 @@ export class UserStateController {
   @ApiOperation({ summary: 'Replace completedSteps and/or merge preferences key by key' })
   @ApiOkResponse({ type: UserStateResponse })
   @ApiValidationError()
-  @ApiCsrf()
   async patch(
     @Req() req: Request,
     @Body() body: PatchUserStateDto,

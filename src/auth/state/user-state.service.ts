@@ -1,30 +1,34 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { HttpError } from '../../common/errors/app-error';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { DomainError } from '../../common';
+import { UnitOfWork } from '../../events';
 import { MAX_PREFERENCES, PatchUserStateDto, UserStateView } from './user-state.dto';
 import { UserState } from './user-state.entity';
 
 /** Per-user state: onboarding steps done and UI preferences. */
 @Injectable()
 export class UserStateService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectRepository(UserState) private readonly states: Repository<UserState>,
+    private readonly uow: UnitOfWork,
+  ) {}
 
   async get(userId: string): Promise<UserStateView> {
-    const state = await this.dataSource.getRepository(UserState).findOneBy({ userId });
-    return view(state);
+    return view(await this.states.findOneBy({ userId }));
   }
 
   /** Replaces completedSteps (deduplicated, order kept); merges preferences key by key. */
-  async patch(userId: string, patch: PatchUserStateDto): Promise<UserStateView> {
-    return this.dataSource.transaction(async (manager) => {
-      await manager
+  patch(userId: string, patch: PatchUserStateDto): Promise<UserStateView> {
+    return this.uow.run(async (tx) => {
+      const states = tx.manager.getRepository(UserState);
+      await states
         .createQueryBuilder()
         .insert()
-        .into(UserState)
         .values({ userId, completedSteps: [], preferences: {} })
         .orIgnore()
         .execute();
-      const state = await manager.findOneOrFail(UserState, {
+      const state = await states.findOneOrFail({
         where: { userId },
         lock: { mode: 'pessimistic_write' },
       });
@@ -32,11 +36,11 @@ export class UserStateService {
       if (patch.preferences) {
         const merged = { ...state.preferences, ...patch.preferences };
         if (Object.keys(merged).length > MAX_PREFERENCES) {
-          throw HttpError.badRequest(`at most ${MAX_PREFERENCES} preferences`);
+          throw DomainError.badRequest(`preferences may hold at most ${MAX_PREFERENCES} keys`);
         }
         state.preferences = merged;
       }
-      return view(await manager.save(state));
+      return view(await states.save(state));
     });
   }
 }

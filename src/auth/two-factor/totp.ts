@@ -1,5 +1,5 @@
 import { authenticator } from 'otplib';
-import { constantTimeEqual } from '../../common/crypto/secret-box';
+import { constantTimeEqual } from '../../common';
 
 /**
  * TOTP of RFC 6238 through otplib: SHA-1, 6 digits, 30-second steps, tokens of the previous and

@@ -1,16 +1,13 @@
-import { Body, Controller, Get, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { Authenticated, Public } from '../../common/http/access.decorators';
-import { CsrfGuard } from '../csrf/csrf.guard';
-import { ApiCsrf, ApiErrors, ApiKeyedErrors } from '../openapi';
+import { ApiErrors, ApiKeyedErrors, Authenticated, Public } from '../../common';
 import { UserResponse, UserView } from '../users/user.view';
 import { TwoFactorSetupResponse, TwoFactorTokenDto } from './two-factor.dto';
 import { TwoFactorService, TwoFactorSetup } from './two-factor.service';
 
 /** TOTP two-factor authentication (spec 5.8). */
 @ApiTags('user')
-@UseGuards(CsrfGuard)
 @Controller('v1/user/2fa')
 export class TwoFactorController {
   constructor(private readonly twoFactor: TwoFactorService) {}
@@ -30,7 +27,6 @@ export class TwoFactorController {
   @ApiOperation({ summary: 'Enable 2FA with a token of the secret from GET /v1/user/2fa' })
   @ApiOkResponse({ type: UserResponse })
   @ApiKeyedErrors('invalidTwoFactorToken')
-  @ApiCsrf()
   @ApiErrors([409, '2FA is already enabled'])
   async enable(@Req() req: Request, @Body() body: TwoFactorTokenDto): Promise<{ user: UserView }> {
     return { user: await this.twoFactor.enable(req, body.token) };
@@ -42,10 +38,12 @@ export class TwoFactorController {
   @ApiOperation({ summary: 'Complete a login that answered {twoFactorRequired: true}' })
   @ApiOkResponse({ type: UserResponse })
   @ApiKeyedErrors('invalidTwoFactorToken')
-  @ApiCsrf()
   @ApiErrors(
     [401, 'No login waiting for its second factor (or it is older than 5 minutes)'],
-    [429, 'Too many failures for the account or the IP (`Retry-After`)'],
+    [
+      429,
+      '5 wrong codes within 15 minutes lock the account’s second factor for 15 minutes (`Retry-After`)',
+    ],
   )
   async verify(@Req() req: Request, @Body() body: TwoFactorTokenDto): Promise<{ user: UserView }> {
     return { user: await this.twoFactor.completeLogin(req, body.token) };

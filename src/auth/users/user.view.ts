@@ -30,6 +30,3 @@ export function toUserView(user: User): UserView {
     created: user.created.toISOString(),
   };
 }
-
-/** Trim and lower-case: the one spelling of an address we store and look up. */
-export const normalizeEmail = (email: string) => email.trim().toLowerCase();

@@ -1,18 +1,17 @@
-import { randomInt } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
-import { AppError } from '../../common/errors/app-error';
-import { constantTimeEqual, SecretBox } from '../../common/crypto/secret-box';
-import { Env } from '../../config/env.schema';
-import { MailService } from '../../mail/mail.service';
-import { User } from '../users/user.entity';
-import { normalizeEmail, toUserView, UserView } from '../users/user.view';
-import { EmailVerificationCode } from './email-verification-code.entity';
+import { DomainError, normalizeEmail, TokenService } from '../../common';
+import { Env } from '../../config';
+import { InTransaction } from '../../database';
+import { UnitOfWork } from '../../events';
+import { MailService } from '../../mail';
+import { UserRepository } from '../users/user.repository';
+import { toUserView, UserView } from '../users/user.view';
+import { EmailVerificationCodeRepository } from './email-verification-code.repository';
 
 export const CODE_LIFETIME_MS = 24 * 60 * 60 * 1000;
 /** Wrong guesses a code survives; then it is gone and a new one must be mailed. */
 export const CODE_MAX_FAILED_ATTEMPTS = 5;
-const DIGEST_PURPOSE = 'email-verification-code';
+const CODE_PURPOSE = 'email-verification-code';
 
 /** Six-digit codes proving an address: mailed, stored as keyed digests, 24 h, one at a time. */
 @Injectable()
@@ -20,22 +19,19 @@ export class EmailVerificationService {
   private readonly logger = new Logger(EmailVerificationService.name);
 
   constructor(
-    private readonly dataSource: DataSource,
-    private readonly box: SecretBox,
+    private readonly uow: UnitOfWork,
+    private readonly users: UserRepository,
+    private readonly codes: EmailVerificationCodeRepository,
+    private readonly tokens: TokenService,
     private readonly mail: MailService,
     private readonly env: Env,
   ) {}
 
   /** Replaces the user's code with a new one inside the caller's transaction; returns it. */
-  async issue(manager: EntityManager, userId: string): Promise<string> {
-    const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-    await manager.delete(EmailVerificationCode, { userId });
-    await manager.insert(EmailVerificationCode, {
-      userId,
-      codeDigest: this.box.digest(DIGEST_PURPOSE, code),
-      expiresAt: new Date(Date.now() + CODE_LIFETIME_MS),
-    });
-    return code;
+  async issue(tx: InTransaction, userId: string): Promise<string> {
+    const code = this.tokens.issueCode(CODE_PURPOSE, CODE_LIFETIME_MS);
+    await this.codes.replace({ userId, codeDigest: code.digest, expiresAt: code.expiresAt }, tx);
+    return code.value;
   }
 
   /** Mails the code; a failure is logged, not thrown (the user can ask for another). */
@@ -58,21 +54,15 @@ export class EmailVerificationService {
    */
   async resend(rawEmail: string): Promise<void> {
     const email = normalizeEmail(rawEmail);
-    const code = await this.dataSource.transaction(async (manager) => {
-      const user = await manager.findOne(User, {
-        where: { email },
-        lock: { mode: 'pessimistic_write' },
-      });
+    const code = await this.uow.run(async (tx) => {
+      const user = await this.users.lock({ email }, tx);
       if (!user || user.emailVerified) return null;
-      const last = await manager.findOne(EmailVerificationCode, {
-        where: { userId: user.id },
-        order: { created: 'DESC' },
-      });
+      const last = await this.codes.latest(user.id, tx);
       const cooldownMs = this.env.EMAIL_VERIFICATION_LIMIT_SECONDS * 1000;
       if (last && Date.now() - last.created.getTime() < cooldownMs) {
-        throw new AppError('recentEmailVerification');
+        throw DomainError.keyed('recentEmailVerification');
       }
-      return this.issue(manager, user.id);
+      return this.issue(tx, user.id);
     });
     if (code) await this.send(email, code);
   }
@@ -80,31 +70,25 @@ export class EmailVerificationService {
   /** `POST /v1/user/email/verify`: marks the address verified when the code is right and alive. */
   async verify(rawEmail: string, code: string): Promise<UserView> {
     const email = normalizeEmail(rawEmail);
-    const outcome = await this.dataSource.transaction(async (manager) => {
-      const user = await manager.findOne(User, {
-        where: { email },
-        lock: { mode: 'pessimistic_write' },
-      });
+    const outcome = await this.uow.run(async (tx) => {
+      const user = await this.users.lock({ email }, tx);
       if (!user) return null;
-      const stored = await manager.findOne(EmailVerificationCode, {
-        where: { userId: user.id },
-        order: { created: 'DESC' },
-      });
-      if (!stored || stored.expiresAt.getTime() <= Date.now()) return null;
-      if (!constantTimeEqual(stored.codeDigest, this.box.digest(DIGEST_PURPOSE, code))) {
+      const stored = await this.codes.latest(user.id, tx);
+      if (!stored || !this.tokens.isLive(stored.expiresAt)) return null;
+      if (!this.tokens.matches(stored.codeDigest, this.tokens.codeDigest(CODE_PURPOSE, code))) {
         // Counted (and committed) before the refusal, so guessing is bounded.
         if (stored.failedAttempts + 1 >= CODE_MAX_FAILED_ATTEMPTS) {
-          await manager.delete(EmailVerificationCode, { id: stored.id });
+          await this.codes.delete({ id: stored.id }, tx);
         } else {
-          await manager.increment(EmailVerificationCode, { id: stored.id }, 'failedAttempts', 1);
+          await this.codes.countFailure(stored.id, tx);
         }
         return null;
       }
-      await manager.delete(EmailVerificationCode, { userId: user.id });
+      await this.codes.delete({ userId: user.id }, tx);
       user.emailVerified = true;
-      return toUserView(await manager.save(user));
+      return toUserView(await this.users.save(user, tx));
     });
-    if (!outcome) throw new AppError('invalidEmailVerificationCode');
+    if (!outcome) throw DomainError.keyed('invalidEmailVerificationCode');
     return outcome;
   }
 }

@@ -1,10 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsEmail, IsString, Matches, MaxLength } from 'class-validator';
-import { Trim } from '../users/trim';
+import { NormalizeEmail } from '../../common';
 
 export class EmailDto {
   @ApiProperty({ example: 'ada@example.com' })
-  @Trim()
+  @NormalizeEmail()
   @IsString()
   @MaxLength(320)
   @IsEmail()

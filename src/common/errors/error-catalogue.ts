@@ -1,6 +1,6 @@
 /**
  * Every error key of spec section 7: the name used in code, the value sent on the wire and the
- * HTTP status. Services throw `new AppError('emailUnavailable')`; the global filter renders
+ * HTTP status. Services throw `DomainError.keyed('emailUnavailable')`; the global filter renders
  * `{error: <status text>, key: <wire value>}`.
  */
 export const ERROR_CATALOGUE = {
@@ -28,3 +28,5 @@ export const ERROR_CATALOGUE = {
 } as const satisfies Record<string, { wire: string; status: number }>;
 
 export type ErrorKey = keyof typeof ERROR_CATALOGUE;
+
+export const isErrorKey = (key: string): key is ErrorKey => key in ERROR_CATALOGUE;

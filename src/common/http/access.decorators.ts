@@ -1,5 +1,10 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
-import { ApiCookieAuth, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import {
+  ApiCookieAuth,
+  ApiForbiddenResponse,
+  ApiNotFoundResponse,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
 
 export const ACCESS_KEY = 'ledgerline:access';
 
@@ -21,6 +26,25 @@ export interface PermissionTarget {
   param?: string;
   /** Body field holding the organization id (routes without one in the path). */
   body?: string;
+  /** Query parameter holding the organization id (lists of routes without one in the path). */
+  query?: string;
+  /**
+   * Body field holding the id of the addressed `record` (instead of a path parameter). When the
+   * body has no such field the route addresses no organization, and a session is enough.
+   */
+  bodyRecord?: string;
+  /**
+   * The person the addressed record belongs to (a holding's holder) is allowed too, whatever their
+   * role: an option holder asking to exercise.
+   */
+  orSelf?: boolean;
+  /**
+   * Body fields holding ids of records that must belong to the same organization (field → record
+   * kind): a transfer's `shareholding`, an assignment's `member`. Another organization's id is 404.
+   */
+  bodyRecords?: Record<string, string>;
+  /** Refusals answer 404 instead of 403, so record ids cannot be probed. */
+  hideForbidden?: boolean;
 }
 
 /** Anyone may call this route, with or without a session. */
@@ -31,7 +55,7 @@ export const Authenticated = () =>
   applyDecorators(
     SetMetadata(ACCESS_KEY, { kind: 'authenticated' } satisfies Access),
     ApiCookieAuth(),
-    ApiUnauthorizedResponse({ description: 'No valid session' }),
+    ApiUnauthorizedResponse({ description: 'No valid session `{error, key, message}`' }),
   );
 
 /**
@@ -42,6 +66,27 @@ export const Permission = (permission: string, target: PermissionTarget = {}) =>
   applyDecorators(
     SetMetadata(ACCESS_KEY, { kind: 'permission', permission, target } satisfies Access),
     ApiCookieAuth(),
-    ApiUnauthorizedResponse({ description: 'No valid session' }),
-    ApiForbiddenResponse({ description: `Requires \`${permission}\` in the organization` }),
+    ApiUnauthorizedResponse({ description: 'No valid session `{error, key, message}`' }),
+    ApiForbiddenResponse({
+      description: `Requires \`${permission}\` in the organization \`{error, message}\``,
+    }),
+    ApiNotFoundResponse({
+      description: 'The organization or record does not exist, or is not the path organization’s',
+    }),
   );
+
+export const CSRF_KEY = 'ledgerline:csrf';
+
+export interface CsrfRule {
+  /** The route keeps its own rules (identity-provider form post, provider webhooks). */
+  exempt?: string;
+  /** The route takes `multipart/form-data` bodies (file uploads). */
+  multipart?: boolean;
+}
+
+/** The route is not subject to the app-wide cross-site check; `reason` says what protects it. */
+export const CsrfExempt = (reason: string) =>
+  SetMetadata(CSRF_KEY, { exempt: reason } satisfies CsrfRule);
+
+/** The route accepts a `multipart/form-data` body besides JSON. */
+export const MultipartBody = () => SetMetadata(CSRF_KEY, { multipart: true } satisfies CsrfRule);

@@ -1,19 +1,13 @@
-import {
-  CanActivate,
-  ExecutionContext,
-  Inject,
-  Injectable,
-  Logger,
-  Optional,
-} from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { HttpError } from '../errors/app-error';
+import './session.types';
+import { DomainError } from '../errors/domain-error';
 import { Access, ACCESS_KEY, PermissionTarget } from './access.decorators';
 
 /** Decides a `@Permission(...)` route; provided by the organizations module. */
 export interface PermissionChecker {
-  /** Throws HttpError (401/403/404) when refused; may attach the resolved scope to the request. */
+  /** Throws DomainError (403/404) when refused; sets `req.access` when granted. */
   authorize(req: Request, permission: string, target: PermissionTarget): Promise<void>;
 }
 export const PERMISSION_CHECKER = Symbol('PERMISSION_CHECKER');
@@ -28,7 +22,7 @@ export class AccessGuard implements CanActivate {
 
   constructor(
     private readonly reflector: Reflector,
-    @Optional() @Inject(PERMISSION_CHECKER) private readonly checker?: PermissionChecker,
+    @Inject(PERMISSION_CHECKER) private readonly checker: PermissionChecker,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -39,12 +33,11 @@ export class AccessGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<Request>();
     if (!access) {
       this.logger.error(`Route ${req.method} ${req.route?.path} declares no access rule: refused`);
-      throw HttpError.forbidden();
+      throw DomainError.forbidden('this route declares no access rule');
     }
     if (access.kind === 'public') return true;
-    if (!req.session?.userId) throw HttpError.unauthorized();
+    if (!req.session?.userId) throw DomainError.unauthorized('no valid session');
     if (access.kind === 'authenticated') return true;
-    if (!this.checker) throw HttpError.forbidden();
     await this.checker.authorize(req, access.permission, access.target);
     return true;
   }

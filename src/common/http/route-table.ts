@@ -21,33 +21,37 @@ const join = (...parts: string[]) =>
 /** Every route the app serves with its declared access rule (used by the route-table tests). */
 export function listRoutes(app: INestApplication): RouteEntry[] {
   const discovery = app.get(DiscoveryService);
-  const scanner = app.get(MetadataScanner);
-  const reflector = app.get(Reflector);
+  return discovery
+    .getControllers()
+    .filter((w) => w.instance && w.metatype)
+    .flatMap((w) => routesOf(w.metatype as new (...args: never[]) => unknown));
+}
+
+/** The routes one controller class declares (read from its metadata; nothing is instantiated). */
+export function routesOf(metatype: new (...args: never[]) => unknown): RouteEntry[] {
+  const scanner = new MetadataScanner();
+  const reflector = new Reflector();
   const routes: RouteEntry[] = [];
-  for (const wrapper of discovery.getControllers()) {
-    const { instance, metatype } = wrapper;
-    if (!instance || !metatype) continue;
-    const prefixes = ([] as string[]).concat(Reflect.getMetadata(PATH_METADATA, metatype) ?? '');
-    const proto = Object.getPrototypeOf(instance);
-    for (const name of scanner.getAllMethodNames(proto)) {
-      const handler = proto[name];
-      const paths = Reflect.getMetadata(PATH_METADATA, handler);
-      if (paths === undefined) continue;
-      const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
-      const access = reflector.getAllAndOverride<Access | undefined>(ACCESS_KEY, [
-        handler,
-        metatype,
-      ]);
-      for (const prefix of prefixes) {
-        for (const path of ([] as string[]).concat(paths)) {
-          routes.push({
-            method,
-            path: join(prefix, path),
-            access,
-            controller: metatype.name,
-            handler: name,
-          });
-        }
+  const prefixes = ([] as string[]).concat(Reflect.getMetadata(PATH_METADATA, metatype) ?? '');
+  const proto = metatype.prototype as Record<string, unknown>;
+  for (const name of scanner.getAllMethodNames(proto)) {
+    const handler = proto[name] as object;
+    const paths = Reflect.getMetadata(PATH_METADATA, handler) as string | string[] | undefined;
+    if (paths === undefined) continue;
+    const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
+    const access = reflector.getAllAndOverride<Access | undefined>(ACCESS_KEY, [
+      handler as () => void,
+      metatype,
+    ]);
+    for (const prefix of prefixes) {
+      for (const path of ([] as string[]).concat(paths)) {
+        routes.push({
+          method,
+          path: join(prefix, path),
+          access,
+          controller: metatype.name,
+          handler: name,
+        });
       }
     }
   }

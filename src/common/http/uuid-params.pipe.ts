@@ -1,5 +1,6 @@
-import { ArgumentMetadata, BadRequestException, Injectable, PipeTransform } from '@nestjs/common';
+import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
 import { isUUID } from 'class-validator';
+import { DomainError } from '../errors/domain-error';
 
 /** Path parameters that are free strings in the spec, not record ids. */
 export const STRING_PARAMS = new Set(['name', 'target', 'teamId', 'chatUserId']);
@@ -14,7 +15,7 @@ export class UuidParamsPipe implements PipeTransform {
     if (metadata.type !== 'param' || !metadata.data || STRING_PARAMS.has(metadata.data))
       return value;
     if (typeof value !== 'string' || !isUUID(value)) {
-      throw new BadRequestException(`${metadata.data} must be a UUID`);
+      throw DomainError.badRequest(`${metadata.data} must be a UUID`);
     }
     return value;
   }

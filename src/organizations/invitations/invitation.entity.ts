@@ -1,8 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { ForeignKey } from '../../database/foreign-key';
-import { Role } from '../roles/role.entity';
-import { Organization } from '../organizations/organization.entity';
-import { Member } from '../members/member.entity';
+import { ForeignKey } from '../../database';
 
 /** An invitation mailed to an address; its token (stored hashed) is accepted once. */
 @Entity('invitation')
@@ -17,6 +14,8 @@ export class Invitation {
   @Column({ type: 'uuid' })
   memberId: string;
 
+  /** Normalised (`normalizeEmail`); the invitee is whoever proves this address. */
+  @Index('invitation_email_idx')
   @Column({ type: 'varchar', length: 320 })
   email: string;
 
@@ -37,18 +36,22 @@ export class Invitation {
   @Column({ type: 'timestamptz', nullable: true })
   acceptedAt: Date | null;
 
+  /** The invitee said no (`POST /v1/user/invitations/:invitation/decline`). */
+  @Column({ type: 'timestamptz', nullable: true })
+  declinedAt: Date | null;
+
   @Column({ type: 'uuid', nullable: true })
   invitedBy: string | null;
 
   @CreateDateColumn({ type: 'timestamptz' })
   created: Date;
 
-  @ForeignKey(() => Organization, 'organization_id')
-  private readonly organization?: Organization;
+  @ForeignKey('Organization', 'organization_id')
+  private readonly organization?: unknown;
 
-  @ForeignKey(() => Member, 'member_id')
-  private readonly member?: Member;
+  @ForeignKey('Member', 'member_id')
+  private readonly member?: unknown;
 
-  @ForeignKey(() => Role, 'role_id')
-  private readonly role?: Role;
+  @ForeignKey('Role', 'role_id')
+  private readonly role?: unknown;
 }

@@ -1,7 +1,14 @@
 import { parse } from 'csv-parse/sync';
 import { isEmail } from 'class-validator';
-import { HttpError } from '../../common/errors/app-error';
-import { NewMember } from './members.service';
+import { DomainError, normalizeEmail } from '../../common';
+
+/** A person to record, as a request or a CSV row gives them. */
+export interface NewMember {
+  name?: string;
+  email?: string;
+  role?: string;
+  title?: string;
+}
 
 export interface RowError {
   row: number;
@@ -27,19 +34,19 @@ export function parseMemberCsv(content: Buffer): NewMember[] {
       relax_column_count: true,
     });
   } catch (err) {
-    throw HttpError.badRequest(`the file is not valid CSV: ${(err as Error).message}`);
+    throw DomainError.badRequest(`the file is not valid CSV: ${(err as Error).message}`);
   }
-  if (!records.length) throw HttpError.badRequest('the file is empty');
+  if (!records.length) throw DomainError.badRequest('the file is empty');
   const header = records[0].map((h) => h.toLowerCase());
   const unknown = header.filter((h) => !COLUMNS.includes(h));
   if (unknown.length || !header.some((h) => h === 'name' || h === 'email')) {
-    throw HttpError.badRequest(
+    throw DomainError.badRequest(
       `columns must be among ${COLUMNS.join(', ')} (name or email required); found: ${header.join(', ')}`,
     );
   }
   const rows = records.slice(1);
-  if (!rows.length) throw HttpError.badRequest('the file has no data rows');
-  if (rows.length > MAX_ROWS) throw HttpError.badRequest(`at most ${MAX_ROWS} rows per upload`);
+  if (!rows.length) throw DomainError.badRequest('the file has no data rows');
+  if (rows.length > MAX_ROWS) throw DomainError.badRequest(`at most ${MAX_ROWS} rows per upload`);
 
   const errors: RowError[] = [];
   const seen = new Map<string, number>();
@@ -49,9 +56,10 @@ export function parseMemberCsv(content: Buffer): NewMember[] {
       const at = header.indexOf(col);
       return at >= 0 ? cells[at]?.trim() || undefined : undefined;
     };
+    const rawEmail = get('email');
     const member: NewMember = {
       name: get('name'),
-      email: get('email')?.toLowerCase(),
+      email: rawEmail && normalizeEmail(rawEmail),
       role: get('role'),
       title: get('title'),
     };
@@ -75,7 +83,7 @@ export function parseMemberCsv(content: Buffer): NewMember[] {
 }
 
 export const rowErrors = (errors: RowError[]) =>
-  HttpError.badRequest(
+  DomainError.badRequest(
     `${new Set(errors.map((e) => e.row)).size} row(s) are invalid; nothing was imported`,
-    { errors },
+    { body: { errors } },
   );

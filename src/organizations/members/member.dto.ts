@@ -1,5 +1,5 @@
 import { PickType } from '@nestjs/swagger';
-import { Trim, NormalizeEmail } from '../../common/http/transforms';
+import { NormalizeEmail, Trim } from '../../common';
 import { IsEmail, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 
 export class AddMemberDto {
@@ -11,7 +11,7 @@ export class AddMemberDto {
   @MaxLength(200)
   name?: string;
 
-  /** Linked to the user of that address when one exists. */
+  /** Recorded only: adding a member links no account (the person joins by accepting an invitation). */
   @NormalizeEmail()
   @IsOptional()
   @IsEmail()

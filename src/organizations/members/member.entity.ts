@@ -6,11 +6,7 @@ import {
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
-import { ForeignKey } from '../../database/foreign-key';
-import { Role } from '../roles/role.entity';
-import { Organization } from '../organizations/organization.entity';
-import { LegalEntity } from '../entities/legal-entity.entity';
-import { User } from '../../auth/users/user.entity';
+import { ForeignKey } from '../../database';
 
 export const MEMBER_STATUSES = ['active', 'invited', 'removed'] as const;
 export type MemberStatus = (typeof MEMBER_STATUSES)[number];
@@ -26,6 +22,7 @@ export type MemberStatus = (typeof MEMBER_STATUSES)[number];
   where: "email IS NOT NULL AND status <> 'removed'",
 })
 @Index('member_user_idx', ['userId'])
+@Index('member_org_created_idx', ['organizationId', 'created', 'id'])
 export class Member {
   @PrimaryGeneratedColumn('uuid')
   id: string;
@@ -65,15 +62,15 @@ export class Member {
   @UpdateDateColumn({ type: 'timestamptz' })
   updated: Date;
 
-  @ForeignKey(() => Organization, 'organization_id')
-  private readonly organization?: Organization;
+  @ForeignKey('Organization', 'organization_id')
+  private readonly organization?: unknown;
 
-  @ForeignKey(() => Role, 'role_id')
-  private readonly role?: Role;
+  @ForeignKey('Role', 'role_id')
+  private readonly role?: unknown;
 
-  @ForeignKey(() => User, 'user_id')
-  private readonly user?: User;
+  @ForeignKey('User', 'user_id')
+  private readonly user?: unknown;
 
-  @ForeignKey(() => LegalEntity, 'entity_id')
-  private readonly entity?: LegalEntity;
+  @ForeignKey('LegalEntity', 'entity_id')
+  private readonly entity?: unknown;
 }

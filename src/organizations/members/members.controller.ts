@@ -1,4 +1,15 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Req } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Req,
+  Res,
+} from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBody,
@@ -6,14 +17,24 @@ import {
   ApiConsumes,
   ApiCreatedResponse,
   ApiNoContentResponse,
+  ApiOkResponse,
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import type { Request } from 'express';
-import { Authenticated, Permission } from '../../common/http/access.decorators';
-import { Access, AccessContext, CurrentUserId } from '../permissions/access-context';
+import type { Request, Response } from 'express';
+import {
+  Access,
+  AccessContext,
+  Authenticated,
+  CurrentUserId,
+  ListResponder,
+  MultipartBody,
+  Permission,
+} from '../../common';
+import { InvitationsService } from './invitations.service';
 import { AcceptInvitationDto, AddMemberDto, InviteMemberDto, UpdateMemberDto } from './member.dto';
-import { MemberUploadService } from './member-upload.service';
+import { MemberAdditionsService } from './member-additions.service';
+import { MemberChangesService } from './member-changes.service';
 import { MembersService } from './members.service';
 
 @ApiTags('members')
@@ -21,7 +42,10 @@ import { MembersService } from './members.service';
 export class MembersController {
   constructor(
     private readonly members: MembersService,
-    private readonly uploads: MemberUploadService,
+    private readonly additions: MemberAdditionsService,
+    private readonly changes: MemberChangesService,
+    private readonly invitations: InvitationsService,
+    private readonly lists: ListResponder,
   ) {}
 
   @Get(':organization/member')
@@ -30,17 +54,43 @@ export class MembersController {
     summary: 'Active and invited members',
     description: 'Roles without `canViewMember` (Shareholder) see only their own member record.',
   })
-  list(@Access() access: AccessContext) {
-    return this.members.list(access);
+  @ApiOkResponse({
+    description:
+      '`[{id, organization, user, entity, name, email, title, role, status, created, updated}]`, oldest first. ' +
+      'With an `ETag`; `If-None-Match` answers 304 while nothing changed.',
+  })
+  list(@Access() access: AccessContext, @Req() req: Request, @Res() res: Response) {
+    return this.lists.send(
+      req,
+      res,
+      access,
+      { resources: ['member'], audience: this.members.audience(access) },
+      () => this.members.list(access),
+    );
+  }
+
+  @Get(':organization/member/:member')
+  @Permission('canViewMember')
+  @ApiOperation({
+    summary: 'One member',
+    description: 'Roles with `canViewMember`, and the member themselves.',
+  })
+  get(@Access() access: AccessContext, @Param('member') memberId: string) {
+    return this.members.get(access, memberId);
   }
 
   @Post(':organization/member')
   @Permission('canEditOrganization')
-  @ApiOperation({ summary: 'Add a person, with or without a user account (linked by e-mail)' })
+  @ApiOperation({
+    summary: 'Record a person in the organization',
+    description:
+      'Links no user account, whatever the e-mail (the answer is the same for an address with ' +
+      'and without an account); a registered user joins only by accepting an invitation.',
+  })
   @ApiCreatedResponse({ description: 'The member' })
   @ApiConflictResponse({ description: 'Already a member' })
   add(@Access() access: AccessContext, @Body() dto: AddMemberDto) {
-    return this.members.add(access, dto);
+    return this.additions.add(access, dto);
   }
 
   @Post(':organization/member/invite')
@@ -51,7 +101,7 @@ export class MembersController {
   })
   @ApiCreatedResponse({ description: 'The invited member' })
   invite(@Access() access: AccessContext, @Body() dto: InviteMemberDto) {
-    return this.members.invite(access, dto);
+    return this.invitations.invite(access, dto);
   }
 
   @Patch(':organization/member/:member')
@@ -65,7 +115,7 @@ export class MembersController {
     @Param('member') memberId: string,
     @Body() dto: UpdateMemberDto,
   ) {
-    return this.members.update(access, memberId, dto);
+    return this.changes.update(access, memberId, dto);
   }
 
   @Delete(':organization/member/:member')
@@ -74,7 +124,7 @@ export class MembersController {
   @ApiOperation({ summary: 'Remove a member (soft); the last Owner cannot be removed: 409' })
   @ApiNoContentResponse()
   remove(@Access() access: AccessContext, @Param('member') memberId: string) {
-    return this.members.remove(access, memberId);
+    return this.changes.remove(access, memberId);
   }
 
   @Post('invitation/accept')
@@ -86,15 +136,17 @@ export class MembersController {
   @ApiBadRequestResponse({ description: 'Unknown or expired token' })
   @ApiConflictResponse({ description: 'Token already used, or already a member' })
   accept(@CurrentUserId() userId: string, @Body() dto: AcceptInvitationDto) {
-    return this.members.accept(userId, dto.token);
+    return this.invitations.acceptToken(userId, dto.token);
   }
 
   @Post('member/upload')
   @Permission('canEditOrganization', { body: 'organization' })
+  @MultipartBody()
   @ApiOperation({
-    summary: 'Create members from a CSV file (columns name, email, role, title), all or nothing',
+    summary: 'Record members from a CSV file (columns name, email, role, title), all or nothing',
     description:
-      'Any bad row → 400 `{error, message, errors: [{row, column, reason}]}` and nothing is created. Row 1 is the header.',
+      'Each row goes through the rules of `POST .../member`. Any bad row → 400 ' +
+      '`{error, message, errors: [{row, column, reason}]}` and nothing is created. Row 1 is the header.',
   })
   @ApiConsumes('multipart/form-data')
   @ApiBody({
@@ -110,6 +162,6 @@ export class MembersController {
   @ApiCreatedResponse({ description: 'The created members' })
   upload(@Access() access: AccessContext, @Req() req: Request) {
     const files = (req.files as Express.Multer.File[] | undefined) ?? [];
-    return this.uploads.upload(access, files[0]);
+    return this.additions.upload(access, files[0]);
   }
 }

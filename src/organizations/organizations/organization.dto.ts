@@ -1,5 +1,4 @@
-import { PartialType } from '@nestjs/swagger';
-import { Trim, TrimUpper } from '../../common/http/transforms';
+import { Omittable, Trim, TrimUpper } from '../../common';
 import {
   IsIn,
   IsISO31661Alpha2,
@@ -43,5 +42,32 @@ export class CreateOrganizationDto {
   type?: OrganizationType;
 }
 
-/** Any subset of the creation fields. */
-export class UpdateOrganizationDto extends PartialType(CreateOrganizationDto) {}
+/** Any subset of the creation fields; null clears legalName or country, never the others (400). */
+export class UpdateOrganizationDto {
+  @Trim()
+  @Omittable()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  name?: string;
+
+  @Trim()
+  @IsOptional()
+  @IsString()
+  @MaxLength(300)
+  legalName?: string | null;
+
+  @TrimUpper()
+  @IsOptional()
+  @IsISO31661Alpha2()
+  country?: string | null;
+
+  @TrimUpper()
+  @Omittable()
+  @IsISO4217CurrencyCode()
+  currency?: string;
+
+  @Omittable()
+  @IsIn(ORGANIZATION_TYPES)
+  type?: OrganizationType;
+}

@@ -5,9 +5,7 @@ import {
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
-import { ForeignKey } from '../../database/foreign-key';
-import { LegalEntity } from '../entities/legal-entity.entity';
-import { Address } from '../addresses/address.entity';
+import { ForeignKey } from '../../database';
 
 export const ORGANIZATION_TYPES = ['corporation', 'llc', 'other'] as const;
 export type OrganizationType = (typeof ORGANIZATION_TYPES)[number];
@@ -52,9 +50,13 @@ export class Organization {
   @UpdateDateColumn({ type: 'timestamptz' })
   updated: Date;
 
-  @ForeignKey(() => LegalEntity, 'entity_id')
-  private readonly entity?: LegalEntity;
+  /** Set by `DELETE /v1/organization/:organization`: the rows stay for the audit trail, unread. */
+  @Column({ type: 'timestamptz', nullable: true })
+  deletedAt: Date | null;
 
-  @ForeignKey(() => Address, 'address_id')
-  private readonly address?: Address;
+  @ForeignKey('LegalEntity', 'entity_id')
+  private readonly entity?: unknown;
+
+  @ForeignKey('Address', 'address_id')
+  private readonly address?: unknown;
 }

@@ -1,13 +1,12 @@
-import { Body, Controller, Get, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
 import {
   ApiCreatedResponse,
-  ApiNotFoundResponse,
+  ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { Authenticated, Permission } from '../../common/http/access.decorators';
-import { Access, AccessContext, CurrentUserId } from '../permissions/access-context';
+import { Access, AccessContext, Authenticated, CurrentUserId, Permission } from '../../common';
 import { CreateOrganizationDto, UpdateOrganizationDto } from './organization.dto';
 import { OrganizationsService } from './organizations.service';
 
@@ -37,20 +36,29 @@ export class OrganizationsController {
   @Get(':organization')
   @Permission('canViewOrganization')
   @ApiOperation({ summary: 'One organization' })
-  @ApiNotFoundResponse()
-  get(@Param('organization') id: string) {
-    return this.organizations.get(id);
+  get(@Access() access: AccessContext) {
+    return this.organizations.get(access.organizationId!);
   }
 
   @Patch(':organization')
   @Permission('canEditOrganization')
   @ApiOperation({ summary: 'Update name, legal name, country, currency or type' })
   @ApiOkResponse({ description: 'The updated organization' })
-  update(
-    @Access() access: AccessContext,
-    @Param('organization') id: string,
-    @Body() dto: UpdateOrganizationDto,
-  ) {
-    return this.organizations.update(access.userId, id, dto);
+  update(@Access() access: AccessContext, @Body() dto: UpdateOrganizationDto) {
+    return this.organizations.update(access, dto);
+  }
+
+  @Delete(':organization')
+  @Permission('canDeleteOrganization')
+  @HttpCode(204)
+  @ApiOperation({
+    summary: 'Delete the organization (Owner only; soft)',
+    description:
+      'The rows stay for the audit trail; afterwards every route of the organization answers 404 ' +
+      'and it leaves every member’s list. Emits `organization.deleted`.',
+  })
+  @ApiNoContentResponse()
+  remove(@Access() access: AccessContext) {
+    return this.organizations.remove(access);
   }
 }

@@ -1,67 +1,79 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { previousAttributes, OutboxService } from '../../common/events/outbox.service';
-import { User } from '../../auth/users/user.entity';
-import { Address } from '../addresses/address.entity';
-import { LegalEntity } from '../entities/legal-entity.entity';
-import { Member } from '../members/member.entity';
+import { AccessContext, DomainError } from '../../common';
+import { UsersDirectory } from '../../auth';
+import { UnitOfWork, previousAttributes } from '../../events';
+import { LegalRecordsService } from '../../profiles';
+import { definedOnly, describeChanges } from '../describe-changes';
+import { MemberRepository } from '../members/member.repository';
+import { memberEvent } from '../members/member-rules';
 import { OWNER_ROLE_ID } from '../permissions/permissions';
 import { CreateOrganizationDto, UpdateOrganizationDto } from './organization.dto';
-import { Organization } from './organization.entity';
+import { OrganizationRepository } from './organization.repository';
 import { OrganizationView, toOrganizationView } from './organization.view';
-import { HttpError } from '../../common/errors/app-error';
+
+const EDITABLE = ['name', 'legalName', 'country', 'currency', 'type'] as const;
 
 @Injectable()
 export class OrganizationsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly outbox: OutboxService,
+    private readonly uow: UnitOfWork,
+    private readonly organizations: OrganizationRepository,
+    private readonly members: MemberRepository,
+    private readonly records: LegalRecordsService,
+    private readonly users: UsersDirectory,
   ) {}
 
   /** Creates the organization, its entity and address, and makes the creator its Owner. */
-  create(userId: string, dto: CreateOrganizationDto): Promise<OrganizationView> {
-    return this.dataSource.transaction(async (m) => {
-      const user = await m.findOneByOrFail(User, { id: userId });
-      const entity = await m.save(
-        m.create(LegalEntity, {
-          kind: 'organization',
-          name: dto.legalName ?? dto.name,
-          email: null,
-        }),
-      );
-      const org = await m.save(
-        m.create(Organization, {
+  async create(userId: string, dto: CreateOrganizationDto): Promise<OrganizationView> {
+    const user = await this.users.findById(userId);
+    if (!user) throw DomainError.unauthorized('the account no longer exists');
+    return this.uow.run(async (tx) => {
+      const id = randomUUID();
+      const entityId = await this.records.createOrganizationEntity(tx, {
+        id,
+        name: dto.legalName ?? dto.name,
+      });
+      const organization = await this.organizations.add(
+        {
+          id,
           name: dto.name,
           legalName: dto.legalName ?? null,
           country: dto.country ?? null,
           currency: dto.currency ?? 'USD',
           type: dto.type ?? 'corporation',
-          entityId: entity.id,
+          entityId,
           createdBy: userId,
-        }),
+        },
+        tx,
       );
-      const address = await m.save(
-        m.create(Address, { organizationId: org.id, country: org.country }),
-      );
-      org.addressId = address.id;
-      await m.update(Organization, org.id, { addressId: address.id });
-      const owner = await m.save(
-        m.create(Member, {
-          organizationId: org.id,
+      organization.addressId = await this.records.createOrganizationAddress(tx, {
+        id,
+        country: organization.country,
+      });
+      await this.organizations.setAddress(id, organization.addressId, tx);
+      const owner = await this.members.add(
+        {
+          organizationId: id,
           userId,
           entityId: user.entityId,
           name: user.name ?? user.email,
           email: user.email,
           roleId: OWNER_ROLE_ID,
           status: 'active',
-        }),
+        },
+        tx,
       );
-      const view = toOrganizationView(org);
-      await this.outbox.record(
-        m,
-        { type: 'organization.created', organizationId: org.id, actorUserId: userId, object: view },
-        { type: 'member.added', organizationId: org.id, actorUserId: userId, object: owner },
+      const view = toOrganizationView(organization);
+      await tx.record(
+        {
+          type: 'organization.created',
+          organizationId: id,
+          actorUserId: userId,
+          object: view,
+          description: `organization ${view.name}: created`,
+        },
+        memberEvent('member.added', userId, owner, `member ${user.email}: added as Owner`),
       );
       return view;
     });
@@ -69,51 +81,57 @@ export class OrganizationsService {
 
   /** Organizations where the caller is an active member. */
   async listMine(userId: string): Promise<OrganizationView[]> {
-    const orgs = await this.dataSource
-      .getRepository(Organization)
-      .createQueryBuilder('o')
-      .innerJoin(
-        Member,
-        'm',
-        "m.organization_id = o.id AND m.user_id = :userId AND m.status = 'active'",
-        { userId },
-      )
-      .orderBy('o.created', 'ASC')
-      .getMany();
-    return orgs.map(toOrganizationView);
+    return (await this.organizations.listForUser(userId)).map(toOrganizationView);
   }
 
   async get(id: string): Promise<OrganizationView> {
-    const org = await this.dataSource.getRepository(Organization).findOneBy({ id });
-    if (!org) throw HttpError.notFound();
-    return toOrganizationView(org);
+    const organization = await this.organizations.find(id);
+    if (!organization) throw DomainError.notFound('no such organization');
+    return toOrganizationView(organization);
   }
 
-  update(userId: string, id: string, dto: UpdateOrganizationDto): Promise<OrganizationView> {
-    return this.dataSource.transaction(async (m) => {
-      const org = await m.findOne(Organization, {
-        where: { id },
-        lock: { mode: 'pessimistic_write' },
-      });
-      if (!org) throw HttpError.notFound();
-      const before = toOrganizationView(org);
-      Object.assign(org, definedOnly(dto));
-      const saved = await m.save(org);
-      const after = toOrganizationView(saved);
+  update(access: AccessContext, dto: UpdateOrganizationDto): Promise<OrganizationView> {
+    return this.uow.run(async (tx) => {
+      const organization = await this.organizations.lock(access.organizationId!, tx);
+      if (!organization) throw DomainError.notFound('no such organization');
+      const before = toOrganizationView(organization);
+      Object.assign(organization, definedOnly(dto));
+      const after = toOrganizationView(await this.organizations.save(organization, tx));
       const previous = previousAttributes(before, { ...after, updated: before.updated });
       if (Object.keys(previous).length) {
-        await this.outbox.record(m, {
+        await tx.record({
           type: 'organization.updated',
-          organizationId: id,
-          actorUserId: userId,
+          organizationId: organization.id,
+          actorUserId: access.userId,
           object: after,
           previous,
+          description: `organization ${before.name}: ${describeChanges(before, after, [...EDITABLE]).join('; ')}`,
         });
       }
       return after;
     });
   }
-}
 
-export const definedOnly = <T extends object>(dto: T): Partial<T> =>
-  Object.fromEntries(Object.entries(dto).filter(([, v]) => v !== undefined)) as Partial<T>;
+  /**
+   * Soft delete (the Owner's alone): the rows stay for the audit trail, but nobody reads or
+   * changes the organization afterwards; it leaves every member's list.
+   */
+  remove(access: AccessContext): Promise<void> {
+    return this.uow.run(async (tx) => {
+      const organization = await this.organizations.lock(access.organizationId!, tx);
+      if (!organization) throw DomainError.notFound('no such organization');
+      organization.deletedAt = new Date();
+      await this.organizations.save(organization, tx);
+      await tx.record({
+        type: 'organization.deleted',
+        organizationId: organization.id,
+        actorUserId: access.userId,
+        object: {
+          ...toOrganizationView(organization),
+          deleted: organization.deletedAt.toISOString(),
+        },
+        description: `organization ${organization.name}: deleted`,
+      });
+    });
+  }
+}

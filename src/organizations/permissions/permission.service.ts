@@ -1,145 +1,178 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { isUUID } from 'class-validator';
 import type { Request } from 'express';
-import { DataSource } from 'typeorm';
-import { HttpError } from '../../common/errors/app-error';
-import type { PermissionTarget } from '../../common/http/access.decorators';
-import { PermissionChecker } from '../../common/http/access.guard';
-import { Member } from '../members/member.entity';
-import { Organization } from '../organizations/organization.entity';
-import { Role } from '../roles/role.entity';
-import { SiteAdmin } from '../site-admin/site-admin.entity';
-import { AccessContext } from './access-context';
-import { RecordResolvers, RecordScope } from './record-resolvers';
-import { builtInRole, isPermissionName, PermissionName, SELF_PERMISSIONS } from './permissions';
+import {
+  AccessContext,
+  DomainError,
+  PermissionChecker,
+  PermissionTarget,
+  RecordResolvers,
+} from '../../common';
+import { AccessRow, buildAccessQuery } from './access-query';
+import { AccessRepository } from './access.repository';
+import {
+  builtInRole,
+  isPermissionName,
+  ORGANIZATION_EQUIVALENT,
+  PermissionName,
+  SELF_PERMISSIONS,
+} from './permissions';
+
+const NO_VERSIONS: Readonly<Record<string, string>> = Object.freeze({});
+
+/** A route that addresses no organization this time (see PermissionTarget.bodyRecord). */
+const NO_ORGANIZATION = {
+  organizationId: null,
+  memberId: null,
+  roleId: null,
+  scope: 'self',
+  permissions: new Set<string>(),
+  versions: NO_VERSIONS,
+} as const;
 
 /**
- * Decides every `@Permission(...)` route: finds the organization (path, addressed record or
- * body), the caller's active membership and role, and grants `all`, `self` or nothing.
- * 404 for a record that does not exist (or is not the path organization's), 403 otherwise.
+ * Decides every `@Permission(...)` route, in one query: finds the organization (path, addressed
+ * record or body), the caller's active membership and role, and grants `all`, `self` or nothing.
+ * 404 for a record that does not exist (or is not the path organization's, or belongs to a
+ * deleted organization); 403 when the caller may not (404 on routes that hide refusals).
  */
 @Injectable()
 export class PermissionService implements PermissionChecker {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly access: AccessRepository,
     private readonly records: RecordResolvers,
   ) {}
 
   async authorize(req: Request, permission: string, target: PermissionTarget): Promise<void> {
     if (!isPermissionName(permission)) throw new Error(`Unknown permission ${permission}`);
     const userId = req.session.userId as string;
-    if (permission === 'canReadSite') {
-      if (!(await this.isSiteAdmin(userId))) throw HttpError.forbidden();
-      req.access = {
-        userId,
-        organizationId: null,
-        memberId: null,
-        roleId: null,
-        scope: 'all',
-        permissions: new Set([permission]),
-      };
-      return;
+    try {
+      req.access =
+        permission === 'canReadSite'
+          ? await this.siteAdmin(userId)
+          : await this.decide(req, userId, permission, target);
+    } catch (err) {
+      if (target.hideForbidden && err instanceof DomainError && err.status === 403) {
+        throw DomainError.notFound();
+      }
+      throw err;
     }
-    const scope = await this.resolveTarget(req, target);
-    req.access = await this.decide(userId, permission, scope);
   }
 
-  /** The same decision for services that learn the organization late (multipart bodies). */
-  async check(
-    userId: string,
-    permission: PermissionName,
-    organizationId: string,
-  ): Promise<AccessContext> {
-    if (!(await this.organizationExists(organizationId))) throw HttpError.notFound();
-    return this.decide(userId, permission, { organizationId });
-  }
-
-  async isSiteAdmin(userId: string): Promise<boolean> {
-    return this.dataSource.getRepository(SiteAdmin).exists({ where: { userId } });
-  }
-
-  /** Permissions of a role: built-in ones from the table in code, custom ones from their row. */
-  async permissionsOf(roleId: string): Promise<ReadonlySet<PermissionName>> {
-    const builtIn = builtInRole(roleId);
-    if (builtIn) return new Set(builtIn.permissions);
-    const role = await this.dataSource.getRepository(Role).findOneBy({ id: roleId });
-    return new Set((role?.permissions ?? []).filter(isPermissionName));
+  private async siteAdmin(userId: string): Promise<AccessContext> {
+    if (!(await this.access.isSiteAdmin(userId))) {
+      throw DomainError.forbidden('site administrators only');
+    }
+    return {
+      userId,
+      organizationId: null,
+      memberId: null,
+      roleId: null,
+      scope: 'all',
+      permissions: new Set(['canReadSite']),
+      versions: NO_VERSIONS,
+    };
   }
 
   private async decide(
+    req: Request,
     userId: string,
     asked: PermissionName,
-    scope: RecordScope,
+    target: PermissionTarget,
   ): Promise<AccessContext> {
-    // An organization's own address is changed by those who may edit the organization.
-    const permission: PermissionName =
-      asked === 'canUpdateRecord(Addresses)' && scope.organizationId
-        ? 'canEditOrganization'
-        : asked;
-    const isOwner = !!scope.ownerUserId && scope.ownerUserId === userId;
-    if (!scope.organizationId) {
-      if (!isOwner || !SELF_PERMISSIONS.has(permission)) throw HttpError.forbidden();
+    const params = (req.params ?? {}) as Record<string, string>;
+    const pathOrganization = params.organization ?? null;
+    if (pathOrganization !== null) assertUuid(pathOrganization, 'organization');
+
+    const kind = target.record ?? this.recordParamKind(params);
+    const requestBody = (req.body ?? {}) as Record<string, unknown>;
+    if (
+      target.bodyRecord &&
+      (requestBody[target.bodyRecord] === undefined || requestBody[target.bodyRecord] === null)
+    ) {
+      return { ...NO_ORGANIZATION, userId };
+    }
+    // The organization in context: the path's, else (routes without one) the query's or body's.
+    const otherOrganization =
+      pathOrganization !== null
+        ? null
+        : target.query
+          ? this.queryOrganization(req, target.query)
+          : target.body || !kind
+            ? this.bodyOrganization(req, target.body ?? 'organization')
+            : null;
+    const contextOrganization = pathOrganization ?? otherOrganization;
+    let id: string;
+    let resolver;
+    if (kind) {
+      const param = target.bodyRecord ?? target.param ?? kind;
+      id = target.bodyRecord ? (requestBody[target.bodyRecord] as string) : params[param];
+      assertUuid(id, param);
+      resolver = this.records.get(kind);
+      if (!resolver) throw new Error(`No record resolver for "${kind}"`);
+    } else {
+      id = contextOrganization!;
+    }
+    const body = this.bodyRecords(req, target);
+    const row = await this.access.decide(
+      buildAccessQuery({ resolver, id, pathOrganization: contextOrganization }, userId, body),
+    );
+    if (!row) throw DomainError.notFound();
+    if (row.organization_id !== null && !row.organization_exists) throw DomainError.notFound();
+    // A record addressed under another organization (path or body) is not there.
+    if (contextOrganization !== null && row.organization_id !== contextOrganization) {
+      throw DomainError.notFound();
+    }
+    body.forEach((b, i) => {
+      if (row[`body_${i}`] !== row.organization_id) {
+        throw DomainError.notFound(`${b.field} is not a record of this organization`);
+      }
+    });
+    return this.grant(userId, asked, row, Boolean(kind), target.orSelf === true);
+  }
+
+  private grant(
+    userId: string,
+    asked: PermissionName,
+    row: AccessRow,
+    addressesRecord: boolean,
+    orSelf: boolean,
+  ): AccessContext {
+    const isOwner = row.owner_user_id !== null && row.owner_user_id === userId;
+    const base = { userId, versions: NO_VERSIONS };
+    if (row.organization_id === null) {
+      // A personal record (profile, personal address or entity) is its owner's alone.
+      if (!isOwner) throw DomainError.forbidden('this record belongs to someone else');
       return {
-        userId,
+        ...base,
         organizationId: null,
         memberId: null,
         roleId: null,
         scope: 'self',
-        permissions: new Set([permission]),
+        permissions: new Set([asked]),
       };
     }
-    const member = await this.dataSource
-      .getRepository(Member)
-      .findOneBy({ organizationId: scope.organizationId, userId, status: 'active' });
-    if (!member) throw HttpError.forbidden();
-    const permissions = await this.permissionsOf(member.roleId);
-    const base = {
-      userId,
-      organizationId: scope.organizationId,
-      memberId: member.id,
-      roleId: member.roleId,
+    if (!row.member_id || !row.role_id) {
+      throw DomainError.forbidden('not a member of this organization');
+    }
+    const permission = ORGANIZATION_EQUIVALENT[asked] ?? asked;
+    const permissions = permissionsOf(row.role_id, row.role_permissions);
+    const context = {
+      ...base,
+      versions: row.versions ?? NO_VERSIONS,
+      organizationId: row.organization_id,
+      memberId: row.member_id,
+      roleId: row.role_id,
       permissions,
     };
-    if (permissions.has(permission)) return { ...base, scope: 'all' };
-    // "...OrSelf": a member sees their own records; on a list route (no record) the service
-    // filters to them.
-    const listOfOwn =
-      permission === 'canViewCapitalizationOrSelf' && scope.ownerUserId === undefined;
-    if (SELF_PERMISSIONS.has(permission) && (isOwner || listOfOwn))
-      return { ...base, scope: 'self' };
-    throw HttpError.forbidden();
-  }
-
-  private async resolveTarget(req: Request, target: PermissionTarget): Promise<RecordScope> {
-    const params = (req.params ?? {}) as Record<string, string>;
-    const pathOrg = params.organization;
-    if (pathOrg !== undefined) assertUuid(pathOrg, 'organization');
-
-    const kind = target.record ?? this.recordParamKind(params);
-    if (kind) {
-      const id = params[target.param ?? kind];
-      assertUuid(id, target.param ?? kind);
-      const resolver = this.records.get(kind);
-      if (!resolver) throw new Error(`No record resolver for "${kind}"`);
-      const scope = await resolver(id, req);
-      if (!scope) throw HttpError.notFound();
-      // A record addressed under another organization's path is not there.
-      if (pathOrg !== undefined && scope.organizationId !== pathOrg) throw HttpError.notFound();
-      return scope;
+    if (permissions.has(permission)) return { ...context, scope: 'all' };
+    // "...OrSelf": a member sees their own records; on a list route (no record addressed) the
+    // service filters to them.
+    const listOfOwn = !addressesRecord && permission === 'canViewCapitalizationOrSelf';
+    if ((SELF_PERMISSIONS.has(permission) || orSelf) && (isOwner || listOfOwn)) {
+      return { ...context, scope: 'self' };
     }
-    if (pathOrg !== undefined) {
-      if (!(await this.organizationExists(pathOrg))) throw HttpError.notFound();
-      return { organizationId: pathOrg };
-    }
-    const field = target.body ?? 'organization';
-    const fromBody = (req.body as Record<string, unknown> | undefined)?.[field];
-    if (fromBody === undefined || fromBody === null || fromBody === '') {
-      throw HttpError.badRequest(`${field} is required`);
-    }
-    assertUuid(fromBody, field);
-    if (!(await this.organizationExists(fromBody as string))) throw HttpError.notFound();
-    return { organizationId: fromBody as string };
+    throw DomainError.forbidden(`requires ${permission}`);
   }
 
   /** The first path parameter (other than `organization`) that names a registered record kind. */
@@ -147,12 +180,47 @@ export class PermissionService implements PermissionChecker {
     return Object.keys(params).find((p) => p !== 'organization' && this.records.get(p));
   }
 
-  private organizationExists(id: string) {
-    return this.dataSource.getRepository(Organization).exists({ where: { id } });
+  private queryOrganization(req: Request, field: string): string {
+    const value = (req.query as Record<string, unknown> | undefined)?.[field];
+    if (value === undefined || value === '') {
+      throw DomainError.keyed('invalidFields', `${field} is required`);
+    }
+    assertUuid(value, field);
+    return value;
+  }
+
+  private bodyOrganization(req: Request, field: string): string {
+    const value = (req.body as Record<string, unknown> | undefined)?.[field];
+    if (value === undefined || value === null || value === '') {
+      throw DomainError.keyed('invalidFields', `${field} is required`);
+    }
+    assertUuid(value, field);
+    return value;
+  }
+
+  private bodyRecords(req: Request, target: PermissionTarget) {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    return Object.entries(target.bodyRecords ?? {})
+      .filter(([field]) => body[field] !== undefined && body[field] !== null)
+      .map(([field, kind]) => {
+        const id = body[field];
+        assertUuid(id, field);
+        const resolver = this.records.get(kind);
+        if (!resolver) throw new Error(`No record resolver for "${kind}"`);
+        return { field, id, resolver };
+      });
   }
 }
 
+/** Permissions of a role: built-in ones from the table in code, custom ones from their row. */
+function permissionsOf(roleId: string, stored: string[] | null): ReadonlySet<string> {
+  const builtIn = builtInRole(roleId);
+  if (builtIn) return new Set(builtIn.permissions);
+  return new Set((stored ?? []).filter(isPermissionName));
+}
+
 function assertUuid(value: unknown, name: string): asserts value is string {
-  if (typeof value !== 'string' || !isUUID(value))
-    throw HttpError.badRequest(`${name} must be a UUID`);
+  if (typeof value !== 'string' || !isUUID(value)) {
+    throw DomainError.badRequest(`${name} must be a UUID`);
+  }
 }

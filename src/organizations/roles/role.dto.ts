@@ -1,4 +1,4 @@
-import { Trim } from '../../common/http/transforms';
+import { Trim } from '../../common';
 import { ArrayUnique, IsArray, IsNotEmpty, IsString, MaxLength } from 'class-validator';
 
 export class RoleDto {

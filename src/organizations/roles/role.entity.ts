@@ -7,8 +7,7 @@ import {
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
-import { ForeignKey } from '../../database/foreign-key';
-import { Organization } from '../organizations/organization.entity';
+import { ForeignKey } from '../../database';
 
 /**
  * A custom role of one organization. Built-in roles (Owner, Admin, Editor, Viewer, Shareholder)
@@ -43,6 +42,6 @@ export class Role {
   @DeleteDateColumn({ type: 'timestamptz' })
   deletedAt: Date | null;
 
-  @ForeignKey(() => Organization, 'organization_id')
-  private readonly organization?: Organization;
+  @ForeignKey('Organization', 'organization_id')
+  private readonly organization?: unknown;
 }

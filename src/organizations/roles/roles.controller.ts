@@ -6,8 +6,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { Permission } from '../../common/http/access.decorators';
-import { Access, AccessContext } from '../permissions/access-context';
+import { Access, AccessContext, Permission } from '../../common';
 import { RoleDto } from './role.dto';
 import { RolesService } from './roles.service';
 
@@ -23,6 +22,13 @@ export class RolesController {
   })
   list(@Access() access: AccessContext) {
     return this.roles.list(access.organizationId!);
+  }
+
+  @Get(':role')
+  @Permission('canViewOrganization')
+  @ApiOperation({ summary: 'One role (built-in, or the organization’s own)' })
+  get(@Access() access: AccessContext, @Param('role') roleId: string) {
+    return this.roles.get(access.organizationId!, roleId);
   }
 
   @Post()

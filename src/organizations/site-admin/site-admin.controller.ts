@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Permission } from '../../common/http/access.decorators';
+import { Permission } from '../../common';
 
 @ApiTags('admin')
 @Controller('v1/admin')

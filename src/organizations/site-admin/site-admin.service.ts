@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { User } from '../../auth/users/user.entity';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { normalizeEmail } from '../../common';
+import { UsersDirectory } from '../../auth';
 import { SiteAdmin } from './site-admin.entity';
 
 /** No account has this e-mail address. */
@@ -19,44 +20,37 @@ export interface SiteAdminChange {
 }
 
 /**
- * Site administration rights (`canReadSite`). Granted and revoked by the CLI
- * (`npm run cli -- site-admin:grant <email>`); a plain class over a DataSource so the CLI can use
- * it without booting the whole application.
+ * Site administration rights (`canReadSite`), granted and revoked from the command line
+ * (`npm run cli -- site-admin:grant <email>`).
  */
 @Injectable()
 export class SiteAdminService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectRepository(SiteAdmin) private readonly admins: Repository<SiteAdmin>,
+    private readonly users: UsersDirectory,
+  ) {}
 
-  grant(email: string): Promise<SiteAdminChange> {
-    return this.dataSource.transaction(async (m) => {
-      const user = await this.findUser(m.getRepository(User), email);
-      const result = await m
-        .createQueryBuilder()
-        .insert()
-        .into(SiteAdmin)
-        .values({ userId: user.id })
-        .orIgnore()
-        .returning(['userId'])
-        .execute();
-      return { userId: user.id, email: user.email, changed: result.raw.length > 0 };
-    });
+  async grant(email: string): Promise<SiteAdminChange> {
+    const user = await this.findUser(email);
+    const result = await this.admins
+      .createQueryBuilder()
+      .insert()
+      .values({ userId: user.id })
+      .orIgnore()
+      .returning(['userId'])
+      .execute();
+    return { userId: user.id, email: user.email, changed: result.raw.length > 0 };
   }
 
-  revoke(email: string): Promise<SiteAdminChange> {
-    return this.dataSource.transaction(async (m) => {
-      const user = await this.findUser(m.getRepository(User), email);
-      const result = await m.delete(SiteAdmin, { userId: user.id });
-      return { userId: user.id, email: user.email, changed: (result.affected ?? 0) > 0 };
-    });
+  async revoke(email: string): Promise<SiteAdminChange> {
+    const user = await this.findUser(email);
+    const result = await this.admins.delete({ userId: user.id });
+    return { userId: user.id, email: user.email, changed: (result.affected ?? 0) > 0 };
   }
 
-  private async findUser(users: ReturnType<DataSource['getRepository']>, email: string) {
-    const normalised = email.trim().toLowerCase();
-    const user = (await users.findOne({
-      where: { email: normalised },
-      select: { id: true, email: true },
-    })) as Pick<User, 'id' | 'email'> | null;
-    if (!user) throw new UnknownUserError(normalised);
+  private async findUser(email: string) {
+    const user = await this.users.findByEmail(email);
+    if (!user) throw new UnknownUserError(normalizeEmail(email));
     return user;
   }
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createTestApp, TestApp } from '../../support/app';
 import { loggedInAgent } from '../../support/users';
+import { ERROR_BODIES } from '../../support/errors';
 
 describe('/v1/user/:user/color', () => {
   let t: TestApp;
@@ -48,9 +49,7 @@ describe('/v1/user/:user/color', () => {
 
   it('answers 404 {error} for an unknown target (GET and DELETE)', async () => {
     const { agent, user } = await loggedInAgent(t);
-    expect((await agent.get(path(user.id, 'nothing')).expect(404)).body).toEqual({
-      error: 'Not Found',
-    });
+    expect((await agent.get(path(user.id, 'nothing')).expect(404)).body).toEqual(ERROR_BODIES[404]);
     await agent.delete(path(user.id, 'nothing')).expect(404);
     expect((await agent.get(path(user.id)).expect(200)).body).toEqual({ colors: [] });
   });
@@ -95,7 +94,7 @@ describe('/v1/user/:user/color', () => {
       .put(path(u, 'x'))
       .send({ user: u, target: 'x', color: '#000000' })
       .expect(200);
-    expect((await intruder.agent.get(path(u)).expect(403)).body).toEqual({ error: 'Forbidden' });
+    expect((await intruder.agent.get(path(u)).expect(403)).body).toEqual(ERROR_BODIES[403]);
     await intruder.agent.get(path(u, 'x')).expect(403);
     await intruder.agent
       .put(path(u, 'x'))

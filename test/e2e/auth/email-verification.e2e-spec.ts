@@ -130,3 +130,24 @@ describe('e-mail verification', () => {
     });
   });
 });
+
+describe('the sender of outgoing mail (MAIL_FROM)', () => {
+  it.each([
+    [
+      'Ledgerline <no-reply@example.com>',
+      'no-reply@example.com',
+      /^From: Ledgerline <no-reply@example\.com>$/m,
+    ],
+    ['bare@example.com', 'bare@example.com', /^From: bare@example\.com$/m],
+  ])('sends from %s, display name in the From header', async (mailFrom, envelope, header) => {
+    const t = await createTestApp({ mail: true, env: { MAIL_FROM: mailFrom } });
+    try {
+      const { email } = await registerUser(t, { unverified: true });
+      const mail = await t.smtp.nextMail(email);
+      expect(mail.from).toBe(envelope);
+      expect(mail.raw).toMatch(header);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -4,6 +4,7 @@ import { FakeIdp, foreignKey, IDP_CLIENT_ID } from '../../fakes/idp';
 import { createTestApp, TestApp } from '../../support/app';
 import { sessionIdOf, sessionSetCookie } from '../../support/sessions';
 import { registerUser } from '../../support/users';
+import { ERROR_BODIES } from '../../support/errors';
 
 const keyed = (key: string) => ({ error: 'Bad Request', key });
 const unique = () => randomBytes(5).toString('hex');
@@ -68,10 +69,11 @@ describe('identity-provider login', () => {
       expect(login.body).toEqual(keyed('invalidCredentials'));
     });
 
-    it('refuses another provider identity for an already linked account (401)', async () => {
+    it('refuses another provider identity for an already linked account (400 Unauthorized)', async () => {
       const claims = newIdentity();
       await idpAuth(await idp.sign(claims)).expect(200);
-      await idpAuth(await idp.sign({ ...claims, sub: `sub-${unique()}` })).expect(401);
+      const res = await idpAuth(await idp.sign({ ...claims, sub: `sub-${unique()}` })).expect(400);
+      expect(res.body).toMatchObject(keyed('Unauthorized'));
     });
 
     it.each([
@@ -92,9 +94,11 @@ describe('identity-provider login', () => {
       ['an unverified e-mail', () => idp.sign({ ...newIdentity(), email_verified: false })],
       ['a token without e-mail', () => idp.sign({ sub: 'no-email' })],
       ['garbage', async () => 'not.a.jwt'],
-    ])('answers 401 {error} for %s, without a session', async (_, make) => {
-      const res = await idpAuth(await make()).expect(401);
-      expect(res.body).toEqual({ error: 'Unauthorized' });
+    ])('answers 400 with the key Unauthorized for %s, without a session', async (_, make) => {
+      // A credential that does not verify is an authentication failure of section 7, like
+      // invalidCredentials for a password, not a missing session (401).
+      const res = await idpAuth(await make()).expect(400);
+      expect(res.body).toEqual({ ...keyed('Unauthorized'), message: expect.any(String) });
       expect(sessionSetCookie(res)).toBeUndefined();
     });
 
@@ -120,9 +124,13 @@ describe('identity-provider login', () => {
       expect(res.body).toEqual(keyed('DomainBlacklisted'));
     });
 
-    it('refuses a missing token with {error, message}', async () => {
+    it('refuses a missing token with {error, key: invalidFields, message}', async () => {
       const res = await t.http.post('/v1/user/idp-auth').send({}).expect(400);
-      expect(res.body).toEqual({ error: 'Bad Request', message: expect.any(String) });
+      expect(res.body).toEqual({
+        error: 'Bad Request',
+        key: 'invalidFields',
+        message: 'token is required',
+      });
     });
 
     it('is refused cross-site', async () => {
@@ -201,9 +209,9 @@ describe('identity-provider login when IDP_CLIENT_ID is unset', () => {
 
   it('answers 404 on both routes and never fetches the JWKS', async () => {
     const token = await idp.sign({ sub: 's', email: 'a@example.test', aud: IDP_CLIENT_ID });
-    expect((await t.http.post('/v1/user/idp-auth').send({ token }).expect(404)).body).toEqual({
-      error: 'Not Found',
-    });
+    expect((await t.http.post('/v1/user/idp-auth').send({ token }).expect(404)).body).toEqual(
+      ERROR_BODIES[404],
+    );
     await t.http
       .post('/v1/user/idp-auth/redirect')
       .type('form')

@@ -20,7 +20,7 @@ describe('login throttling (10 failures in 15 minutes, per account and per IP)',
     }
     const throttled = await login(email, 'wrong again');
     expect(throttled.status).toBe(429);
-    expect(throttled.body).toEqual({ error: 'Too Many Requests' });
+    expect(throttled.body).toEqual({ error: 'Too Many Requests', message: expect.any(String) });
     const retryAfter = Number(throttled.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(880);
     expect(retryAfter).toBeLessThanOrEqual(900);

@@ -2,6 +2,7 @@ import type Redis from 'ioredis';
 import { createTestApp, TestApp } from '../../support/app';
 import { sessionIdOf, sessionSetCookie, testRedis } from '../../support/sessions';
 import { loggedInAgent, registerUser } from '../../support/users';
+import { ERROR_BODIES, MESSAGE_BODY } from '../../support/errors';
 
 const keyed = (key: string) => ({ error: 'Bad Request', key });
 
@@ -75,9 +76,21 @@ describe('POST /v1/user/login, GET /v1/user/session, POST /v1/user/logout', () =
       expect(sessionSetCookie(res)).toBeUndefined();
     });
 
-    it('refuses a malformed body with {error, message}', async () => {
+    it('refuses a malformed body with {error, message}; a missing field with invalidFields', async () => {
       const res = await t.http.post('/v1/user/login').send({ email: 'a@b.test' }).expect(400);
-      expect(res.body).toEqual({ error: 'Bad Request', message: expect.any(String) });
+      expect(res.body).toEqual({
+        error: 'Bad Request',
+        key: 'invalidFields',
+        message: 'password is required',
+      });
+      const wrongType = await t.http
+        .post('/v1/user/login')
+        .send({ email: 'a@b.test', password: 42 })
+        .expect(400);
+      expect(wrongType.body).toEqual({
+        error: 'Bad Request',
+        message: 'password must be a string',
+      });
     });
 
     it('refuses cross-site requests with 403 and accepts the frontend and API origins', async () => {
@@ -87,7 +100,7 @@ describe('POST /v1/user/login, GET /v1/user/session, POST /v1/user/logout', () =
         .set('Sec-Fetch-Site', 'cross-site')
         .send({ email, password })
         .expect(403);
-      expect(cross.body).toEqual({ error: 'Forbidden' });
+      expect(cross.body).toEqual(MESSAGE_BODY);
       await t.http
         .post('/v1/user/login')
         .set('Origin', 'https://evil.test')
@@ -125,7 +138,7 @@ describe('POST /v1/user/login, GET /v1/user/session, POST /v1/user/logout', () =
 
     it('answers 401 {error} without a session, and with a forged cookie', async () => {
       const res = await t.http.get('/v1/user/session').expect(401);
-      expect(res.body).toEqual({ error: 'Unauthorized' });
+      expect(res.body).toEqual(ERROR_BODIES[401]);
       await t.http
         .get('/v1/user/session')
         .set('Cookie', 'connect.sid=s%3Aforged.signature')
@@ -184,7 +197,7 @@ describe('POST /v1/user/login, GET /v1/user/session, POST /v1/user/logout', () =
 
     it('answers 401 without a session', async () => {
       const res = await t.http.post('/v1/user/logout').expect(401);
-      expect(res.body).toEqual({ error: 'Unauthorized' });
+      expect(res.body).toEqual(ERROR_BODIES[401]);
     });
 
     it('is refused cross-site', async () => {

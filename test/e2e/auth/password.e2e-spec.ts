@@ -4,6 +4,7 @@ import { FakeSmtp, temporaryPasswordOf } from '../../fakes/smtp';
 import { createTestApp, TestApp } from '../../support/app';
 import { sessionIdOf, sessionSetCookie, testRedis } from '../../support/sessions';
 import { logIn, loggedInAgent, registerUser } from '../../support/users';
+import { ERROR_BODIES } from '../../support/errors';
 
 const keyed = (key: string) => ({ error: 'Bad Request', key });
 const NEW_PASSWORD = 'a brand new passphrase';
@@ -178,7 +179,7 @@ describe('password reset and change', () => {
         .put('/v1/user/password')
         .send({ currentPassword: 'whatever-it-is', newPassword: NEW_PASSWORD })
         .expect(401);
-      expect(res.body).toEqual({ error: 'Unauthorized' });
+      expect(res.body).toEqual(ERROR_BODIES[401]);
     });
 
     it('is refused cross-site', async () => {

@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import { codeOf, FakeSmtp } from '../../fakes/smtp';
 import { createTestApp, TestApp } from '../../support/app';
 import { randomIp } from '../../support/users';
+import { MESSAGE_BODY } from '../../support/errors';
 
 const keyed = (key: string) => ({ error: 'Bad Request', key });
 let n = 0;
@@ -88,11 +89,19 @@ describe('POST /v1/user (registration)', () => {
     ['short password', { password: 'short' }],
     ['long password', { password: 'x'.repeat(129) }],
     ['bad e-mail', { email: 'not-an-address' }],
-    ['missing password', { password: undefined }],
     ['non-string name', { name: 42 }],
   ])('refuses a %s with {error, message}', async (_, patch) => {
     const res = await register({ email: uniqueEmail(), password: PASSWORD, ...patch }).expect(400);
     expect(res.body).toEqual({ error: 'Bad Request', message: expect.any(String) });
+  });
+
+  it('refuses a missing password with the invalidFields key', async () => {
+    const res = await register({ email: uniqueEmail(), password: undefined }).expect(400);
+    expect(res.body).toEqual({
+      error: 'Bad Request',
+      key: 'invalidFields',
+      message: 'password is required',
+    });
   });
 
   it('accepts passwords of 8 and 128 characters without composition rules', async () => {
@@ -144,13 +153,13 @@ describe('POST /v1/user (registration)', () => {
     const cross = await register({ email, password: PASSWORD })
       .set('Sec-Fetch-Site', 'cross-site')
       .expect(403);
-    expect(cross.body).toEqual({ error: 'Forbidden' });
+    expect(cross.body).toEqual(MESSAGE_BODY);
     const foreign = await t.http
       .post('/v1/user')
       .set('Origin', 'https://evil.test')
       .send({ email, password: PASSWORD })
       .expect(403);
-    expect(foreign.body).toEqual({ error: 'Forbidden' });
+    expect(foreign.body).toEqual(MESSAGE_BODY);
     await t.http
       .post('/v1/user')
       .set('Origin', 'http://frontend.test')

@@ -1,6 +1,7 @@
 import { createTestApp, TestApp } from '../../support/app';
 import { sessionIdOf, sessionSetCookie } from '../../support/sessions';
 import { loggedInAgent, registerUser } from '../../support/users';
+import { ERROR_BODIES } from '../../support/errors';
 
 describe('GET /v1/user/session/diagnostic (test environment)', () => {
   let t: TestApp;
@@ -58,16 +59,16 @@ describe('GET /v1/user/session/diagnostic (test environment)', () => {
 describe('GET /v1/user/session/diagnostic (production)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ env: { NODE_ENV: 'production' } });
+    t = await createTestApp({ env: { NODE_ENV: 'production', TRUST_PROXY: 'loopback' } });
   });
   afterAll(() => t.close());
 
   it('is 404', async () => {
     const res = await t.http.get('/v1/user/session/diagnostic').expect(404);
-    expect(res.body).toEqual({ error: 'Not Found' });
+    expect(res.body).toEqual(ERROR_BODIES[404]);
   });
 
-  it('marks the session cookie Secure (behind the TLS-terminating proxy)', async () => {
+  it('marks the session cookie Secure behind a TLS-terminating proxy named by TRUST_PROXY', async () => {
     const { email, password } = await registerUser(t);
     const res = await t.http
       .post('/v1/user/login')
@@ -75,5 +76,23 @@ describe('GET /v1/user/session/diagnostic (production)', () => {
       .send({ email, password })
       .expect(200);
     expect(sessionSetCookie(res)).toMatch(/; Secure/);
+  });
+});
+
+describe('a production session cookie behind a proxy that is not trusted', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { NODE_ENV: 'production', TRUST_PROXY: '' } });
+  });
+  afterAll(() => t.close());
+
+  it('is not sent over what may be plain HTTP: X-Forwarded-Proto is the client’s to invent', async () => {
+    const { email, password } = await registerUser(t);
+    const res = await t.http
+      .post('/v1/user/login')
+      .set('X-Forwarded-Proto', 'https')
+      .send({ email, password })
+      .expect(200);
+    expect(sessionSetCookie(res)).toBeUndefined();
   });
 });

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { createTestApp, TestApp } from '../../support/app';
 import { sessionIdOf, sessionSetCookie } from '../../support/sessions';
 import { loggedInAgent, TestUser } from '../../support/users';
+import { ERROR_BODIES } from '../../support/errors';
 
 const keyed = (key: string) => ({ error: 'Bad Request', key });
 /** The token of the step `offset` steps from now (otplib). */
@@ -46,9 +47,7 @@ describe('two-factor authentication', () => {
     });
 
     it('answers 401 without a session', async () => {
-      expect((await t.http.get('/v1/user/2fa').expect(401)).body).toEqual({
-        error: 'Unauthorized',
-      });
+      expect((await t.http.get('/v1/user/2fa').expect(401)).body).toEqual(ERROR_BODIES[401]);
     });
   });
 
@@ -153,7 +152,7 @@ describe('two-factor authentication', () => {
 
     it('answers 401 when no login waits for a second factor', async () => {
       const res = await t.http.post('/v1/user/2fa/verify').send({ token: '123456' }).expect(401);
-      expect(res.body).toEqual({ error: 'Unauthorized' });
+      expect(res.body).toEqual(ERROR_BODIES[401]);
       const { agent } = await loggedInAgent(t);
       await agent.post('/v1/user/2fa/verify').send({ token: '123456' }).expect(401);
     });

@@ -1,5 +1,6 @@
 import { createTestApp, TestApp } from '../../support/app';
 import { loggedInAgent } from '../../support/users';
+import { ERROR_BODIES } from '../../support/errors';
 
 describe('GET/PATCH /v1/user/state', () => {
   let t: TestApp;
@@ -65,9 +66,7 @@ describe('GET/PATCH /v1/user/state', () => {
   });
 
   it('answers 401 without a session', async () => {
-    expect((await t.http.get('/v1/user/state').expect(401)).body).toEqual({
-      error: 'Unauthorized',
-    });
+    expect((await t.http.get('/v1/user/state').expect(401)).body).toEqual(ERROR_BODIES[401]);
     await t.http.patch('/v1/user/state').send({ completedSteps: [] }).expect(401);
   });
 

@@ -1,8 +1,9 @@
 import { DataSource } from 'typeorm';
-import { Address } from '../../../src/organizations/addresses/address.entity';
+import { Address } from '../../../src/profiles/addresses/address.entity';
 import { createTestApp, TestApp } from '../../support/app';
 import { createOrg, memberAgent } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
+import { errorBody } from '../../support/errors';
 
 const UNKNOWN = '6f1c1d1e-0000-4000-8000-000000000000';
 
@@ -74,7 +75,7 @@ describe('addresses', () => {
       const owner = await loggedInAgent(t);
       const other = await loggedInAgent(t);
       const address = await personalAddress(owner.user.id);
-      await other.agent.get(`/v1/address/${address.id}`).expect(404, { error: 'Not Found' });
+      await other.agent.get(`/v1/address/${address.id}`).expect(404).expect(errorBody(404));
       await other.agent.patch(`/v1/address/${address.id}`).send({ city: 'Nowhere' }).expect(403);
       const res = await owner.agent.get(`/v1/address/${address.id}`).expect(200);
       expect(res.body.city).toBeNull();
@@ -128,7 +129,7 @@ describe('addresses', () => {
   it('requires a session', async () => {
     const { user } = await loggedInAgent(t);
     const address = await personalAddress(user.id);
-    await t.http.get(`/v1/address/${address.id}`).expect(401, { error: 'Unauthorized' });
+    await t.http.get(`/v1/address/${address.id}`).expect(401).expect(errorBody(401));
     await t.http.patch(`/v1/address/${address.id}`).send({ city: 'x' }).expect(401);
   });
 

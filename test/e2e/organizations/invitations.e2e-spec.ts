@@ -127,3 +127,85 @@ describe('invitations', () => {
       .expect(401);
   });
 });
+
+describe('GET /v1/user/invitations, accept and decline from the app', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('lists the open invitations to the caller’s address, newest first, with what they offer', async () => {
+    const owner = await loggedInAgent(t);
+    const first = await createOrg(owner.agent, 'First Co');
+    const second = await createOrg(owner.agent, 'Second Co');
+    const invitee = await loggedInAgent(t);
+    await owner.agent
+      .post(`/v1/organization/${first.id}/member/invite`)
+      .send({ email: invitee.email, role: 'Editor', message: 'Join us' })
+      .expect(201);
+    await owner.agent
+      .post(`/v1/organization/${second.id}/member/invite`)
+      .send({ email: invitee.email, role: 'Viewer' })
+      .expect(201);
+    const res = await invitee.agent.get('/v1/user/invitations').expect(200);
+    expect(res.body).toEqual([
+      {
+        id: expect.any(String),
+        organization: { id: second.id, name: 'Second Co' },
+        role: { id: '00000000-0000-4000-8000-000000000004', name: 'Viewer' },
+        message: null,
+        invitedBy: owner.user.id,
+        expiresAt: expect.any(String),
+        created: expect.any(String),
+      },
+      expect.objectContaining({
+        organization: { id: first.id, name: 'First Co' },
+        role: { id: EDITOR, name: 'Editor' },
+        message: 'Join us',
+      }),
+    ]);
+    // Nobody else sees them.
+    const stranger = await loggedInAgent(t);
+    expect((await stranger.agent.get('/v1/user/invitations').expect(200)).body).toEqual([]);
+    await t.http.get('/v1/user/invitations').expect(401);
+  });
+
+  it('accepts one by id: the caller becomes an active member; it leaves the list', async () => {
+    const owner = await loggedInAgent(t);
+    const org = await createOrg(owner.agent);
+    const invitee = await loggedInAgent(t);
+    await owner.agent
+      .post(`/v1/organization/${org.id}/member/invite`)
+      .send({ email: invitee.email, role: 'Editor' })
+      .expect(201);
+    const [invitation] = (await invitee.agent.get('/v1/user/invitations').expect(200)).body;
+    const stranger = await loggedInAgent(t);
+    await stranger.agent.post(`/v1/user/invitations/${invitation.id}/accept`).expect(404);
+    await stranger.agent.post(`/v1/user/invitations/${invitation.id}/decline`).expect(404);
+    const res = await invitee.agent
+      .post(`/v1/user/invitations/${invitation.id}/accept`)
+      .expect(200);
+    expect(res.body).toMatchObject({ user: invitee.user.id, status: 'active', role: EDITOR });
+    await invitee.agent.get(`/v1/organization/${org.id}/member`).expect(200);
+    expect((await invitee.agent.get('/v1/user/invitations').expect(200)).body).toEqual([]);
+    await invitee.agent.post(`/v1/user/invitations/${invitation.id}/accept`).expect(404);
+    await invitee.agent.post('/v1/user/invitations/not-a-uuid/accept').expect(400);
+  });
+
+  it('declines one: the invited member record goes, no access is given', async () => {
+    const owner = await loggedInAgent(t);
+    const org = await createOrg(owner.agent);
+    const invitee = await loggedInAgent(t);
+    const invited = await owner.agent
+      .post(`/v1/organization/${org.id}/member/invite`)
+      .send({ email: invitee.email, role: 'Viewer' })
+      .expect(201);
+    const [invitation] = (await invitee.agent.get('/v1/user/invitations').expect(200)).body;
+    await invitee.agent.post(`/v1/user/invitations/${invitation.id}/decline`).expect(204);
+    await invitee.agent.get(`/v1/organization/${org.id}`).expect(403);
+    await invitee.agent.post(`/v1/user/invitations/${invitation.id}/accept`).expect(404);
+    const members = (await owner.agent.get(`/v1/organization/${org.id}/member`).expect(200)).body;
+    expect(members.map((m: { id: string }) => m.id)).not.toContain(invited.body.id);
+  });
+});

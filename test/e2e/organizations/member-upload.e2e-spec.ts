@@ -75,7 +75,7 @@ describe('POST /v1/organization/member/upload', () => {
       )
       .expect(400);
     expect(second.body.errors).toEqual([
-      { row: 2, column: 'email', reason: 'already a member' },
+      { row: 2, column: 'email', reason: 'taken@example.com is already a member' },
       { row: 3, column: 'role', reason: expect.stringContaining('Pharaoh') },
     ]);
   });

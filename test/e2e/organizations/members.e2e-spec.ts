@@ -31,20 +31,28 @@ describe('members', () => {
     expect(res.body.entity).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('links an existing user by e-mail and accepts a role by name', async () => {
+  it('never links an account when adding a member: access comes only with an accepted invitation', async () => {
     const owner = await loggedInAgent(t);
     const other = await loggedInAgent(t);
     const org = await createOrg(owner.agent);
-    const res = await owner.agent
+    const withAccount = await owner.agent
       .post(`/v1/organization/${org.id}/member`)
-      .send({ email: other.email, role: 'viewer' })
+      .send({ email: other.email, role: 'Owner' })
       .expect(201);
-    expect(res.body).toMatchObject({
-      user: other.user.id,
-      entity: other.user.entityId,
-      role: VIEWER,
-    });
-    await other.agent.get(`/v1/organization/${org.id}`).expect(200);
+    const withoutAccount = await owner.agent
+      .post(`/v1/organization/${org.id}/member`)
+      .send({ email: 'nobody-registered@example.com', role: 'viewer' })
+      .expect(201);
+    // The answer does not tell whether the address has an account.
+    expect(Object.keys(withAccount.body).sort()).toEqual(Object.keys(withoutAccount.body).sort());
+    expect(withAccount.body).toMatchObject({ user: null, role: OWNER, status: 'active' });
+    expect(withAccount.body.entity).not.toBe(other.user.entityId);
+    expect(withoutAccount.body).toMatchObject({ user: null, role: VIEWER });
+    // The registered user gained nothing.
+    await other.agent.get(`/v1/organization/${org.id}`).expect(403);
+    await other.agent.get(`/v1/organization/${org.id}/member`).expect(403);
+    expect((await other.agent.get('/v1/organization').expect(200)).body).toEqual([]);
+    expect((await other.agent.get('/v1/user/invitations').expect(200)).body).toEqual([]);
   });
 
   it('refuses duplicates (409), unknown roles and bad input (400)', async () => {

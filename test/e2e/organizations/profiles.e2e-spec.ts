@@ -1,7 +1,8 @@
 import { DataSource } from 'typeorm';
-import { Address } from '../../../src/organizations/addresses/address.entity';
+import { Address } from '../../../src/profiles/addresses/address.entity';
 import { createTestApp, TestApp } from '../../support/app';
 import { loggedInAgent } from '../../support/users';
+import { errorBody } from '../../support/errors';
 
 const UNKNOWN = '6f1c1d1e-0000-4000-8000-000000000000';
 
@@ -128,7 +129,7 @@ describe('profiles', () => {
 
   it('requires a session', async () => {
     const { user } = await loggedInAgent(t);
-    await t.http.get(`/v1/profile/${user.profileId}`).expect(401, { error: 'Unauthorized' });
+    await t.http.get(`/v1/profile/${user.profileId}`).expect(401).expect(errorBody(401));
     await t.http.patch(`/v1/profile/${user.profileId}`).send({ title: 'x' }).expect(401);
   });
 
@@ -138,14 +139,15 @@ describe('profiles', () => {
     await other.agent
       .patch(`/v1/profile/${owner.user.profileId}`)
       .send({ title: 'Hacked' })
-      .expect(403, { error: 'Forbidden' });
+      .expect(403)
+      .expect(errorBody(403));
     const res = await owner.agent.get(`/v1/profile/${owner.user.profileId}`).expect(200);
     expect(res.body.title).not.toBe('Hacked');
   });
 
   it('answers 404 for an unknown profile and 400 for a malformed id', async () => {
     const { agent } = await loggedInAgent(t);
-    await agent.get(`/v1/profile/${UNKNOWN}`).expect(404, { error: 'Not Found' });
+    await agent.get(`/v1/profile/${UNKNOWN}`).expect(404).expect(errorBody(404));
     await agent.patch(`/v1/profile/${UNKNOWN}`).send({ title: 'x' }).expect(404);
     await agent.get('/v1/profile/nope').expect(400);
     await agent.patch('/v1/profile/nope').send({ title: 'x' }).expect(400);

@@ -1,34 +1,11 @@
-import { execFile } from 'node:child_process';
-import { resolve } from 'node:path';
-import { promisify } from 'node:util';
 import {
   SiteAdminService,
   UnknownUserError,
 } from '../../../src/organizations/site-admin/site-admin.service';
 import { createTestApp, TestApp } from '../../support/app';
+import { cli } from '../../support/cli';
 import { loggedInAgent } from '../../support/users';
-
-const run = promisify(execFile);
-const ROOT = resolve(__dirname, '../../..');
-
-/** Runs the real CLI against this file's database; resolves with its exit code and output. */
-async function cli(t: TestApp, ...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(
-      'npx',
-      ['ts-node', '--transpile-only', 'src/cli.ts', ...args],
-      {
-        cwd: ROOT,
-        env: { ...process.env, DATABASE_URL: t.database.url },
-        timeout: 60_000,
-      },
-    );
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code?: number; stdout?: string; stderr?: string };
-    return { code: e.code ?? -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
-  }
-}
+import { errorBody } from '../../support/errors';
 
 describe('site admin', () => {
   let t: TestApp;
@@ -41,7 +18,7 @@ describe('site admin', () => {
 
   it('GET /v1/admin/test is 403 for a user, {isAdmin: true} once granted, 403 again once revoked', async () => {
     const { agent, email } = await loggedInAgent(t);
-    await agent.get('/v1/admin/test').expect(403, { error: 'Forbidden' });
+    await agent.get('/v1/admin/test').expect(403).expect(errorBody(403));
     const granted = await admins.grant(` ${email.toUpperCase()} `);
     expect(granted).toMatchObject({ email: email.toLowerCase(), changed: true });
     await agent.get('/v1/admin/test').expect(200, { isAdmin: true });
@@ -52,7 +29,7 @@ describe('site admin', () => {
   });
 
   it('GET /v1/admin/test requires a session', async () => {
-    await t.http.get('/v1/admin/test').expect(401, { error: 'Unauthorized' });
+    await t.http.get('/v1/admin/test').expect(401).expect(errorBody(401));
   });
 
   it('refuses an unknown e-mail', async () => {
@@ -80,6 +57,6 @@ describe('site admin', () => {
     expect(unknown.stderr).toContain('nobody@example.test');
 
     const missing = await cli(t, 'site-admin:grant');
-    expect(missing.code).toBe(1);
+    expect(missing.code).toBe(2);
   }, 120_000);
 });

@@ -1,4 +1,5 @@
 import { createTestApp, TestApp } from '../../support/app';
+import { ERROR_BODIES } from '../../support/errors';
 
 describe('HTTP basics', () => {
   let t: TestApp;
@@ -13,9 +14,35 @@ describe('HTTP basics', () => {
     expect(res.body.info).toMatchObject({ database: { status: 'up' }, redis: { status: 'up' } });
   });
 
-  it('answers an unknown route with 404 {error}', async () => {
+  it('answers an unknown route with 404 {error, key, message}', async () => {
     const res = await t.http.get('/v1/nothing-here').expect(404);
-    expect(res.body).toEqual({ error: 'Not Found' });
+    expect(res.body).toEqual(ERROR_BODIES[404]);
+  });
+
+  it('answers every kind of failure in one shape: validation, domain, route, body parse', async () => {
+    const { loggedInAgent } = await import('../../support/users');
+    const { agent } = await loggedInAgent(t);
+    const shape = { error: expect.any(String), message: expect.any(String) };
+    const validation = await agent.post('/v1/organization').send({ name: 42 }).expect(400);
+    expect(validation.body).toEqual({ error: 'Bad Request', message: 'name must be a string' });
+    const domain = await agent
+      .get('/v1/organization/6f1c1d1e-0000-4000-8000-000000000000')
+      .expect(404);
+    expect(domain.body).toEqual({ ...shape, key: 'resourceNotFound' });
+    const route = await agent.delete('/v1/no/such/route').expect(404);
+    expect(route.body).toEqual({ ...shape, key: 'resourceNotFound' });
+    const parse = await agent
+      .post('/v1/organization')
+      .set('Content-Type', 'application/json')
+      .send('{"name":')
+      .expect(400);
+    expect(parse.body).toEqual({
+      error: 'Bad Request',
+      message: 'the request body is not valid JSON',
+    });
+    for (const res of [validation, domain, route, parse]) {
+      expect(JSON.stringify(res.body)).not.toMatch(/at \w+ \(|node_modules|SELECT/);
+    }
   });
 
   it('echoes a caller X-Request-Id and makes one otherwise', async () => {
@@ -38,6 +65,19 @@ describe('HTTP basics', () => {
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('Bad Request');
     expect(typeof res.body.message).toBe('string');
+  });
+
+  it('refuses text with NUL characters (PostgreSQL cannot store them) with 400, storing nothing', async () => {
+    const { loggedInAgent } = await import('../../support/users');
+    const { agent } = await loggedInAgent(t);
+    const res = await agent
+      .post('/v1/organization')
+      .set('Content-Type', 'application/json')
+      .send('{"name":"Acme\\u0000 Inc."}')
+      .expect(400);
+    expect(res.body).toEqual({ error: 'Bad Request', message: expect.stringMatching(/NUL/) });
+    const list = await agent.get('/v1/organization').expect(200);
+    expect(list.body).toEqual([]);
   });
 
   it('serves the OpenAPI document outside production', async () => {
@@ -92,6 +132,7 @@ describe('unexpected errors', () => {
     try {
       const res = await t.http.get('/v1/test-failures/throw').set('X-Request-Id', 'req-500-test');
       expect(res.status).toBe(500);
+      // The same shape as every other error, with nothing of the failure in it.
       expect(res.body).toEqual({ error: 'Internal Server Error' });
       expect(res.headers['x-request-id']).toBe('req-500-test');
       const sql = await t.http.get('/v1/test-failures/sql');

@@ -3,10 +3,11 @@ import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
 import { DataSource } from 'typeorm';
 import { ActivityAction } from '../../../src/activity/activity-action.entity';
-import { OutboxEvent } from '../../../src/common/events/outbox-event.entity';
-import { OutboxRelay, toEnvelope } from '../../../src/common/events/outbox-relay.service';
-import { OutboxService } from '../../../src/common/events/outbox.service';
-import { QueueName } from '../../../src/common/events/queues';
+import { OutboxEvent } from '../../../src/events/outbox-event.entity';
+import { OutboxRelay, toEnvelope } from '../../../src/events/outbox-relay.service';
+import { OutboxService } from '../../../src/events/outbox.service';
+import { EventConsumers } from '../../../src/events/event-consumers';
+import { QueueName } from '../../../src/events/queues';
 import { createTestApp, createTestDatabase, TestApp, TestDatabase } from '../../support/app';
 import { eventually, sleep } from '../../support/eventually';
 
@@ -133,6 +134,67 @@ describe('outbox → relay → queue → idempotent consumer', () => {
       expect(await activityCount(t, org)).toBe(1);
     } finally {
       await t.close({ keepData: true });
+    }
+  });
+
+  it('keeps an event pending while no consumer of its queue runs, reports it, and relays it once one does', async () => {
+    const org = randomUUID();
+    const record = async (t: TestApp) =>
+      t.get<DataSource>(DataSource).transaction((manager) =>
+        t.get<OutboxService>(OutboxService).record(manager, {
+          type: 'billing.shareholder_count_changed',
+          organizationId: org,
+          object: { organization: org },
+        }),
+      );
+    const pendingRow = (t: TestApp) =>
+      t
+        .get<DataSource>(DataSource)
+        .getRepository(OutboxEvent)
+        .findOneByOrFail({ organizationId: org });
+
+    // No billing consumer in this process: the event is not marked relayed.
+    const first = await createTestApp({ database, redisPrefix });
+    try {
+      await record(first);
+      await first.get<OutboxRelay>(OutboxRelay).relayPending();
+      const row = await pendingRow(first);
+      expect(row.relayedAt).toBeNull();
+      expect(row.unroutedAt).toBeInstanceOf(Date);
+      const health = await first.http.get('/health').expect(200);
+      expect(health.body.info.outbox).toEqual({ status: 'up', unrouted: 1 });
+    } finally {
+      await first.close({ keepData: true });
+    }
+
+    // A process that runs a billing consumer picks it up after its start.
+    const handled: string[] = [];
+    const { Processor, Process } = await import('@nestjs/bull');
+    const { Module, Injectable } = await import('@nestjs/common');
+    @Injectable()
+    @Processor(QueueName.BillingCounts)
+    class BillingConsumer {
+      constructor(consumers: EventConsumers) {
+        consumers.register(QueueName.BillingCounts);
+      }
+      @Process()
+      handle(job: { data: { id: string } }) {
+        handled.push(job.data.id);
+      }
+    }
+    Reflect.defineMetadata('design:paramtypes', [EventConsumers], BillingConsumer);
+    @Module({ providers: [BillingConsumer] })
+    class BillingModule {}
+    const second = await createTestApp({ database, redisPrefix, imports: [BillingModule] });
+    try {
+      await eventually(async () => handled.length === 1);
+      const row = await pendingRow(second);
+      expect(row.relayedAt).toBeInstanceOf(Date);
+      expect(handled).toEqual([row.id]);
+      const health = await second.http.get('/health').expect(200);
+      expect(health.body.info.outbox).toEqual({ status: 'up', unrouted: 0 });
+    } finally {
+      await second.close({ keepData: true });
     }
   });
 });

@@ -1,5 +1,6 @@
 import { listRoutes } from '../../../src/common/http/route-table';
 import { createTestApp, TestApp } from '../../support/app';
+import { ERROR_BODIES } from '../../support/errors';
 
 describe('route table: deny by default', () => {
   let t: TestApp;
@@ -49,7 +50,7 @@ describe('a route that declares no access rule', () => {
 
   it('is refused with 403 and flagged by the route walk', async () => {
     const res = await t.http.get('/v1/undeclared').expect(403);
-    expect(res.body).toEqual({ error: 'Forbidden' });
+    expect(res.body).toEqual(ERROR_BODIES[403]);
     expect(listRoutes(t.app).find((r) => r.path === '/v1/undeclared')?.access).toBeUndefined();
   });
 });

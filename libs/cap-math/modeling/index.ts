@@ -1,0 +1,2 @@
+export * from './round-types';
+export * from './round';

@@ -1,0 +1,571 @@
+import Decimal from 'decimal.js';
+import {
+  convertAtLowestPrice,
+  PriceCandidate,
+  roundPrice,
+  roundPriceCandidate,
+  sharesFor,
+} from '../conversion/conversion-price';
+import { ConversionMethod } from '../conversion/conversion-types';
+import { convertPostMoneySafes } from '../conversion/post-money-safe';
+import { compareDates, parseDate } from '../dates';
+import { DAY_COUNT_CONVENTIONS } from '../day-count';
+import { D, DecimalInput } from '../decimal';
+import { CapMathError } from '../errors';
+import { accruedInterest } from '../interest';
+import { largestRemainder } from '../largest-remainder';
+import {
+  inRange,
+  integerAtLeast,
+  nonNegative,
+  positive,
+  uniqueKeys,
+  wholeNonNegative,
+} from '../validate';
+import { solveAtPrice, solveRound, SolverInput, SolverPool } from './round-solver';
+import {
+  ConversionBasis,
+  RoundConversion,
+  RoundConvertible,
+  RoundConvertibleType,
+  RoundHolderRow,
+  RoundInvestor,
+  RoundModel,
+  RoundModelInput,
+} from './round-types';
+
+/** Key of the unallocated pool's row in `byHolder` (its `kind` is 'pool'). */
+export const POOL_ROW_KEY = 'pool';
+export const POOL_ROW_NAME = 'Unallocated pool';
+
+const CONVERTIBLE_TYPES: readonly RoundConvertibleType[] = [
+  'post_money_safe',
+  'pre_money_safe',
+  'note',
+];
+const ZERO = new D(0);
+const HUNDRED = new D(100);
+/** As ownershipPercentages: 4 places. */
+const PERCENT_DECIMALS = 4;
+
+interface ParsedConvertible {
+  key: string;
+  holderKey: string;
+  type: RoundConvertibleType;
+  mfn: boolean;
+  /** What converts: SAFE amount, or note principal + unpaid + accrued interest. */
+  amount: Decimal;
+  accruedInterest: Decimal;
+  cap?: Decimal;
+  discount: Decimal;
+}
+
+interface Parsed {
+  holders: { key: string; name?: string; before: Decimal }[];
+  issued: Decimal;
+  options: Decimal;
+  poolAvailable: Decimal;
+  /** issued + options + pool available: the fully diluted shares before the round. */
+  existing: Decimal;
+  converting: ParsedConvertible[];
+  preMoney: Decimal;
+  investments: { name: string; amount: Decimal }[];
+  newMoney: Decimal;
+  pool: SolverPool;
+  poolInPreMoney: boolean;
+  fractional: boolean;
+  priceDecimals?: number;
+}
+
+interface Discrete {
+  conversions: RoundConversion[];
+  investors: RoundInvestor[];
+  preMoneyFullyDiluted: Decimal;
+  postMoneyFullyDiluted: Decimal;
+}
+
+/**
+ * Pro-forma priced round: what a new round does to the cap table, nothing stored.
+ *
+ * Definitions (README, "Pro-forma round modeling"):
+ * - Pre-money fully diluted shares (PMFD) = issued + outstanding options + unallocated pool
+ *   + the pool increase when `poolIncludedInPreMoney` + the shares every converting SAFE and
+ *   note receives; price per share = preMoneyValuation / PMFD.
+ * - Post-money SAFEs convert at min(cap / Company Capitalization, price × (1 − discount)), with
+ *   Company Capitalization = issued + options + pool before the round + all converting
+ *   securities' shares (the safe's definition: the pool increase made for the round is not in
+ *   it). Pre-money SAFEs at min(cap / (issued + options + pool + increase), discounted price).
+ *   Notes convert principal + interest accrued to closingDate at min(cap / (issued + options +
+ *   pool + the increase if in the pre-money), discounted price). A security with neither cap
+ *   nor discount converts at the round price (basis 'mfn' when flagged MFN, else 'round').
+ * - optionPoolTopUp.postMoneyPercent: the whole unallocated pool after the round is that
+ *   percent of the post-money fully diluted shares; increase = max(0, target − poolAvailable).
+ * - New investors: amount / price shares, rounded down.
+ *
+ * Price, pool increase and conversions depend on one another; they are solved exactly (see
+ * round-solver.ts: a closed form per regime, the regime found by policy iteration). Then, in
+ * this order: the price is rounded to `priceDecimals` if asked; the pool increase is the exact
+ * increase at that price rounded up to a whole share (raised further, when rounded share counts
+ * would leave the pool short, until the pool is at least the target); every conversion and
+ * investment is computed at that price by the security's own terms and rounded down.
+ * Without `fractional`, PMFD and the post-money count are sums of whole share counts, so
+ * preMoneyValuation / PMFD equals the price only up to that rounding, as in the YC guide.
+ */
+export function modelRound(input: RoundModelInput): RoundModel {
+  const p = parse(input);
+  const solverInput: SolverInput = {
+    existing: p.existing,
+    poolAvailable: p.poolAvailable,
+    preMoney: p.preMoney,
+    newMoney: p.newMoney,
+    poolInPreMoney: p.poolInPreMoney,
+    pool: p.pool,
+    instruments: p.converting.map((c) => ({
+      kind: c.type,
+      roundCoefficient: c.amount.div(new D(1).minus(c.discount)),
+      capFraction: c.cap && c.amount.div(c.cap),
+    })),
+  };
+  const exact = solveRound(solverInput);
+  const price = roundPrice(exact.price, p.priceDecimals);
+
+  let increase = ZERO;
+  if (p.pool.kind === 'fixed') {
+    increase = p.pool.increase;
+  } else if (p.pool.kind === 'percent') {
+    const atPrice = price.equals(exact.price) ? exact : solveAtPrice(solverInput, price);
+    const exactIncrease = Decimal.max(atPrice.poolIncrease, 0);
+    increase = p.fractional ? exactIncrease : ceilToWhole(exactIncrease);
+  }
+
+  let discrete = atPriceAndPool(p, price, increase);
+  if (p.pool.kind === 'percent' && !p.fractional) {
+    const target = p.pool.fraction;
+    // Rounded share counts can leave the pool short of its target when `priceDecimals` rounds
+    // conversion prices away from the exact solution (without it, the exact increase rounded
+    // up always suffices: every other count is rounded down). Each step adds the fewest shares
+    // that could close the gap, as the post-money count never falls when the pool grows, so
+    // the result is the smallest sufficient increase from the rounded-up exact one.
+    for (let step = 0; ; step++) {
+      const shortfall = target
+        .times(discrete.postMoneyFullyDiluted)
+        .minus(p.poolAvailable.plus(increase));
+      if (shortfall.lessThanOrEqualTo(0)) {
+        break;
+      }
+      if (step >= 1000) {
+        throw new CapMathError(
+          'optionPoolTopUp.postMoneyPercent cannot be reached in whole shares',
+        );
+      }
+      increase = increase.plus(ceilToWhole(shortfall));
+      discrete = atPriceAndPool(p, price, increase);
+    }
+  }
+
+  return {
+    pricePerShare: price,
+    preMoneyFullyDilutedShares: discrete.preMoneyFullyDiluted,
+    postMoneyFullyDilutedShares: discrete.postMoneyFullyDiluted,
+    preMoneyValuation: p.preMoney,
+    postMoneyValuation: p.preMoney.plus(p.newMoney),
+    newMoney: p.newMoney,
+    poolIncrease: increase,
+    conversions: discrete.conversions,
+    investors: discrete.investors,
+    byHolder: holderRows(p, discrete, increase),
+  };
+}
+
+/**
+ * Every conversion and investment at the final price and pool increase, by each security's
+ * own terms (the library's conversion functions), each share count rounded down.
+ */
+function atPriceAndPool(p: Parsed, price: Decimal, increase: Decimal): Discrete {
+  const options = { priceDecimals: p.priceDecimals, fractional: p.fractional };
+  const inPreMoney = p.poolInPreMoney ? increase : ZERO;
+  const byKey = new Map<string, { shares: Decimal; price: Decimal; method: ConversionMethod }>();
+  let otherConverting = ZERO;
+  for (const c of p.converting) {
+    if (c.type === 'post_money_safe') {
+      continue;
+    }
+    // Pre-money SAFE: the original safe's capitalization includes the pool increase. Note:
+    // the pre-money fully diluted shares before conversions.
+    const capBase = p.existing.plus(c.type === 'pre_money_safe' ? increase : inPreMoney);
+    const candidates: PriceCandidate[] = [roundPriceCandidate(price, c.discount)];
+    if (c.cap) {
+      candidates.push({ method: 'cap', price: c.cap.div(capBase) });
+    }
+    const conversion = convertAtLowestPrice(c.amount, candidates, options);
+    byKey.set(c.key, {
+      shares: conversion.shares,
+      price: conversion.conversionPrice,
+      method: conversion.method,
+    });
+    otherConverting = otherConverting.plus(conversion.shares);
+  }
+  const postMoneySafes = p.converting.filter((c) => c.type === 'post_money_safe');
+  if (postMoneySafes.length > 0) {
+    const result = convertPostMoneySafes({
+      capitalization: {
+        issuedShares: p.issued,
+        outstandingOptions: p.options,
+        unissuedOptionPool: p.poolAvailable,
+        otherConvertingShares: otherConverting,
+      },
+      standardPreferredPrice: price,
+      safes: postMoneySafes.map((c) => ({
+        key: c.key,
+        purchaseAmount: c.amount,
+        valuationCap: c.cap,
+        discount: c.discount,
+      })),
+      fractional: p.fractional,
+    });
+    for (const r of result.conversions) {
+      byKey.set(r.key, { shares: r.shares, price: r.conversionPrice, method: r.method });
+    }
+  }
+
+  let preMoneyFullyDiluted = p.existing.plus(inPreMoney);
+  const conversions = p.converting.map((c): RoundConversion => {
+    const r = byKey.get(c.key)!;
+    preMoneyFullyDiluted = preMoneyFullyDiluted.plus(r.shares);
+    return {
+      key: c.key,
+      holderKey: c.holderKey,
+      type: c.type,
+      amount: c.amount,
+      accruedInterest: c.accruedInterest,
+      shares: r.shares,
+      pricePerShare: r.price,
+      basis: basisOf(r.method, c.mfn),
+    };
+  });
+  let postMoneyFullyDiluted = preMoneyFullyDiluted.plus(p.poolInPreMoney ? ZERO : increase);
+  const investors = p.investments.map((i): RoundInvestor => {
+    const shares = sharesFor(i.amount.div(price), p.fractional);
+    postMoneyFullyDiluted = postMoneyFullyDiluted.plus(shares);
+    return { name: i.name, amount: i.amount, shares };
+  });
+  return { conversions, investors, preMoneyFullyDiluted, postMoneyFullyDiluted };
+}
+
+function basisOf(method: ConversionMethod, mfn: boolean): ConversionBasis {
+  if (method === 'price') {
+    return mfn ? 'mfn' : 'round';
+  }
+  return method;
+}
+
+/**
+ * A row per existing holder (then per holder of a converting security who is not one yet),
+ * per new investor, and one for the unallocated pool. Percent columns by largest remainder,
+ * 4 places, each summing to exactly 100: before over issued + options + pool (convertibles
+ * not counted), after over the post-money fully diluted shares.
+ */
+function holderRows(p: Parsed, d: Discrete, increase: Decimal): RoundHolderRow[] {
+  const converted = new Map<string, Decimal>();
+  for (const c of d.conversions) {
+    converted.set(c.holderKey, (converted.get(c.holderKey) ?? ZERO).plus(c.shares));
+  }
+  const rows: Omit<RoundHolderRow, 'fullyDilutedPercentBefore' | 'fullyDilutedPercentAfter'>[] = [];
+  const known = new Set<string>();
+  for (const h of p.holders) {
+    known.add(h.key);
+    rows.push({
+      key: h.key,
+      ...(h.name === undefined ? {} : { name: h.name }),
+      kind: 'holder',
+      sharesBefore: h.before,
+      sharesAfter: h.before.plus(converted.get(h.key) ?? ZERO),
+    });
+  }
+  for (const c of d.conversions) {
+    if (!known.has(c.holderKey)) {
+      known.add(c.holderKey);
+      rows.push({
+        key: c.holderKey,
+        kind: 'holder',
+        sharesBefore: ZERO,
+        sharesAfter: converted.get(c.holderKey)!,
+      });
+    }
+  }
+  for (const i of d.investors) {
+    rows.push({
+      key: i.name,
+      name: i.name,
+      kind: 'investor',
+      sharesBefore: ZERO,
+      sharesAfter: i.shares,
+    });
+  }
+  rows.push({
+    key: POOL_ROW_KEY,
+    name: POOL_ROW_NAME,
+    kind: 'pool',
+    sharesBefore: p.poolAvailable,
+    sharesAfter: p.poolAvailable.plus(increase),
+  });
+  // What ownershipPercentages does, without its key and sign checks (rows go by position, as
+  // an investor may share a name with a holder's key; every count here is already validated).
+  const before = percents(rows.map((r) => r.sharesBefore));
+  const after = percents(rows.map((r) => r.sharesAfter));
+  return rows.map((r, i) => ({
+    ...r,
+    fullyDilutedPercentBefore: before[i],
+    fullyDilutedPercentAfter: after[i],
+  }));
+}
+
+/** Largest-remainder percentages to 4 places, summing to exactly 100 (all zeros for no shares). */
+function percents(shares: Decimal[]): Decimal[] {
+  return shares.every((s) => s.isZero())
+    ? shares.map(() => ZERO)
+    : largestRemainder(HUNDRED, shares, PERCENT_DECIMALS);
+}
+
+/** Whole shares, rounded up, after absorbing 60-digit division noise (as `floorToWhole`). */
+function ceilToWhole(value: Decimal): Decimal {
+  return value.toDecimalPlaces(40, Decimal.ROUND_HALF_UP).ceil();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Input validation: every error names the field.
+
+function named<T>(field: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof CapMathError && !error.message.startsWith(field)) {
+      throw new CapMathError(`${field}: ${error.message}`);
+    }
+    throw error;
+  }
+}
+
+/** nonNegative naming the field, whose name is only built when the value is wrong. */
+function quantity(field: () => string, value: DecimalInput): Decimal {
+  try {
+    return nonNegative('', value);
+  } catch {
+    const name = field();
+    return named(name, () => nonNegative(name, value));
+  }
+}
+
+function text(field: string, value: unknown): string {
+  if (typeof value !== 'string' || value.length === 0) {
+    throw new CapMathError(`${field} must be a non-empty string`);
+  }
+  return value;
+}
+
+function flag(field: string, value: unknown, fallback: boolean): boolean {
+  if (value === undefined) {
+    return fallback;
+  }
+  if (typeof value !== 'boolean') {
+    throw new CapMathError(`${field} must be true or false`);
+  }
+  return value;
+}
+
+function list<T>(field: string, value: readonly T[] | undefined): readonly T[] {
+  if (value === undefined) {
+    return [];
+  }
+  if (!Array.isArray(value)) {
+    throw new CapMathError(`${field} must be a list`);
+  }
+  return value;
+}
+
+function parse(input: RoundModelInput): Parsed {
+  const fractional = flag('fractional', input.fractional, false);
+  const poolInPreMoney = flag('poolIncludedInPreMoney', input.poolIncludedInPreMoney, true);
+  const convertSafes = flag('convertSafes', input.convertSafes, true);
+  const convertNotes = flag('convertNotes', input.convertNotes, true);
+  const priceDecimals =
+    input.priceDecimals === undefined
+      ? undefined
+      : integerAtLeast('priceDecimals', input.priceDecimals, 0);
+  const closingDate = input.closingDate;
+  named('closingDate', () => parseDate(closingDate));
+
+  const holderList = list('holders', input.holders);
+  holderList.forEach((h, i) => text(`holders[${i}].key`, h?.key));
+  uniqueKeys(
+    'holders',
+    holderList.map((h) => h.key),
+  );
+  let issued = ZERO;
+  let options = ZERO;
+  const holders = holderList.map((h) => {
+    const shares = quantity(() => `shares of holder "${h.key}"`, h.shares);
+    issued = issued.plus(shares);
+    if (h.options === undefined) {
+      return { key: h.key, name: h.name, before: shares };
+    }
+    const held = quantity(() => `options of holder "${h.key}"`, h.options);
+    options = options.plus(held);
+    return { key: h.key, name: h.name, before: shares.plus(held) };
+  });
+  const poolAvailable = named('poolAvailable', () =>
+    nonNegative('poolAvailable', input.poolAvailable),
+  );
+  const existing = issued.plus(options).plus(poolAvailable);
+  if (existing.isZero()) {
+    throw new CapMathError(
+      'holders and poolAvailable: the fully diluted shares before the round must be greater than zero',
+    );
+  }
+
+  const convertibleList = list('convertibles', input.convertibles);
+  convertibleList.forEach((c, i) => text(`convertibles[${i}].key`, c?.key));
+  uniqueKeys(
+    'convertibles',
+    convertibleList.map((c) => c.key),
+  );
+  const converting = convertibleList
+    .map((c) => parseConvertible(c, closingDate))
+    .filter((c) => (c.type === 'note' ? convertNotes : convertSafes));
+
+  const preMoney = named('preMoneyValuation', () =>
+    positive('preMoneyValuation', input.preMoneyValuation),
+  );
+  const investments = list('investments', input.investments).map((inv, i) => {
+    const name = text(`investments[${i}].name`, inv?.name);
+    const field = `amount of investment "${name}"`;
+    return { name, amount: named(field, () => nonNegative(field, inv.amount)) };
+  });
+  const newMoney = investments.reduce((acc, i) => acc.plus(i.amount), ZERO);
+
+  return {
+    holders,
+    issued,
+    options,
+    poolAvailable,
+    existing,
+    converting,
+    preMoney,
+    investments,
+    newMoney,
+    pool: parsePool(input.optionPoolTopUp, fractional),
+    poolInPreMoney,
+    fractional,
+    priceDecimals,
+  };
+}
+
+function parsePool(topUp: RoundModelInput['optionPoolTopUp'], fractional: boolean): SolverPool {
+  if (topUp === undefined || topUp === null) {
+    return { kind: 'none' };
+  }
+  const hasPercent = 'postMoneyPercent' in topUp && topUp.postMoneyPercent !== undefined;
+  const hasIncrease = 'increase' in topUp && topUp.increase !== undefined;
+  if (hasPercent === hasIncrease) {
+    throw new CapMathError('optionPoolTopUp takes exactly one of postMoneyPercent and increase');
+  }
+  if (hasPercent) {
+    const field = 'optionPoolTopUp.postMoneyPercent';
+    const percent = named(field, () =>
+      inRange(field, (topUp as { postMoneyPercent: DecimalInput }).postMoneyPercent, 0, 100),
+    );
+    if (percent.equals(100)) {
+      throw new CapMathError(`${field} must be below 100`);
+    }
+    return { kind: 'percent', fraction: percent.div(100) };
+  }
+  const field = 'optionPoolTopUp.increase';
+  const value = (topUp as { increase: DecimalInput }).increase;
+  return {
+    kind: 'fixed',
+    increase: named(field, () =>
+      fractional ? nonNegative(field, value) : wholeNonNegative(field, value),
+    ),
+  };
+}
+
+function parseConvertible(c: RoundConvertible, closingDate: string): ParsedConvertible {
+  const of = (field: string) => `${field} of convertible "${c.key}"`;
+  const holderKey = text(of('holderKey'), c.holderKey);
+  if (!CONVERTIBLE_TYPES.includes(c.type)) {
+    throw new CapMathError(
+      `${of('type')} must be one of ${CONVERTIBLE_TYPES.join(', ')} (got ${String(c.type)})`,
+    );
+  }
+  const amount = named(of('amount'), () => positive(of('amount'), c.amount));
+  const cap =
+    c.valuationCap === undefined || c.valuationCap === null
+      ? undefined
+      : named(of('valuationCap'), () => positive(of('valuationCap'), c.valuationCap!));
+  const discount = named(of('discount'), () => inRange(of('discount'), c.discount ?? 0, 0, 1));
+  if (discount.equals(1)) {
+    throw new CapMathError(`${of('discount')} must be below 1 (a fraction: "0.2" for 20%)`);
+  }
+  const mfn = flag(of('mfn'), c.mfn, false);
+  let interest = ZERO;
+  let unpaid = ZERO;
+  if (c.type !== 'note') {
+    if (c.interest !== undefined || c.unpaidInterest !== undefined) {
+      throw new CapMathError(`${of('interest')}: only notes accrue interest`);
+    }
+  } else {
+    unpaid = named(of('unpaidInterest'), () =>
+      nonNegative(of('unpaidInterest'), c.unpaidInterest ?? 0),
+    );
+    if (c.interest) {
+      interest = noteInterest(c, amount, closingDate, of);
+    }
+  }
+  return {
+    key: c.key,
+    holderKey,
+    type: c.type,
+    mfn,
+    amount: amount.plus(unpaid).plus(interest),
+    accruedInterest: interest,
+    cap,
+    discount,
+  };
+}
+
+function noteInterest(
+  c: RoundConvertible,
+  principal: Decimal,
+  closingDate: string,
+  of: (field: string) => string,
+): Decimal {
+  const terms = c.interest!;
+  const rate = named(of('interest.annualRate'), () =>
+    nonNegative(of('interest.annualRate'), terms.annualRate),
+  );
+  if (terms.interestType !== 'simple' && terms.interestType !== 'compound') {
+    throw new CapMathError(`${of('interest.interestType')} must be "simple" or "compound"`);
+  }
+  if (!DAY_COUNT_CONVENTIONS.includes(terms.dayCount)) {
+    throw new CapMathError(
+      `${of('interest.dayCount')} must be one of ${DAY_COUNT_CONVENTIONS.join(', ')}`,
+    );
+  }
+  named(of('interest.issueDate'), () => parseDate(terms.issueDate));
+  if (compareDates(closingDate, terms.issueDate) < 0) {
+    throw new CapMathError(
+      `${of('interest.issueDate')} (${terms.issueDate}) is after closingDate (${closingDate})`,
+    );
+  }
+  return named(of('interest'), () =>
+    accruedInterest({
+      principal,
+      annualRate: rate,
+      interestType: terms.interestType,
+      dayCount: terms.dayCount,
+      compoundingPeriodsPerYear: terms.compoundingPeriodsPerYear,
+      startDate: terms.issueDate,
+      endDate: closingDate,
+    }),
+  );
+}

@@ -1,0 +1,7 @@
+export * from './schedule';
+export * from './allocation';
+export * from './vesting-dates';
+export * from './vesting-events';
+export * from './vested';
+export * from './acceleration';
+export * from './project';

@@ -1,0 +1,1 @@
+export { ActivityModule } from './activity.module';

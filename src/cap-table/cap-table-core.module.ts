@@ -1,0 +1,34 @@
+import { Module } from '@nestjs/common';
+import { OrganizationsModule } from '../organizations';
+import { StakeholderCounts } from './billing-counts';
+import { LedgerModule } from './ledger/ledger.module';
+import { LedgerWriter } from './ledger/ledger-writer';
+import { LegendsService } from './legends/legends.service';
+import { ShareholdingRepository } from './shareholdings/shareholding.repository';
+import { ValuationsService } from './valuations/valuations.service';
+
+/**
+ * What every part of the cap table writes and reads with: the ledger (log, reducer, writer),
+ * legends (default legends of new certificates), valuations (the latest price) and the billing
+ * counts. The feature modules of the cap table import it.
+ */
+@Module({
+  imports: [LedgerModule, OrganizationsModule],
+  providers: [
+    LedgerWriter,
+    LegendsService,
+    ValuationsService,
+    ShareholdingRepository,
+    StakeholderCounts,
+  ],
+  exports: [
+    LedgerModule,
+    OrganizationsModule,
+    LedgerWriter,
+    LegendsService,
+    ValuationsService,
+    ShareholdingRepository,
+    StakeholderCounts,
+  ],
+})
+export class CapTableCoreModule {}

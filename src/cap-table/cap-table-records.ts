@@ -1,0 +1,66 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { RecordResolvers } from '../common';
+import { memberUserSql } from '../organizations';
+import { GRANT_TYPES } from './ledger/incentive-types';
+
+/**
+ * Teaches the permission guard where the cap table's records belong. A shareholding's owner (for
+ * `canViewHolding` and the other "self" permissions) is the user of its holder; so is a
+ * holding's (option grants, warrants, notes, SAFEs) and an exercise request's.
+ */
+@Injectable()
+export class CapTableRecords implements OnModuleInit {
+  constructor(private readonly resolvers: RecordResolvers) {}
+
+  onModuleInit() {
+    this.resolvers.register(
+      'security',
+      'SELECT organization_id, NULL::uuid AS owner_user_id FROM security WHERE id = {id} AND deleted_at IS NULL',
+    );
+    this.resolvers.register(
+      'legend',
+      'SELECT organization_id, NULL::uuid AS owner_user_id FROM legend WHERE id = {id} AND deleted_at IS NULL',
+    );
+    this.resolvers.register(
+      'shareholding',
+      `SELECT h.organization_id, ${memberUserSql('h.member_id')} AS owner_user_id
+       FROM shareholding h WHERE h.id = {id}`,
+    );
+    this.resolvers.register(
+      'capitalChange',
+      'SELECT organization_id, NULL::uuid AS owner_user_id FROM capital_change WHERE id = {id}',
+    );
+    this.resolvers.register(
+      'valuation',
+      'SELECT organization_id, NULL::uuid AS owner_user_id FROM valuation WHERE id = {id}',
+    );
+    this.resolvers.register(
+      'plan',
+      'SELECT organization_id, NULL::uuid AS owner_user_id FROM stock_plan WHERE id = {id} AND deleted_at IS NULL',
+    );
+    this.resolvers.register(
+      'pool',
+      'SELECT organization_id, NULL::uuid AS owner_user_id FROM stock_plan_pool WHERE id = {id} AND deleted_at IS NULL',
+    );
+    this.resolvers.register(
+      'vestingSchedule',
+      'SELECT organization_id, NULL::uuid AS owner_user_id FROM vesting_schedule WHERE id = {id} AND deleted_at IS NULL',
+    );
+    // A holding's owner (canViewHolding, canViewOption ...) is the user of its holder.
+    this.resolvers.register(
+      'holding',
+      `SELECT h.organization_id, ${memberUserSql('h.member_id')} AS owner_user_id
+       FROM holding h WHERE h.id = {id}`,
+    );
+    this.resolvers.register(
+      'option',
+      `SELECT h.organization_id, ${memberUserSql('h.member_id')} AS owner_user_id
+       FROM holding h WHERE h.id = {id} AND h.type IN (${GRANT_TYPES.map((t) => `'${t}'`).join(', ')})`,
+    );
+    this.resolvers.register(
+      'exerciseRequest',
+      `SELECT r.organization_id, ${memberUserSql('h.member_id')} AS owner_user_id
+       FROM exercise_request r JOIN holding h ON h.id = r.holding_id WHERE r.id = {id}`,
+    );
+  }
+}

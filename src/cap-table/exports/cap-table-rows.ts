@@ -1,0 +1,207 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import type { QueryRunner } from 'typeorm';
+import { toDecimalString } from '../../../libs/cap-math';
+import { OrganizationsDirectory } from '../../organizations';
+import type { LedgerState } from '../ledger/ledger-state';
+import { Shareholding } from '../shareholdings/shareholding.entity';
+import { OwnershipColumn } from './ownership-column';
+
+/**
+ * One shareholding as the cap table CSV has it (the columns of issue 12, in their order).
+ * Decimals as text, dates `YYYY-MM-DD`.
+ */
+export interface CapTableRow {
+  holderName: string;
+  holderEmail: string | null;
+  security: string;
+  classType: string;
+  quantity: string;
+  pricePerShare: string | null;
+  issueDate: string;
+  certificateNumber: string;
+  status: string;
+  /** Of the issued shares the rows add up to, 4 decimals; the column sums to exactly 100. */
+  ownershipPercent: string;
+}
+
+/** Rows read one batch at a time; `close` frees the connection (also done by iterating to the end). */
+export interface CapTableRowSource extends AsyncIterable<CapTableRow> {
+  close(): Promise<void>;
+}
+
+/** Rows fetched per round trip. */
+const BATCH = 1000;
+
+/**
+ * The order of the rows: by class name (bytewise, so the order never depends on the server's
+ * collation), then by certificate number (the class prefix is the same on each, so shorter is
+ * smaller: CS-2 before CS-10), i.e. in issuance order within each class. An import issues the rows
+ * in file order, so it numbers the certificates as they were.
+ */
+const ORDER = `s.name COLLATE "C", length(h.certificate_number), h.certificate_number, h.id`;
+const ACTIVE = `h.organization_id = $1 AND h.status = 'active'`;
+
+const QUANTITIES_SQL = `
+  SELECT trim_scale(h.quantity)::text AS q
+  FROM shareholding h JOIN security s ON s.id = h.security_id
+  WHERE ${ACTIVE} ORDER BY ${ORDER}`;
+
+const ROWS_SQL = `
+  SELECT m.name AS "holderName", m.email AS "holderEmail", s.name AS security,
+         s.class_type AS "classType", trim_scale(h.quantity)::text AS quantity,
+         trim_scale(h.price_per_share)::text AS "pricePerShare",
+         to_char(h.issue_date, 'YYYY-MM-DD') AS "issueDate",
+         h.certificate_number AS "certificateNumber", h.status
+  FROM shareholding h
+  JOIN security s ON s.id = h.security_id
+  JOIN member m ON m.id = h.member_id
+  WHERE ${ACTIVE} ORDER BY ${ORDER}`;
+
+type RowWithoutPercent = Omit<CapTableRow, 'ownershipPercent'>;
+
+/**
+ * Reads an organization's active shareholdings as CSV rows, in constant memory: two passes over
+ * server-side cursors in one read-only REPEATABLE READ transaction (the same snapshot for both),
+ * the first for the quantities alone (the ownership percentages need the total and the
+ * remainders of every row before the first row is written), the second for the rows. The
+ * transaction and its connection are held until the rows are read or the reader closes.
+ */
+@Injectable()
+export class CapTableRowsReader {
+  constructor(
+    @InjectRepository(Shareholding) private readonly holdings: Repository<Shareholding>,
+    private readonly organizations: OrganizationsDirectory,
+  ) {}
+
+  async current(organizationId: string): Promise<CapTableRowSource> {
+    const runner = this.holdings.manager.connection.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.startTransaction('REPEATABLE READ');
+      await runner.query('SET TRANSACTION READ ONLY');
+      const column = new OwnershipColumn();
+      for await (const r of cursor<{ q: string }>(runner, 'quantities', QUANTITIES_SQL, [
+        organizationId,
+      ]))
+        column.add(r.q);
+      column.finish();
+      const rows = cursor<RowWithoutPercent>(runner, 'rows', ROWS_SQL, [organizationId]);
+      return withPercents(rows, column, () => end(runner));
+    } catch (err) {
+      await end(runner);
+      throw err;
+    }
+  }
+
+  /**
+   * The rows of a cap table replayed from the log (`?asOf=`): in memory, as the replay is, in the
+   * order of `current`.
+   */
+  async replayed(organizationId: string, state: LedgerState): Promise<CapTableRowSource> {
+    const active = [...state.shareholdings.values()].filter((h) => h.status === 'active');
+    const members = await this.organizations.membersById(organizationId, [
+      ...new Set(active.map((h) => h.memberId)),
+    ]);
+    const rows = active
+      .map((h) => {
+        const s = state.securities.get(h.securityId)!;
+        const m = members.get(h.memberId);
+        return {
+          id: h.id,
+          row: {
+            holderName: m?.name ?? '',
+            holderEmail: m?.email ?? null,
+            security: s.name,
+            classType: s.classType,
+            quantity: toDecimalString(h.quantity),
+            pricePerShare: h.pricePerShare,
+            issueDate: h.issueDate,
+            certificateNumber: h.certificateNumber,
+            status: h.status,
+          },
+        };
+      })
+      .sort(
+        (a, b) =>
+          bytewise(a.row.security, b.row.security) ||
+          a.row.certificateNumber.length - b.row.certificateNumber.length ||
+          bytewise(a.row.certificateNumber, b.row.certificateNumber) ||
+          bytewise(a.id, b.id),
+      )
+      .map((r) => r.row);
+    const column = new OwnershipColumn();
+    for (const r of rows) column.add(r.quantity);
+    column.finish();
+    return withPercents(
+      (async function* () {
+        yield* rows;
+      })(),
+      column,
+      async () => undefined,
+    );
+  }
+
+  /** Organizations (not deleted) with active shareholdings, by id. */
+  async organizationsWithShares(): Promise<string[]> {
+    const rows = (await this.holdings.query(
+      `SELECT DISTINCT h.organization_id AS id FROM shareholding h
+       JOIN organization o ON o.id = h.organization_id AND o.deleted_at IS NULL
+       WHERE h.status = 'active' ORDER BY 1`,
+    )) as { id: string }[];
+    return rows.map((r) => r.id);
+  }
+}
+
+/** The rows of a query, `BATCH` at a time, through a cursor of the runner's transaction. */
+async function* cursor<T>(
+  runner: QueryRunner,
+  name: string,
+  sql: string,
+  params: unknown[],
+): AsyncGenerator<T> {
+  await runner.query(`DECLARE ${name} NO SCROLL CURSOR FOR ${sql}`, params);
+  for (;;) {
+    const batch = (await runner.query(`FETCH ${BATCH} FROM ${name}`)) as T[];
+    yield* batch;
+    if (batch.length < BATCH) break;
+  }
+  await runner.query(`CLOSE ${name}`);
+}
+
+function withPercents(
+  rows: AsyncGenerator<RowWithoutPercent>,
+  column: OwnershipColumn,
+  release: () => Promise<void>,
+): CapTableRowSource {
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await rows.return(undefined);
+    await release();
+  };
+  return {
+    close,
+    async *[Symbol.asyncIterator]() {
+      let i = 0;
+      try {
+        for await (const row of rows) yield { ...row, ownershipPercent: column.percent(i++) };
+      } finally {
+        await close();
+      }
+    },
+  };
+}
+
+async function end(runner: QueryRunner) {
+  if (runner.isReleased) return;
+  try {
+    if (runner.isTransactionActive) await runner.commitTransaction();
+  } finally {
+    await runner.release();
+  }
+}
+
+const bytewise = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));

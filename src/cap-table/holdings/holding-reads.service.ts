@@ -1,0 +1,99 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '../../common';
+import { InTransaction } from '../../database';
+import { BUILT_IN_ROLES } from '../../organizations';
+import { today } from '../quantities';
+import { ShareholdingView, toShareholdingView } from '../shareholdings/shareholding.view';
+import { ListMyHoldingsQuery } from './holding.dto';
+import { Holding } from './holding.entity';
+import { HoldingRepository } from './holding.repository';
+import { HoldingView, toHoldingView } from './holding.view';
+
+/** One organization's part of an entity's portfolio. */
+export interface PortfolioEntry {
+  organization: { id: string; name: string };
+  /** The entity's member record in it. */
+  member: string;
+  /** Its active shareholdings. */
+  shareholdings: ShareholdingView[];
+  /** Its holdings of every status (the status says which are current). */
+  holdings: HoldingView[];
+}
+
+/**
+ * Reading holdings: one (the guard decided), the caller's own across organizations, and an
+ * entity's portfolio (its owner sees all of it, an organization's cap-table viewers their
+ * organization's part).
+ */
+@Injectable()
+export class HoldingReadsService {
+  constructor(private readonly holdings: HoldingRepository) {}
+
+  async get(id: string, tx?: InTransaction): Promise<HoldingView> {
+    const holding = await this.holdings.findById(id, tx);
+    if (!holding) throw DomainError.notFound('no such holding');
+    return (await this.views([holding], tx))[0];
+  }
+
+  /** `GET /v1/holding`: the holdings of the caller's member records, oldest first. */
+  async mine(userId: string, query: ListMyHoldingsQuery): Promise<HoldingView[]> {
+    const rows = await this.holdings.ofUser(userId, query.limit ?? 100, query.offset ?? 0);
+    return this.views(rows);
+  }
+
+  /**
+   * `GET /v1/entity/:entity/profile`. The entity's owner (whose personal entity it is) sees every
+   * organization it is a member of; anyone else only those where their role has
+   * `canViewCapTable`, and 403 when that is none.
+   */
+  async portfolio(userId: string, entityId: string): Promise<PortfolioEntry[]> {
+    const entity = await this.holdings.entity(entityId);
+    if (!entity) throw DomainError.notFound('no such entity');
+    let memberships = await this.holdings.membershipsOf(entityId);
+    if (entity.ownerUserId !== userId) {
+      const organizations = [...new Set(memberships.map((m) => m.organizationId))];
+      const roles = await this.holdings.callerRoles(userId, organizations);
+      const visible = new Set(
+        roles
+          .filter((r) => permissionsOf(r.roleId, r.storedPermissions).has('canViewCapTable'))
+          .map((r) => r.organizationId),
+      );
+      memberships = memberships.filter((m) => visible.has(m.organizationId));
+      if (!memberships.length) {
+        throw DomainError.forbidden(
+          "requires being the entity's owner, or canViewCapTable in an organization it belongs to",
+        );
+      }
+    }
+    const memberIds = memberships.map((m) => m.memberId);
+    const [shareholdings, holdings] = await Promise.all([
+      this.holdings.activeShareholdingsOf(memberIds),
+      this.holdings.ofMembers(memberIds),
+    ]);
+    const views = await this.views(holdings);
+    return memberships.map((m) => ({
+      organization: { id: m.organizationId, name: m.organizationName },
+      member: m.memberId,
+      shareholdings: shareholdings.filter((s) => s.memberId === m.memberId).map(toShareholdingView),
+      holdings: views.filter((h) => h.member === m.memberId),
+    }));
+  }
+
+  async views(rows: Holding[], tx?: InTransaction): Promise<HoldingView[]> {
+    const schedules = await this.holdings.schedulesOf(rows, tx);
+    const date = today();
+    return rows.map((h) =>
+      toHoldingView(
+        h,
+        h.vestingScheduleId ? (schedules.get(h.vestingScheduleId) ?? null) : null,
+        date,
+      ),
+    );
+  }
+}
+
+/** A role's permissions: built-in roles from the code's table, custom ones from their row. */
+function permissionsOf(roleId: string, stored: string[] | null): ReadonlySet<string> {
+  const builtIn = BUILT_IN_ROLES.find((r) => r.id === roleId);
+  return new Set<string>(builtIn ? builtIn.permissions : (stored ?? []));
+}

@@ -1,0 +1,191 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import {
+  addDays,
+  CapMathError,
+  compareDates,
+  toDecimal,
+  toDecimalString,
+} from '../../../libs/cap-math';
+import { AccessContext, DomainError } from '../../common';
+import { OrganizationFacts, OrganizationsDirectory } from '../../organizations';
+import { StakeholderCounts } from '../billing-counts';
+import { interestOwed } from '../ledger/incentive-rules';
+import { CONVERTIBLE_TYPES } from '../ledger/incentive-types';
+import { replayAsOf } from '../ledger/ledger-state';
+import { LedgerWriter } from '../ledger/ledger-writer';
+import { LegendsService } from '../legends/legends.service';
+import { decimalText, fractionalAllowed } from '../quantities';
+import { Shareholding } from '../shareholdings/shareholding.entity';
+import { ShareholdingView, toShareholdingView } from '../shareholdings/shareholding.view';
+import {
+  capitalizationLog,
+  capitalizationOf,
+  convert,
+  conversionRecord,
+  type ConversionResult,
+} from './conversion-math';
+import { ConvertDto, RepayDto } from './holding.dto';
+import { HoldingRepository } from './holding.repository';
+import { assertActive, holdingEvent, label, lockedHolding } from './holding-events';
+import { HoldingReadsService } from './holding-reads.service';
+import type { HoldingView } from './holding.view';
+
+export interface ConvertedView {
+  holding: HoldingView;
+  shareholding: ShareholdingView;
+}
+
+/**
+ * How notes and SAFEs end: a note is repaid (interest owed first, then principal; nothing left
+ * → `repaid`), a note or SAFE converts into shares in a priced round (`converted`). Each is one
+ * transaction of the log under the lock of the holding (and the class it converts into).
+ */
+@Injectable()
+export class HoldingSettlementsService {
+  constructor(
+    private readonly ledger: LedgerWriter,
+    private readonly counts: StakeholderCounts,
+    private readonly organizations: OrganizationsDirectory,
+    private readonly legends: LegendsService,
+    private readonly holdings: HoldingRepository,
+    private readonly reads: HoldingReadsService,
+  ) {}
+
+  async repay(access: AccessContext, id: string, dto: RepayDto): Promise<HoldingView> {
+    const organization = await this.organizationOf(access);
+    const amount = decimalText(dto.amount)!;
+    return this.ledger.change(organization.id, access.userId, { holdings: [id] }, async (c) => {
+      const h = lockedHolding(c, id);
+      if (h.type !== 'convertible_note') {
+        throw DomainError.badRequest(`only convertible notes are repaid, not a ${label(h.type)}`);
+      }
+      assertActive(h);
+      // What the reducer will split the payment into (it checks the amount against it).
+      const interest = interestOwed(h, dto.date).toDecimalPlaces(SCALE);
+      const paid = toDecimal(amount);
+      const toInterest = paid.lt(interest) ? paid : interest;
+      await c.apply('TX_CONVERTIBLE_REPAYMENT', dto.date, {
+        holdingId: id,
+        amount,
+        date: dto.date,
+      });
+      const view = await this.reads.get(id, c.tx);
+      const events = [
+        holdingEvent(
+          'holding.repaid',
+          access,
+          view,
+          `${label(h.type)} ${id}: ${amount} ${h.terms.currency ?? ''} repaid on ${dto.date} ` +
+            `(interest ${money(toInterest)}, principal ${money(paid.minus(toInterest))})` +
+            (view.status === 'repaid' ? ': repaid in full' : ''),
+        ),
+      ];
+      // Repaid in full, the holder may no longer hold anything: the billed count can change.
+      if (view.status === 'repaid') events.push(await this.counts.members(c.tx, access));
+      await c.record(...events);
+      return view;
+    });
+  }
+
+  async convert(access: AccessContext, id: string, dto: ConvertDto): Promise<ConvertedView> {
+    const organization = await this.organizationOf(access);
+    const legendIds = await this.legends.defaults(organization.id);
+    const scope = { holdings: [id], securities: [dto.security], legends: legendIds };
+    return this.ledger.change(organization.id, access.userId, scope, async (c) => {
+      const h = lockedHolding(c, id);
+      if (!CONVERTIBLE_TYPES.has(h.type)) {
+        throw DomainError.badRequest(
+          `only convertible notes and SAFEs convert, not a ${label(h.type)}`,
+        );
+      }
+      assertActive(h);
+      const security = c.state.securities.get(dto.security);
+      if (!security || security.deleted) throw DomainError.notFound('no such class');
+      const issued = h.terms.issueDate!;
+      if (compareDates(dto.date, issued) < 0) {
+        throw DomainError.badRequest(`date must not be before the issue date ${issued}`, {
+          body: { field: 'date' },
+        });
+      }
+      // The cap table immediately before the financing: everything effective before its date.
+      const before = replayAsOf(
+        capitalizationLog(await this.holdings.log(c.tx, organization.id)),
+        addDays(dto.date, -1),
+      );
+      const sameRound = (await this.holdings.convertedOn(c.tx, organization.id, dto.date)).filter(
+        (x) => x.id !== id && (x.type === 'convertible_note' || x.terms.safeType === 'pre_money'),
+      );
+      const result = this.compute(() =>
+        convert({
+          holding: h,
+          date: dto.date,
+          pricePerShare: decimalText(dto.pricePerShare)!,
+          capitalization: capitalizationOf(before, dto.date),
+          otherPostMoneySafes: [...before.holdings.values()].filter(
+            (x) =>
+              x.id !== id &&
+              x.type === 'safe' &&
+              x.terms.safeType === 'post_money' &&
+              x.status === 'active',
+          ),
+          otherConvertingShares: sameRound.reduce(
+            (sum, x) => sum.plus(x.conversion?.shares ?? 0),
+            toDecimal(0),
+          ),
+          fractional: fractionalAllowed(organization),
+        }),
+      );
+      const conversion = conversionRecord(result, {
+        date: dto.date,
+        shareholdingId: randomUUID(),
+        securityId: security.id,
+        roundPricePerShare: decimalText(dto.pricePerShare)!,
+        preMoneyValuation: decimalText(dto.preMoneyValuation),
+      });
+      await c.apply('TX_CONVERTIBLE_CONVERSION', dto.date, {
+        holdingId: id,
+        conversion,
+        legendIds,
+      });
+      const holding = await this.reads.get(id, c.tx);
+      const shareholding = toShareholdingView(
+        await c.tx.manager
+          .getRepository(Shareholding)
+          .findOneByOrFail({ id: conversion.shareholdingId }),
+      );
+      await c.record(
+        holdingEvent(
+          'holding.converted',
+          access,
+          holding,
+          `${label(h.type)} ${id}: ${conversion.conversionAmount} converted on ${dto.date} into ` +
+            `${conversion.shares} shares of ${security.name} (${shareholding.certificateNumber}) at ` +
+            `${conversion.conversionPrice} (${conversion.method})`,
+        ),
+        await this.counts.shareholders(c.tx, access),
+      );
+      return { holding, shareholding };
+    });
+  }
+
+  /** The library's refusals (a cap the SAFEs would own all the company at ...) are 400s. */
+  private compute(run: () => ConversionResult): ConversionResult {
+    try {
+      return run();
+    } catch (err) {
+      if (err instanceof CapMathError) throw DomainError.badRequest(err.message);
+      throw err;
+    }
+  }
+
+  private async organizationOf(access: AccessContext): Promise<OrganizationFacts> {
+    const organization = await this.organizations.organization(access.organizationId!);
+    if (!organization) throw DomainError.notFound('no such organization');
+    return organization;
+  }
+}
+
+/** The ledger's scale: the decimal places of its numeric(38, 10) columns. */
+const SCALE = 10;
+const money = (d: ReturnType<typeof toDecimal>) => toDecimalString(d.toDecimalPlaces(SCALE));

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { CapTableCoreModule } from '../cap-table-core.module';
+import { EntityProfileController } from './entity-profile.controller';
+import { HoldingReadsService } from './holding-reads.service';
+import { HoldingRepository } from './holding.repository';
+import { HoldingSettlementsService } from './holding-settlements.service';
+import { HoldingsController } from './holdings.controller';
+import { HoldingsService } from './holdings.service';
+
+/** Holdings: option grants, RSUs, SARs, warrants, convertible notes and SAFEs; repayment, conversion and an entity's portfolio. */
+@Module({
+  imports: [CapTableCoreModule],
+  controllers: [HoldingsController, EntityProfileController],
+  providers: [HoldingRepository, HoldingReadsService, HoldingsService, HoldingSettlementsService],
+})
+export class HoldingsModule {}

@@ -1,0 +1,365 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, Repository } from 'typeorm';
+import { toDecimal, toDecimalString } from '../../../libs/cap-math';
+import { InTransaction } from '../../database';
+import { CapitalChange } from '../capital-changes/capital-change.entity';
+import { Legend } from '../legends/legend.entity';
+import { Security } from '../securities/security.entity';
+import { ShareBlock } from '../shareholdings/share-block.entity';
+import { Shareholding } from '../shareholdings/shareholding.entity';
+import { Valuation } from '../valuations/valuation.entity';
+import { EquityTransaction } from './equity-transaction.entity';
+import {
+  currentIncentives,
+  IncentiveScope,
+  incentiveClasses,
+  loadIncentives,
+  persistIncentives,
+} from './incentive-store';
+import {
+  applyTransaction,
+  Block,
+  emptyState,
+  emptyTouched,
+  ShareholdingState,
+  LedgerState,
+  LegendState,
+  SecurityState,
+} from './ledger-state';
+import type { CapitalChangeRecord, LedgerTransaction, ValuationRecord } from './transaction-types';
+
+/** Which records a write reads and locks before it changes the cap table. */
+export interface LedgerScope extends IncentiveScope {
+  securities?: string[];
+  shareholdings?: string[];
+  /** Legends named by the change: read-locked, so they cannot be deleted meanwhile. */
+  legends?: string[];
+  /** A legend about to be deleted, with the active holdings that carry it. */
+  legendToDelete?: string;
+  valuations?: string[];
+  capitalChanges?: string[];
+}
+
+const FOR_UPDATE = { mode: 'pessimistic_write' } as const;
+const FOR_SHARE = { mode: 'pessimistic_read' } as const;
+
+/**
+ * The cap table's persistence: loads (and locks) the records a change needs into a LedgerState,
+ * runs the change through the same reducer a replay uses, then writes the records it touched and
+ * appends the transaction to the log, all in the caller's database transaction. Locks are taken
+ * in one order (classes, holdings, legends), sorted by id, so concurrent writes cannot deadlock.
+ */
+@Injectable()
+export class LedgerStore {
+  constructor(
+    @InjectRepository(EquityTransaction) private readonly log: Repository<EquityTransaction>,
+    @InjectRepository(Security) private readonly securities: Repository<Security>,
+    @InjectRepository(Legend) private readonly legends: Repository<Legend>,
+    @InjectRepository(Shareholding) private readonly holdings: Repository<Shareholding>,
+    @InjectRepository(ShareBlock) private readonly blocks: Repository<ShareBlock>,
+    @InjectRepository(Valuation) private readonly valuations: Repository<Valuation>,
+    @InjectRepository(CapitalChange) private readonly capitalChanges: Repository<CapitalChange>,
+  ) {}
+
+  async load(tx: InTransaction, organizationId: string, scope: LedgerScope): Promise<LedgerState> {
+    const m = tx.manager;
+    const state = emptyState();
+    const byIds = <T>(ids: string[] | undefined) =>
+      ({ where: { organizationId, id: In([...new Set(ids)].sort()) }, order: { id: 'ASC' } }) as T;
+
+    if (scope.shareholdings?.length) {
+      // The classes of the holdings first: every change to a class's shares serialises on it.
+      const classes = await m
+        .getRepository(Shareholding)
+        .find({ ...byIds(scope.shareholdings), select: { id: true, securityId: true } });
+      scope = {
+        ...scope,
+        securities: [...(scope.securities ?? []), ...classes.map((h) => h.securityId)],
+      };
+    }
+    const incentives = await incentiveClasses(tx, organizationId, scope);
+    scope = {
+      ...incentives.scope,
+      securities: [...(scope.securities ?? []), ...incentives.securities],
+    };
+    if (scope.securities?.length) {
+      const rows = await m
+        .getRepository(Security)
+        .find({ ...byIds(scope.securities), lock: FOR_UPDATE });
+      for (const s of rows) state.securities.set(s.id, toSecurityState(s));
+    }
+    if (scope.shareholdings?.length)
+      await this.loadHoldings(tx, organizationId, state, scope.shareholdings, true);
+    await loadIncentives(tx, organizationId, scope, state);
+    const legendIds = [
+      ...(scope.legends ?? []),
+      ...(scope.legendToDelete ? [scope.legendToDelete] : []),
+    ];
+    if (legendIds.length) {
+      const lock = scope.legendToDelete ? FOR_UPDATE : FOR_SHARE;
+      const rows = await m.getRepository(Legend).find({ ...byIds(legendIds), lock });
+      for (const l of rows) state.legends.set(l.id, toLegendState(l));
+    }
+    if (scope.legendToDelete) {
+      // Read once the legend is locked: every change that puts a legend on a holding share-locks
+      // it, so those have committed by now and later ones wait for the deletion.
+      const carriers = await m
+        .getRepository(Shareholding)
+        .createQueryBuilder('h')
+        .select('h.id', 'id')
+        .where(
+          "h.organization_id = :organizationId AND h.status = 'active' AND :legend = ANY(h.legend_ids)",
+          { organizationId, legend: scope.legendToDelete },
+        )
+        .getRawMany<{ id: string }>();
+      await this.loadHoldings(
+        tx,
+        organizationId,
+        state,
+        carriers.map((c) => c.id),
+        false,
+      );
+    }
+    if (scope.valuations?.length) {
+      const rows = await m
+        .getRepository(Valuation)
+        .find({ ...byIds(scope.valuations), lock: FOR_UPDATE });
+      for (const v of rows) state.valuations.set(v.id, toValuationRecord(v));
+    }
+    if (scope.capitalChanges?.length) {
+      const rows = await m
+        .getRepository(CapitalChange)
+        .find({ ...byIds(scope.capitalChanges), lock: FOR_UPDATE });
+      for (const c of rows) state.capitalChanges.set(c.id, toCapitalChangeRecord(c));
+    }
+    return state;
+  }
+
+  private async loadHoldings(
+    tx: InTransaction,
+    organizationId: string,
+    state: LedgerState,
+    ids: string[],
+    lock: boolean,
+  ) {
+    if (!ids.length) return;
+    const m = tx.manager;
+    const rows = await m.getRepository(Shareholding).find({
+      where: { organizationId, id: In([...new Set(ids)].sort()) },
+      order: { id: 'ASC' },
+      ...(lock ? { lock: FOR_UPDATE } : {}),
+    });
+    for (const h of rows) state.shareholdings.set(h.id, toShareholdingState(h));
+    const blocks = await m.getRepository(ShareBlock).find({
+      where: { shareholdingId: In(rows.map((h) => h.id)) },
+      order: { fromNumber: 'ASC' },
+    });
+    for (const h of rows) state.blocks.set(h.id, []);
+    for (const b of blocks) state.blocks.get(b.shareholdingId)!.push(toBlock(b));
+  }
+
+  /**
+   * Applies the transaction to the loaded state (throwing LedgerRuleError when it breaks an
+   * invariant), writes what it touched and appends it to the log.
+   */
+  async apply(
+    tx: InTransaction,
+    organizationId: string,
+    actorUserId: string | null,
+    state: LedgerState,
+    transaction: LedgerTransaction,
+  ): Promise<void> {
+    state.touched = emptyTouched();
+    applyTransaction(state, transaction);
+    await this.persist(tx, organizationId, state);
+    await tx.manager
+      .createQueryBuilder()
+      .insert()
+      .into(EquityTransaction)
+      .values({
+        id: transaction.id,
+        organizationId,
+        type: transaction.type,
+        effectiveDate: transaction.effectiveDate,
+        actorUserId,
+        // jsonb defeats TypeORM's deep-partial typing; the payload is plain JSON.
+        payload: transaction.payload as never,
+      })
+      .execute();
+  }
+
+  private async persist(tx: InTransaction, organizationId: string, state: LedgerState) {
+    const m = tx.manager;
+    const { touched } = state;
+    // Classes before holdings (the foreign key), holdings before their blocks.
+    for (const id of touched.securities) {
+      await m
+        .getRepository(Security)
+        .save({ organizationId, ...fromSecurityState(state.securities.get(id)!) });
+    }
+    for (const id of touched.legends) {
+      const l = state.legends.get(id)!;
+      await m.getRepository(Legend).save({
+        id,
+        organizationId,
+        name: l.name,
+        text: l.text,
+        isDefault: l.isDefault,
+        deletedAt: l.deleted ? new Date() : null,
+      });
+    }
+    for (const id of touched.shareholdings) {
+      await m
+        .getRepository(Shareholding)
+        .save({ organizationId, ...fromShareholdingState(state.shareholdings.get(id)!) });
+    }
+    const touchedHoldings = [...touched.shareholdings];
+    if (touchedHoldings.length) {
+      await m.getRepository(ShareBlock).delete({ shareholdingId: In(touchedHoldings) });
+      const rows = touchedHoldings.flatMap((id) =>
+        (state.blocks.get(id) ?? []).map((b) => ({
+          organizationId,
+          securityId: state.shareholdings.get(id)!.securityId,
+          shareholdingId: id,
+          fromNumber: toDecimalString(b.from),
+          toNumber: toDecimalString(b.to),
+        })),
+      );
+      if (rows.length) await m.getRepository(ShareBlock).insert(rows);
+    }
+    for (const id of touched.valuations) {
+      await m.getRepository(Valuation).save({ organizationId, ...state.valuations.get(id)! });
+    }
+    await persistIncentives(tx, organizationId, state);
+    for (const id of touched.capitalChanges) {
+      await m
+        .getRepository(CapitalChange)
+        .save({ organizationId, ...state.capitalChanges.get(id)! });
+    }
+  }
+
+  /** The organization's log in recording order (plain rows: a replay reads thousands). */
+  async transactions(organizationId: string): Promise<LedgerTransaction[]> {
+    return (await this.log.query(
+      `SELECT id, type, effective_date::text AS "effectiveDate", payload
+       FROM equity_transaction WHERE organization_id = $1 ORDER BY sequence`,
+      [organizationId],
+    )) as LedgerTransaction[];
+  }
+
+  /** The whole current state of an organization's cap table, as the tables hold it. */
+  async current(organizationId: string): Promise<LedgerState> {
+    const state = emptyState();
+    const where = { organizationId };
+    for (const s of await this.securities.findBy(where))
+      state.securities.set(s.id, toSecurityState(s));
+    for (const l of await this.legends.findBy(where)) state.legends.set(l.id, toLegendState(l));
+    for (const h of await this.holdings.findBy(where)) {
+      state.shareholdings.set(h.id, toShareholdingState(h));
+      state.blocks.set(h.id, []);
+    }
+    const blocks = await this.blocks.find({ where, order: { fromNumber: 'ASC' } });
+    for (const b of blocks) (state.blocks.get(b.shareholdingId) ?? []).push(toBlock(b));
+    for (const v of await this.valuations.findBy(where))
+      state.valuations.set(v.id, toValuationRecord(v));
+    for (const c of await this.capitalChanges.findBy(where)) {
+      state.capitalChanges.set(c.id, toCapitalChangeRecord(c));
+    }
+    await currentIncentives(this.log.manager, organizationId, state);
+    return state;
+  }
+}
+
+const dec = (v: string | null) => (v === null ? null : toDecimalString(toDecimal(v)));
+
+function toSecurityState(s: Security): SecurityState {
+  return {
+    id: s.id,
+    name: s.name,
+    classType: s.classType,
+    idPrefix: s.idPrefix,
+    authorized: toDecimal(s.authorizedShares),
+    issued: toDecimal(s.issuedShares),
+    reserved: toDecimal(s.reservedShares),
+    parValue: dec(s.parValue),
+    originalIssuePrice: dec(s.originalIssuePrice),
+    currency: s.currency,
+    seniority: s.seniority,
+    liquidationPreferenceMultiple: dec(s.liquidationPreferenceMultiple),
+    participating: s.participating,
+    participationCapMultiple: dec(s.participationCapMultiple),
+    conversionRatio: dec(s.conversionRatio)!,
+    votesPerShare: dec(s.votesPerShare)!,
+    boardApprovalDate: s.boardApprovalDate,
+    deleted: s.deletedAt !== null,
+    nextCertificateNumber: s.nextCertificateNumber,
+    nextShareNumber: toDecimal(s.nextShareNumber),
+  };
+}
+
+function fromSecurityState(s: SecurityState): Partial<Security> {
+  const { authorized, issued, reserved, deleted, nextShareNumber, ...rest } = s;
+  return {
+    ...rest,
+    authorizedShares: toDecimalString(authorized),
+    issuedShares: toDecimalString(issued),
+    reservedShares: toDecimalString(reserved),
+    nextShareNumber: toDecimalString(nextShareNumber),
+    deletedAt: deleted ? new Date() : null,
+  };
+}
+
+function toShareholdingState(h: Shareholding): ShareholdingState {
+  return {
+    id: h.id,
+    memberId: h.memberId,
+    securityId: h.securityId,
+    quantity: toDecimal(h.quantity),
+    pricePerShare: dec(h.pricePerShare),
+    issueDate: h.issueDate,
+    certificateNumber: h.certificateNumber,
+    status: h.status,
+    legendIds: h.legendIds,
+    consideration: h.consideration,
+    transferredFromId: h.transferredFromId,
+  };
+}
+
+function fromShareholdingState(h: ShareholdingState): Partial<Shareholding> {
+  return { ...h, quantity: toDecimalString(h.quantity) };
+}
+
+const toLegendState = (l: Legend): LegendState => ({
+  id: l.id,
+  name: l.name,
+  text: l.text,
+  isDefault: l.isDefault,
+  deleted: l.deletedAt !== null,
+});
+
+const toBlock = (b: ShareBlock): Block => ({
+  from: toDecimal(b.fromNumber),
+  to: toDecimal(b.toNumber),
+});
+
+const toValuationRecord = (v: Valuation): ValuationRecord => ({
+  id: v.id,
+  type: v.type,
+  pricePerShare: dec(v.pricePerShare)!,
+  securityId: v.securityId,
+  effectiveDate: v.effectiveDate,
+  provider: v.provider,
+  reportFileId: v.reportFileId,
+});
+
+const toCapitalChangeRecord = (c: CapitalChange): CapitalChangeRecord => ({
+  id: c.id,
+  memberId: c.memberId,
+  entityId: c.entityId,
+  date: c.date,
+  amount: dec(c.amount)!,
+  currency: c.currency,
+  type: c.type,
+  description: c.description,
+});

@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '../../common';
+import { DomainEvent, Tx, UnitOfWork } from '../../events';
+import { LedgerRuleError, LedgerState } from './ledger-state';
+import { LedgerScope, LedgerStore } from './ledger-store';
+import type { LedgerTransaction, TransactionPayloads, TransactionType } from './transaction-types';
+
+/** What a change of the cap table works with inside its transaction. */
+export interface LedgerChange {
+  readonly tx: Tx;
+  /** The locked records of the scope, as the reducer sees them. */
+  readonly state: LedgerState;
+  /** Runs one transaction through the reducer, persists it and appends it to the log. */
+  apply<T extends TransactionType>(
+    type: T,
+    effectiveDate: string,
+    payload: TransactionPayloads[T],
+  ): Promise<string>;
+  record(...events: DomainEvent[]): Promise<void>;
+}
+
+/**
+ * Every write to the cap table goes through here: one database transaction that locks the records
+ * the change reads to decide, applies it with the reducer that replays the log (so invariants are
+ * checked once, in one place, under the locks), appends it to the log and records its domain
+ * events. A broken invariant becomes the spec's error: `insufficientShares` (400), a state
+ * conflict (409), a missing record (404) or invalid input (400).
+ */
+@Injectable()
+export class LedgerWriter {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly store: LedgerStore,
+  ) {}
+
+  async change<T>(
+    organizationId: string,
+    actorUserId: string,
+    scope: LedgerScope,
+    work: (change: LedgerChange) => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await this.uow.run(async (tx) => {
+        const state = await this.store.load(tx, organizationId, scope);
+        return work({
+          tx,
+          state,
+          record: (...events) => tx.record(...events),
+          apply: async (type, effectiveDate, payload) => {
+            const id = randomUUID();
+            const transaction = { id, type, effectiveDate, payload } as LedgerTransaction;
+            await this.store.apply(tx, organizationId, actorUserId, state, transaction);
+            return id;
+          },
+        });
+      });
+    } catch (err) {
+      throw err instanceof LedgerRuleError ? toDomainError(err) : err;
+    }
+  }
+}
+
+function toDomainError(err: LedgerRuleError): DomainError {
+  switch (err.rule) {
+    case 'insufficientShares':
+      return DomainError.keyed('insufficientShares', err.message);
+    case 'conflict':
+      return DomainError.conflict(err.message);
+    case 'notFound':
+      return DomainError.notFound(err.message);
+    case 'invalid':
+      return DomainError.badRequest(err.message);
+  }
+}

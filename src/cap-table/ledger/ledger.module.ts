@@ -1,0 +1,39 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CapitalChange } from '../capital-changes/capital-change.entity';
+import { Holding } from '../holdings/holding.entity';
+import { Legend } from '../legends/legend.entity';
+import { ExerciseRequest } from '../options/exercise-request.entity';
+import { Plan } from '../plans/plan.entity';
+import { Pool } from '../plans/pool.entity';
+import { Security } from '../securities/security.entity';
+import { ShareBlock } from '../shareholdings/share-block.entity';
+import { Shareholding } from '../shareholdings/shareholding.entity';
+import { Valuation } from '../valuations/valuation.entity';
+import { VestingScheduleEntity } from '../vesting-schedules/vesting-schedule.entity';
+import { EquityTransaction } from './equity-transaction.entity';
+import { LedgerStore } from './ledger-store';
+import { LedgerVerifier } from './ledger-verifier';
+
+/** The log and the current-state tables of the cap table; no HTTP, events or Redis (the CLI uses it). */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([
+      EquityTransaction,
+      Security,
+      Legend,
+      Shareholding,
+      ShareBlock,
+      Valuation,
+      CapitalChange,
+      VestingScheduleEntity,
+      Plan,
+      Pool,
+      Holding,
+      ExerciseRequest,
+    ]),
+  ],
+  providers: [LedgerStore, LedgerVerifier],
+  exports: [LedgerStore, LedgerVerifier, TypeOrmModule],
+})
+export class LedgerModule {}

@@ -1,0 +1,164 @@
+import type { IncentivePayloads } from './incentive-types';
+
+/**
+ * The kinds of change the equity transaction log records. Open Cap Format's transaction types
+ * keep their names (`TX_STOCK_ISSUANCE` ...); changes OCF models as objects rather than
+ * transactions (a class, a legend, a valuation) are logged under names of the same style, so the
+ * log alone rebuilds every table of the cap table.
+ */
+export const TRANSACTION_TYPES = [
+  'STOCK_CLASS_CREATED',
+  'STOCK_CLASS_UPDATED',
+  'STOCK_CLASS_DELETED',
+  'TX_STOCK_CLASS_AUTHORIZED_SHARES_ADJUSTMENT',
+  'STOCK_LEGEND_TEMPLATE_CREATED',
+  'STOCK_LEGEND_TEMPLATE_UPDATED',
+  'STOCK_LEGEND_TEMPLATE_DELETED',
+  'TX_STOCK_ISSUANCE',
+  'TX_STOCK_TRANSFER',
+  'TX_STOCK_CANCELLATION',
+  'STOCK_ISSUANCE_AMENDED',
+  'VALUATION_RECORDED',
+  'VALUATION_AMENDED',
+  'CAPITAL_CHANGE_RECORDED',
+  'CAPITAL_CHANGE_AMENDED',
+  'VESTING_TERMS_CREATED',
+  'VESTING_TERMS_DELETED',
+  'STOCK_PLAN_CREATED',
+  'STOCK_PLAN_UPDATED',
+  'TX_STOCK_PLAN_POOL_ADJUSTMENT',
+  'STOCK_PLAN_DELETED',
+  'STOCK_PLAN_POOL_CREATED',
+  'STOCK_PLAN_POOL_UPDATED',
+  'STOCK_PLAN_POOL_DELETED',
+  'TX_EQUITY_COMPENSATION_ISSUANCE',
+  'TX_WARRANT_ISSUANCE',
+  'TX_CONVERTIBLE_ISSUANCE',
+  'HOLDING_AMENDED',
+  'TX_EQUITY_COMPENSATION_CANCELLATION',
+  'TX_WARRANT_CANCELLATION',
+  'TX_CONVERTIBLE_CANCELLATION',
+  'EXERCISE_REQUESTED',
+  'EXERCISE_REQUEST_REJECTED',
+  'TX_EQUITY_COMPENSATION_EXERCISE',
+  'TX_WARRANT_EXERCISE',
+  'TX_CONVERTIBLE_REPAYMENT',
+  'TX_CONVERTIBLE_CONVERSION',
+] as const;
+
+export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+
+export type ClassType = 'common' | 'preferred';
+
+/** A share class as the log carries it (decimals as strings, dates `YYYY-MM-DD`). */
+export interface SecurityRecord {
+  id: string;
+  name: string;
+  classType: ClassType;
+  idPrefix: string;
+  authorizedShares: string;
+  parValue: string | null;
+  originalIssuePrice: string | null;
+  currency: string;
+  seniority: number;
+  liquidationPreferenceMultiple: string | null;
+  /** Participating preferred: after its preference it shares in what is left, as converted. */
+  participating: boolean;
+  participationCapMultiple: string | null;
+  conversionRatio: string;
+  votesPerShare: string;
+  boardApprovalDate: string | null;
+}
+
+export interface LegendRecord {
+  id: string;
+  name: string;
+  text: string;
+  isDefault: boolean;
+}
+
+export interface ValuationRecord {
+  id: string;
+  type: string;
+  pricePerShare: string;
+  securityId: string | null;
+  effectiveDate: string;
+  provider: string | null;
+  reportFileId: string | null;
+}
+
+export interface CapitalChangeRecord {
+  id: string;
+  memberId: string;
+  entityId: string;
+  date: string;
+  amount: string;
+  currency: string;
+  type: 'contribution' | 'distribution';
+  description: string | null;
+}
+
+export type SecurityChanges = Partial<Omit<SecurityRecord, 'id' | 'authorizedShares'>>;
+export type LegendChanges = Partial<Omit<LegendRecord, 'id'>>;
+export type ValuationChanges = Partial<Omit<ValuationRecord, 'id'>>;
+export type CapitalChangeChanges = Partial<
+  Omit<CapitalChangeRecord, 'id' | 'memberId' | 'entityId'>
+>;
+
+export interface IssuanceAmendment {
+  quantity?: string;
+  pricePerShare?: string | null;
+  issueDate?: string;
+  legendIds?: string[];
+  consideration?: string | null;
+}
+
+/** The payload of each transaction type: everything a replay needs, ids included. */
+export interface TransactionPayloads extends IncentivePayloads {
+  STOCK_CLASS_CREATED: { security: SecurityRecord };
+  STOCK_CLASS_UPDATED: { securityId: string; changes: SecurityChanges };
+  STOCK_CLASS_DELETED: { securityId: string };
+  TX_STOCK_CLASS_AUTHORIZED_SHARES_ADJUSTMENT: {
+    securityId: string;
+    previousSharesAuthorized: string;
+    newSharesAuthorized: string;
+    reason: string | null;
+  };
+  STOCK_LEGEND_TEMPLATE_CREATED: { legend: LegendRecord };
+  STOCK_LEGEND_TEMPLATE_UPDATED: { legendId: string; changes: LegendChanges };
+  STOCK_LEGEND_TEMPLATE_DELETED: { legendId: string };
+  TX_STOCK_ISSUANCE: {
+    shareholdingId: string;
+    securityId: string;
+    memberId: string;
+    quantity: string;
+    pricePerShare: string | null;
+    issueDate: string;
+    legendIds: string[];
+    consideration: string | null;
+  };
+  TX_STOCK_TRANSFER: {
+    sourceId: string;
+    destinationId: string;
+    toMemberId: string;
+    quantity: string;
+    date: string;
+    pricePerShare: string | null;
+  };
+  TX_STOCK_CANCELLATION: { shareholdingId: string; quantity: string; reason: string };
+  STOCK_ISSUANCE_AMENDED: { shareholdingId: string; changes: IssuanceAmendment };
+  VALUATION_RECORDED: { valuation: ValuationRecord };
+  VALUATION_AMENDED: { valuationId: string; changes: ValuationChanges };
+  CAPITAL_CHANGE_RECORDED: { capitalChange: CapitalChangeRecord };
+  CAPITAL_CHANGE_AMENDED: { capitalChangeId: string; changes: CapitalChangeChanges };
+}
+
+/** One entry of the log, as the reducer reads it. */
+export type LedgerTransaction = {
+  [T in TransactionType]: {
+    id: string;
+    type: T;
+    effectiveDate: string;
+    payload: TransactionPayloads[T];
+  };
+}[TransactionType];

@@ -1,0 +1,212 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { compareDates } from '../../../libs/cap-math';
+import { AccessContext, DomainError } from '../../common';
+import { OrganizationFacts, OrganizationsDirectory } from '../../organizations';
+import { StakeholderCounts } from '../billing-counts';
+import { isGrantType } from '../ledger/incentive-types';
+import { LedgerChange, LedgerWriter } from '../ledger/ledger-writer';
+import type { HoldingState } from '../ledger/state';
+import { LegendsService } from '../legends/legends.service';
+import { decimalText, quantity, today } from '../quantities';
+import { ExerciseRequest } from './exercise-request.entity';
+import { ExerciseDto, ExerciseRequestDto } from './option.dto';
+import { ExerciseRequestView, toExerciseRequestView } from './option.view';
+import { changeEvent } from '../change-event';
+
+/** Where the deprecated-style paths address an option: `/v1/plan/:plan/pool/:pool/option/:option`. */
+export interface OptionPath {
+  plan: string;
+  pool: string;
+  option: string;
+}
+
+export interface ExerciseView {
+  /** The exercise transaction of the log. */
+  id: string;
+  option: string;
+  quantity: string;
+  /** The shareholding the exercise issued. */
+  shareholding: string;
+  date: string;
+  paymentMethod: string | null;
+  /** The request this exercise approved, if any. */
+  request: string | null;
+}
+
+/**
+ * Exercising options: a holder asks (a pending request), an editor exercises (approving a request
+ * or not) or rejects the request. Each is one transaction of the log, applied under the lock of
+ * the grant (and its pool, plan and class), so the exercisable quantity is checked against every
+ * earlier exercise: parallel exercises never take more than vested.
+ */
+@Injectable()
+export class OptionExerciseService {
+  constructor(
+    private readonly ledger: LedgerWriter,
+    private readonly counts: StakeholderCounts,
+    private readonly legends: LegendsService,
+    private readonly organizations: OrganizationsDirectory,
+  ) {}
+
+  async request(
+    access: AccessContext,
+    path: OptionPath,
+    dto: ExerciseRequestDto,
+  ): Promise<ExerciseRequestView> {
+    const organization = await this.organizationOf(access);
+    const date = notAfterToday(dto.date ?? today());
+    const record = {
+      id: randomUUID(),
+      holdingId: path.option,
+      quantity: quantity(dto.quantity, 'quantity', organization),
+      date,
+      paymentMethod: dto.paymentMethod ?? null,
+      requestedByUserId: access.userId,
+    };
+    const scope = { holdings: [path.option] };
+    return this.ledger.change(organization.id, access.userId, scope, async (c) => {
+      const option = optionAt(c, path);
+      await c.apply('EXERCISE_REQUESTED', date, { request: record });
+      const view = toExerciseRequestView(
+        await c.tx.manager.getRepository(ExerciseRequest).findOneByOrFail({ id: record.id }),
+      );
+      await c.record(
+        changeEvent(
+          'option.exercise_requested',
+          access,
+          view,
+          `${option.type} ${option.id}: exercise of ${view.quantity} requested for ${date}`,
+        ),
+      );
+      return view;
+    });
+  }
+
+  /**
+   * Exercises `quantity` (only editors). With `requestId` it approves that pending request of the
+   * option; the request's quantity, date and payment method apply unless the body gives others
+   * (an editor may approve a part).
+   */
+  async exercise(access: AccessContext, path: OptionPath, dto: ExerciseDto): Promise<ExerciseView> {
+    const organization = await this.organizationOf(access);
+    if (dto.date !== undefined) notAfterToday(dto.date);
+    const legendIds = await this.legends.defaults(organization.id);
+    const shareholdingId = randomUUID();
+    const scope = {
+      holdings: [path.option],
+      requests: dto.requestId ? [dto.requestId] : [],
+      legends: legendIds,
+    };
+    return this.ledger.change(organization.id, access.userId, scope, async (c) => {
+      const option = optionAt(c, path);
+      const request = dto.requestId ? c.state.requests.get(dto.requestId) : undefined;
+      if (dto.requestId && (!request || request.holdingId !== option.id)) {
+        throw DomainError.notFound('no such exercise request of this option');
+      }
+      if (request && request.status !== 'pending') {
+        throw DomainError.conflict(`the exercise request is ${request.status}`);
+      }
+      const exercised = quantity(dto.quantity ?? request!.quantity, 'quantity', organization);
+      const date = dto.date ?? request?.date ?? today();
+      const paymentMethod =
+        dto.paymentMethod !== undefined
+          ? (dto.paymentMethod ?? null)
+          : (request?.paymentMethod ?? null);
+      const id = await c.apply('TX_EQUITY_COMPENSATION_EXERCISE', date, {
+        holdingId: option.id,
+        requestId: request?.id ?? null,
+        quantity: exercised,
+        date,
+        paymentMethod,
+        shareholdingId,
+        legendIds,
+      });
+      const result: ExerciseView = {
+        id,
+        option: option.id,
+        quantity: exercised,
+        shareholding: shareholdingId,
+        date,
+        paymentMethod,
+        request: request?.id ?? null,
+      };
+      const shares = c.state.shareholdings.get(shareholdingId)!;
+      const security = c.state.securities.get(shares.securityId)!;
+      const price = decimalText(option.terms.exercisePrice);
+      await c.record(
+        changeEvent(
+          'option.exercised',
+          access,
+          result,
+          `${option.type} ${option.id}: ${exercised} exercised into shareholding ${shares.certificateNumber} of ${security.name}` +
+            (price === null ? '' : ` at ${price}`) +
+            (request ? ' (request approved)' : ''),
+        ),
+        await this.counts.shareholders(c.tx, access),
+      );
+      return result;
+    });
+  }
+
+  /** Rejects a pending request of the option. */
+  async reject(access: AccessContext, path: OptionPath, requestId: string): Promise<void> {
+    await this.ledger.change(
+      access.organizationId!,
+      access.userId,
+      { requests: [requestId] },
+      async (c) => {
+        const request = c.state.requests.get(requestId);
+        if (!request || request.holdingId !== path.option) {
+          throw DomainError.notFound('no such exercise request of this option');
+        }
+        const option = optionAt(c, path);
+        await c.apply('EXERCISE_REQUEST_REJECTED', today(), { requestId });
+        const view = toExerciseRequestView(
+          await c.tx.manager.getRepository(ExerciseRequest).findOneByOrFail({ id: requestId }),
+        );
+        await c.record(
+          changeEvent(
+            'option.exercise_request_rejected',
+            access,
+            view,
+            `${option.type} ${option.id}: exercise request of ${view.quantity} for ${view.date} rejected`,
+          ),
+        );
+      },
+    );
+  }
+
+  private async organizationOf(access: AccessContext): Promise<OrganizationFacts> {
+    const organization = await this.organizations.organization(access.organizationId!);
+    if (!organization) throw DomainError.notFound('no such organization');
+    return organization;
+  }
+}
+
+/** The locked option the path names: a grant of that plan and pool, else 404. */
+function optionAt(c: LedgerChange, path: OptionPath): HoldingState {
+  const option = c.state.holdings.get(path.option);
+  if (
+    !option ||
+    !isGrantType(option.type) ||
+    option.planId !== path.plan ||
+    option.poolId !== path.pool
+  ) {
+    throw DomainError.notFound('no such option in this plan and pool');
+  }
+  return option;
+}
+
+/**
+ * Exercise dates are today or earlier: vesting is checked as of the date, so a later date would
+ * let a holder exercise (or ask for) shares that have not vested yet.
+ */
+function notAfterToday(date: string): string {
+  if (compareDates(date, today()) > 0) {
+    throw DomainError.badRequest(`date must not be after today (${today()})`, {
+      body: { field: 'date' },
+    });
+  }
+  return date;
+}

@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, IsNull, Repository } from 'typeorm';
+import { DomainError } from '../../common';
+import { Holding } from '../holdings/holding.entity';
+import { toPlanState } from '../ledger/incentive-store';
+import { VestingScheduleEntity } from '../vesting-schedules/vesting-schedule.entity';
+import { today } from '../quantities';
+import { PlanDashboard, planDashboard } from './plan-dashboard';
+import { Plan } from './plan.entity';
+import { byCreation, PlanView, PoolListItem, toPlanView, toPoolListItem } from './plan.view';
+import { Pool } from './pool.entity';
+
+/** Reads of plans and pools: plain reads of the tables the ledger keeps. */
+@Injectable()
+export class PlanReadsService {
+  constructor(
+    @InjectRepository(Plan) private readonly plans: Repository<Plan>,
+    @InjectRepository(Pool) private readonly pools: Repository<Pool>,
+    @InjectRepository(Holding) private readonly holdings: Repository<Holding>,
+    @InjectRepository(VestingScheduleEntity)
+    private readonly schedules: Repository<VestingScheduleEntity>,
+  ) {}
+
+  /** The organization's plans, oldest first. */
+  async list(organizationId: string): Promise<PlanView[]> {
+    const plans = await this.livePlans(organizationId);
+    const pools = await this.livePools(organizationId, plans);
+    return plans.map((p) => toPlanView(p, pools));
+  }
+
+  async get(organizationId: string, id: string): Promise<PlanView> {
+    const plan = await this.plan(organizationId, id);
+    return toPlanView(plan, await this.livePools(organizationId, [plan]));
+  }
+
+  /** The pools of the organization's plans, plan by plan (oldest first). */
+  async poolList(organizationId: string): Promise<PoolListItem[]> {
+    const plans = await this.livePlans(organizationId);
+    const pools = (await this.livePools(organizationId, plans)).sort(byCreation);
+    return plans.flatMap((p) =>
+      pools.filter((x) => x.planId === p.id).map((x) => toPoolListItem(p, x)),
+    );
+  }
+
+  /** The plan's figures today, with the vesting of its active grants. */
+  async dashboard(organizationId: string, id: string): Promise<PlanDashboard> {
+    const plan = await this.plan(organizationId, id);
+    const pools = (await this.livePools(organizationId, [plan])).sort(byCreation);
+    const grants = await this.holdings.findBy({ organizationId, planId: id, status: 'active' });
+    const scheduleIds = [...new Set(grants.map((h) => h.vestingScheduleId))].filter(
+      (x): x is string => x !== null,
+    );
+    // Deleted and superseded versions too: a grant keeps the version it was made with.
+    const schedules = scheduleIds.length
+      ? await this.schedules.findBy({ organizationId, id: In(scheduleIds) })
+      : [];
+    return planDashboard(toPlanState(plan), pools, grants, schedules, today());
+  }
+
+  private async plan(organizationId: string, id: string): Promise<Plan> {
+    const plan = await this.plans.findOneBy({ organizationId, id, deletedAt: IsNull() });
+    if (!plan) throw DomainError.notFound('no such plan');
+    return plan;
+  }
+
+  private livePlans(organizationId: string): Promise<Plan[]> {
+    return this.plans.find({
+      where: { organizationId, deletedAt: IsNull() },
+      order: { created: 'ASC', id: 'ASC' },
+    });
+  }
+
+  private async livePools(organizationId: string, plans: Plan[]): Promise<Pool[]> {
+    if (!plans.length) return [];
+    return this.pools.findBy({
+      organizationId,
+      planId: In(plans.map((p) => p.id)),
+      deletedAt: IsNull(),
+    });
+  }
+}

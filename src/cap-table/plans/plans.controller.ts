@@ -1,0 +1,147 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import {
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { Access, AccessContext, ApiKeyedErrors, Permission } from '../../common';
+import { CreatePlanDto, ReplacePlanDto } from './plan.dto';
+import { PlanReadsService } from './plan-reads.service';
+import { PlansService } from './plans.service';
+
+const FIGURES = 'granted, exercised, cancelled, returned, available, outstanding';
+const SHAPE =
+  '{id, organization, name, security, sharesReserved, boardApprovalDate, stockholderApprovalDate, ' +
+  `defaultCancellationBehavior ("return_to_pool" | "retire"), pools: [{id, name, sharesReserved, ${FIGURES}}], ` +
+  'created, updated}; decimals as strings; pools ordered by creation, then name. available = reserved − ' +
+  'granted + returned; outstanding = granted − exercised − cancelled';
+const INSUFFICIENT =
+  '`insufficientShares`: the plan reserves more than its class has unissued (authorized − issued − ' +
+  'reserved by other plans), or its pools reserve more than the plan';
+
+@ApiTags('cap table')
+@Controller('v1/organization/:organization/plan')
+export class OrganizationPlansController {
+  constructor(
+    private readonly plans: PlansService,
+    private readonly reads: PlanReadsService,
+  ) {}
+
+  @Post()
+  @Permission('canEditCapTable', { bodyRecords: { security: 'security' } })
+  @ApiOperation({
+    summary: 'Create a stock plan with its pools (OCF StockPlan)',
+    description:
+      'One database transaction: a plan-created transaction, then one pool-created transaction per ' +
+      'pool, dated by boardApprovalDate (else today). `pools` may be empty or left out (pools can be ' +
+      'added by a PUT). defaultCancellationBehavior defaults to return_to_pool. Fractional quantities ' +
+      `only for an LLC. ${INSUFFICIENT}. A class of another organization → 404. Event plan.created.`,
+  })
+  @ApiCreatedResponse({ description: SHAPE })
+  @ApiKeyedErrors('insufficientShares')
+  create(@Access() access: AccessContext, @Body() dto: CreatePlanDto) {
+    return this.plans.create(access, dto);
+  }
+
+  @Get()
+  @Permission('canViewOrganization')
+  @ApiOperation({ summary: 'The stock plans of the organization, oldest first' })
+  @ApiOkResponse({ description: `[${SHAPE}]` })
+  list(@Access() access: AccessContext) {
+    return this.reads.list(access.organizationId!);
+  }
+}
+
+@ApiTags('cap table')
+@Controller('v1/plan/:plan')
+export class PlanController {
+  constructor(
+    private readonly plans: PlansService,
+    private readonly reads: PlanReadsService,
+  ) {}
+
+  @Get()
+  @Permission('canViewOrganization', { record: 'plan' })
+  @ApiOperation({
+    summary: 'One stock plan',
+    description:
+      'The spec names no permission; the least that fits a read is canViewOrganization in the plan’s organization.',
+  })
+  @ApiOkResponse({ description: SHAPE })
+  get(@Access() access: AccessContext, @Param('plan') id: string) {
+    return this.reads.get(access.organizationId!, id);
+  }
+
+  @Put()
+  @Permission('canEditPlan', { record: 'plan' })
+  @ApiOperation({
+    summary: 'Replace a stock plan and its pools',
+    description:
+      'The whole plan: omitted dates are cleared and an omitted defaultCancellationBehavior is ' +
+      'return_to_pool. `security` cannot change (400 when it differs). `pools`: with an id, one of ' +
+      'this plan’s pools, updated (another id → 404); without, a new pool; the plan’s pools left out ' +
+      'are deleted (409 when anything was granted from them). Pools are deleted and shrunk first, ' +
+      'then the plan’s reservation moves, then pools grow and are created, so only an end state ' +
+      `that breaks the invariants is refused. A pool below what was granted from it → 400 ${INSUFFICIENT}. ` +
+      'A PUT that changes nothing records nothing. Event plan.updated with the previous attributes.',
+  })
+  @ApiOkResponse({ description: SHAPE })
+  @ApiKeyedErrors('insufficientShares')
+  @ApiConflictResponse({ description: 'A pool left out has grants' })
+  replace(@Access() access: AccessContext, @Param('plan') id: string, @Body() dto: ReplacePlanDto) {
+    return this.plans.replace(access, id, dto);
+  }
+
+  @Delete()
+  @Permission('canEditPlan', { record: 'plan' })
+  @HttpCode(204)
+  @ApiOperation({
+    summary: 'Delete a stock plan without outstanding grants',
+    description:
+      'Its pools go with it and its reservation returns to the class’s unissued shares. Records ' +
+      'the member count for billing (billing.member_count_changed) and plan.deleted.',
+  })
+  @ApiNoContentResponse()
+  @ApiConflictResponse({ description: 'The plan has outstanding grants' })
+  remove(@Access() access: AccessContext, @Param('plan') id: string) {
+    return this.plans.remove(access, id);
+  }
+
+  @Get('dashboard')
+  @Permission('canViewOrganization', { record: 'plan' })
+  @ApiOperation({
+    summary: 'A stock plan’s figures today, in total and per pool',
+    description:
+      '{plan, asOf, reserved, granted, exercised, cancelled, returned, retired, available, ' +
+      'outstanding, vested, unvested, pools: [{pool, name, reserved, granted, exercised, cancelled, ' +
+      'returned, available, outstanding, vested, unvested}]}. granted counts everything ever granted; ' +
+      'outstanding = granted − exercised − cancelled; available = reserved − granted + returned; ' +
+      'vested = the vested and unexercised part of the outstanding grants today, unvested = ' +
+      'outstanding − vested; retired = cancelled grants that left the plan. The spec names no ' +
+      'permission; the least that fits a read is canViewOrganization.',
+  })
+  @ApiOkResponse({ description: 'The plan dashboard' })
+  dashboard(@Access() access: AccessContext, @Param('plan') id: string) {
+    return this.reads.dashboard(access.organizationId!, id);
+  }
+}
+
+@ApiTags('cap table')
+@Controller('v1/captable/:organization')
+export class OrganizationPoolsController {
+  constructor(private readonly reads: PlanReadsService) {}
+
+  @Get('pool')
+  @Permission('canViewOrganization')
+  @ApiOperation({
+    summary: 'The pools of the organization’s stock plans',
+    description: `[{id, plan, planName, name, reserved, ${FIGURES}}], plan by plan (oldest first).`,
+  })
+  @ApiOkResponse({ description: 'The pools' })
+  pools(@Access() access: AccessContext) {
+    return this.reads.poolList(access.organizationId!);
+  }
+}

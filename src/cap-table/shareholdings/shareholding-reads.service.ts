@@ -1,0 +1,71 @@
+import { Injectable } from '@nestjs/common';
+import { AccessContext, DomainError } from '../../common';
+import { OrganizationsDirectory } from '../../organizations';
+import { LegendsService } from '../legends/legends.service';
+import { fractionalAllowed } from '../quantities';
+import { ListShareholdingsQuery } from './shareholding.dto';
+import { ShareBlockRow, ShareholdingRepository } from './shareholding.repository';
+import { ShareholdingView, toShareholdingView } from './shareholding.view';
+
+export interface ShareholdingConfig {
+  organization: string;
+  /** `units` for an LLC, `shares` otherwise. */
+  unitName: 'shares' | 'units';
+  fractionalUnitsAllowed: boolean;
+  defaultLegendIds: string[];
+}
+
+/**
+ * Reading shareholdings. Callers whose role lacks `canViewCapitalizationOrSelf` (a Shareholder)
+ * read only the holdings of their own member records: the guard gives them the `self` scope.
+ */
+@Injectable()
+export class ShareholdingReadsService {
+  constructor(
+    private readonly holdings: ShareholdingRepository,
+    private readonly legends: LegendsService,
+    private readonly organizations: OrganizationsDirectory,
+  ) {}
+
+  list(access: AccessContext, query: ListShareholdingsQuery): Promise<string> {
+    const status = query.status ?? 'active';
+    return this.holdings.listJson(access.organizationId!, {
+      ownOf: this.ownOf(access),
+      status: status === 'all' ? null : status,
+      limit: query.limit ?? 100,
+      offset: query.offset ?? 0,
+    });
+  }
+
+  /** Who sees the list as it is: everyone with the full permission, else each caller their own. */
+  audience(access: AccessContext): string {
+    return access.scope === 'self' ? `user:${access.userId}` : 'all';
+  }
+
+  /** The guard has decided the caller may see it (canViewHolding, or it is theirs). */
+  async get(id: string): Promise<ShareholdingView> {
+    const holding = await this.holdings.findById(id);
+    if (!holding) throw DomainError.notFound('no such shareholding');
+    return toShareholdingView(holding);
+  }
+
+  blocks(access: AccessContext): Promise<ShareBlockRow[]> {
+    return this.holdings.blocks(access.organizationId!, this.ownOf(access));
+  }
+
+  async config(organizationId: string): Promise<ShareholdingConfig> {
+    const organization = await this.organizations.organization(organizationId);
+    if (!organization) throw DomainError.notFound('no such organization');
+    const fractional = fractionalAllowed(organization);
+    return {
+      organization: organizationId,
+      unitName: fractional ? 'units' : 'shares',
+      fractionalUnitsAllowed: fractional,
+      defaultLegendIds: await this.legends.defaults(organizationId),
+    };
+  }
+
+  private ownOf(access: AccessContext): string | undefined {
+    return access.scope === 'self' ? access.userId : undefined;
+  }
+}

@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { PageQuery } from '../../common';
+import { EquityTransaction } from '../ledger/equity-transaction.entity';
+
+/** `?limit` and `?offset` of the log. */
+export class ListTransactionsQuery extends PageQuery {}
+
+export interface TransactionView {
+  id: string;
+  sequence: number;
+  type: string;
+  effectiveDate: string;
+  recordedAt: string;
+  actor: string | null;
+  payload: Record<string, unknown>;
+}
+
+/** Reading the log (its rows are written only by the ledger). */
+@Injectable()
+export class TransactionsService {
+  constructor(
+    @InjectRepository(EquityTransaction) private readonly log: Repository<EquityTransaction>,
+  ) {}
+
+  async list(organizationId: string, query: ListTransactionsQuery): Promise<TransactionView[]> {
+    const rows = await this.log.find({
+      where: { organizationId },
+      order: { sequence: 'ASC' },
+      take: query.limit ?? 100,
+      skip: query.offset ?? 0,
+    });
+    return rows.map((r) => ({
+      id: r.id,
+      sequence: Number(r.sequence),
+      type: r.type,
+      effectiveDate: r.effectiveDate,
+      recordedAt: r.recordedAt.toISOString(),
+      actor: r.actorUserId,
+      payload: r.payload,
+    }));
+  }
+}

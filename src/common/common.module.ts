@@ -1,0 +1,37 @@
+import { Global, Logger, Module } from '@nestjs/common';
+import { Env } from '../config';
+import { parseKey, SecretBox } from './crypto/secret-box';
+import { TokenService } from './crypto/token.service';
+import { ListResponder } from './http/list-responder';
+import { RecordResolvers } from './http/record-resolvers';
+
+/**
+ * Development-only key, used when ENCRYPTION_KEY is unset outside production (validateEnv makes
+ * it mandatory in production). Values sealed with it are not secret.
+ */
+const DEV_ENCRYPTION_KEY = 'ledgerline-development-only-key!';
+
+/**
+ * The shared singletons of Common: the registry every module adds its record resolvers to, the
+ * SecretBox keyed by ENCRYPTION_KEY, the TokenService and the ListResponder (with its cache).
+ * Global, imported once by the app.
+ */
+@Global()
+@Module({
+  providers: [
+    RecordResolvers,
+    {
+      provide: SecretBox,
+      inject: [Env],
+      useFactory: (env: Env) => {
+        if (env.ENCRYPTION_KEY) return new SecretBox(parseKey(env.ENCRYPTION_KEY));
+        new Logger('Crypto').warn('ENCRYPTION_KEY is not set: using the development-only key');
+        return new SecretBox(Buffer.from(DEV_ENCRYPTION_KEY, 'utf8'));
+      },
+    },
+    TokenService,
+    ListResponder,
+  ],
+  exports: [RecordResolvers, SecretBox, TokenService, ListResponder],
+})
+export class CommonModule {}

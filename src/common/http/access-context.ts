@@ -1,0 +1,43 @@
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import type { Request } from 'express';
+import './session.types';
+
+/**
+ * What the permission guard resolved for this request: the caller, the organization and whether
+ * the caller sees everything (`all`) or only their own records (`self`). Services filter lists in
+ * the query by it; nothing reads the caller's membership again.
+ */
+export interface AccessContext {
+  userId: string;
+  organizationId: string | null;
+  memberId: string | null;
+  roleId: string | null;
+  scope: 'all' | 'self';
+  /** Every permission the caller's role holds in the organization. */
+  permissions: ReadonlySet<string>;
+  /** Versions of the organization's cached resources, read in the same query as the access. */
+  versions: Readonly<Record<string, string>>;
+}
+
+declare module 'express' {
+  interface Request {
+    access?: AccessContext;
+  }
+}
+
+/** The AccessContext of a `@Permission(...)` route. */
+export const Access = createParamDecorator(
+  (_data: unknown, ctx: ExecutionContext): AccessContext => {
+    const req = ctx.switchToHttp().getRequest<Request>();
+    if (!req.access) throw new Error('Access context is only set on @Permission routes');
+    return req.access;
+  },
+);
+
+/** The logged-in user's id (any authenticated route). */
+export const CurrentUserId = createParamDecorator(
+  (_data: unknown, ctx: ExecutionContext): string => {
+    const req = ctx.switchToHttp().getRequest<Request>();
+    return req.session.userId as string;
+  },
+);

@@ -1,0 +1,56 @@
+// Cross-cutting pieces every module uses: errors, the access contract, HTTP helpers, crypto,
+// logging. Common imports nothing from the domain modules.
+export { DomainError } from './errors/domain-error';
+export type { DomainErrorKey, DomainErrorDetails } from './errors/domain-error';
+export { ERROR_CATALOGUE } from './errors/error-catalogue';
+export type { ErrorKey } from './errors/error-catalogue';
+export { AllExceptionsFilter } from './errors/exception.filter';
+export { mapExpressErrors } from './errors/render-error';
+export { validationError } from './errors/validation';
+
+export {
+  Authenticated,
+  CsrfExempt,
+  MultipartBody,
+  Permission,
+  Public,
+} from './http/access.decorators';
+export type { Access as AccessRule, PermissionTarget } from './http/access.decorators';
+export { Access, CurrentUserId } from './http/access-context';
+export type { AccessContext } from './http/access-context';
+export { AccessGuard, PERMISSION_CHECKER } from './http/access.guard';
+export type { PermissionChecker } from './http/access.guard';
+export { RecordResolvers } from './http/record-resolvers';
+export type { RecordResolver } from './http/record-resolvers';
+export { CsrfGuard } from './http/csrf.guard';
+export { QueryParamsGuard } from './http/query-params.guard';
+export { clientIp } from './http/client-ip';
+export { JSON_TYPES, jsonBody } from './http/json-body';
+export { ListResponder } from './http/list-responder';
+export type { ListSpec } from './http/list-responder';
+export { multipartMiddleware } from './http/multipart.middleware';
+export { requestIdMiddleware } from './http/request-id.middleware';
+export { UuidParamsPipe } from './http/uuid-params.pipe';
+export { listRoutes, routesOf } from './http/route-table';
+export type { RouteEntry } from './http/route-table';
+export { NormalizeEmail, Trim, TrimUpper } from './http/transforms';
+export { DateField, DecimalField, Omittable } from './http/value-decorators';
+export { PageQuery } from './http/page-query';
+export {
+  ApiErrors,
+  ApiKeyedErrors,
+  ApiValidationError,
+  ErrorResponse,
+  KeyedErrorResponse,
+  MessageResponse,
+  SuccessResponse,
+} from './http/openapi';
+export { normalizeEmail } from './email';
+
+export { CommonModule } from './common.module';
+export { constantTimeEqual, SecretBox } from './crypto/secret-box';
+export { TokenService } from './crypto/token.service';
+export type { IssuedSecret } from './crypto/token.service';
+
+export { AppLogger } from './logging/app-logger';
+export { freePort, portAnswers } from './net';

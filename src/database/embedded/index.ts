@@ -1,0 +1,2 @@
+export { useEmbeddedPostgres } from './embedded-postgres';
+export type { EmbeddedPostgresHandle } from './embedded-postgres';

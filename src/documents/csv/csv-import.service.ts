@@ -1,0 +1,96 @@
+import type { Readable } from 'node:stream';
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { IsNull, Repository } from 'typeorm';
+import { CapTableCsv, ImportRowError, ImportSummary } from '../../cap-table';
+import { AccessContext, DomainError } from '../../common';
+import { cleanName, FileStore, Upload } from '../files/file-store.service';
+import { extensionOf } from '../files/file-types';
+import { StoredFile } from '../files/stored-file.entity';
+import { FileRecordView, toFileRecordView } from '../files/stored-file.view';
+import { readImportFile } from './import-file';
+
+export interface ImportResult {
+  /** The stored file (null on a dry run). */
+  file: FileRecordView | null;
+  imported: ImportSummary;
+}
+
+/**
+ * Imports a cap table CSV: every row read and checked (form here, the cap table's rules there),
+ * every error reported at once, then all rows applied in one database transaction, which also
+ * records the uploaded file (purpose `import`): all of it, or nothing (no member, class,
+ * shareholding or file). A dry run does the same in a transaction it rolls back.
+ */
+@Injectable()
+export class CsvImportService {
+  constructor(
+    private readonly files: FileStore,
+    private readonly capTable: CapTableCsv,
+    @InjectRepository(StoredFile) private readonly storedFiles: Repository<StoredFile>,
+  ) {}
+
+  async import(
+    access: AccessContext,
+    uploads: Upload[] | undefined,
+    dryRun: boolean,
+  ): Promise<ImportResult> {
+    const T0 = Date.now();
+    const upload = this.checked(uploads);
+    const file = await readImportFile(upload.buffer);
+    process.stderr.write(`TIMING parsed ${Date.now() - T0}\n`);
+    // A file with errors of form is still checked against the cap table, for every error at once.
+    if (dryRun || file.errors.length) {
+      const outcome = await this.capTable.dryRun(access, file.rows);
+      const errors = [...file.errors, ...outcome.errors].sort((a, b) => a.row - b.row);
+      if (errors.length) throw refused(errors, outcome.insufficientShares);
+      return { file: null, imported: outcome.summary };
+    }
+    const { files, result } = await this.files.store(
+      [upload],
+      { organizationId: access.organizationId, uploadedByUserId: access.userId, purpose: 'import' },
+      async (tx, [stored]) => {
+        const outcome = await this.capTable.import(tx, access, file.rows, stored);
+        if (outcome.errors.length) throw refused(outcome.errors, outcome.insufficientShares);
+        return outcome.summary;
+      },
+    );
+    process.stderr.write(`TIMING done ${Date.now() - T0}\n`);
+    return { file: toFileRecordView(files[0]), imported: result };
+  }
+
+  /** A file the organization imported (404 for any other file, another organization's too). */
+  async importedFile(
+    organizationId: string,
+    id: string,
+  ): Promise<{ file: StoredFile; bytes: Readable }> {
+    const file = await this.storedFiles.findOneBy({
+      id,
+      organizationId,
+      purpose: 'import',
+      deletedAt: IsNull(),
+    });
+    if (!file) throw DomainError.notFound('no such import file');
+    return { file, bytes: await this.files.open(file) };
+  }
+
+  /** One `.csv` file (`missingFileArgument`, `unsupportedFileExtension`). */
+  private checked(uploads: Upload[] | undefined): Upload {
+    const [upload] = this.files.check(uploads);
+    if (extensionOf(cleanName(upload.originalname)) !== 'csv') {
+      throw DomainError.keyed(
+        'unsupportedFileExtension',
+        `${cleanName(upload.originalname)}: an import is a .csv file`,
+      );
+    }
+    return upload;
+  }
+}
+
+/** 400 `{error, message, rows}`, with `key: insufficientShares` when a class runs short. */
+function refused(rows: ImportRowError[], insufficientShares: boolean): DomainError {
+  const message = `${new Set(rows.map((r) => r.row)).size} row(s) cannot be imported; nothing was imported`;
+  return insufficientShares
+    ? DomainError.keyed('insufficientShares', message, { body: { rows } })
+    : DomainError.badRequest(message, { body: { rows } });
+}

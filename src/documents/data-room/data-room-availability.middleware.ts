@@ -1,0 +1,21 @@
+import { Injectable, NestMiddleware } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { DomainError } from '../../common';
+import { Env, isProduction } from '../../config';
+
+/**
+ * The data room is disabled in production (spec 4.4): there its routes answer exactly as a path
+ * that does not exist, before the session, permission or upload is even looked at.
+ */
+@Injectable()
+export class DataRoomAvailability implements NestMiddleware {
+  private readonly disabled: boolean;
+
+  constructor(env: Env) {
+    this.disabled = isProduction(env);
+  }
+
+  use(_req: Request, _res: Response, next: NextFunction) {
+    next(this.disabled ? DomainError.notFound('no such route') : undefined);
+  }
+}

@@ -1,0 +1,221 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+  UploadedFiles,
+} from '@nestjs/common';
+import {
+  ApiBody,
+  ApiConflictResponse,
+  ApiConsumes,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiPayloadTooLargeResponse,
+  ApiProduces,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import {
+  Access,
+  AccessContext,
+  ApiErrors,
+  ApiKeyedErrors,
+  ListResponder,
+  MultipartBody,
+  Permission,
+} from '../../common';
+import { sendStoredFile } from '../files/file-download';
+import type { Upload } from '../files/file-store.service';
+import { DataRoomReadsService } from './data-room-reads.service';
+import { DataRoomService } from './data-room.service';
+import {
+  CreateFolderDto,
+  DataRoomUploadFields,
+  DeleteEntryQuery,
+  ListDocumentsQuery,
+  MoveEntryDto,
+} from './data-room.dto';
+import { ENTRY_SHAPE } from './data-room.view';
+
+const DISABLED =
+  'Disabled when NODE_ENV=production: the route then answers 404 like an unknown path.';
+const PARENT_FOLDER =
+  '`parentFolder` of another organization, deleted or unknown → 404; a file → 400.';
+const CONTENT =
+  'Content-Type of the file, Content-Length, RFC 6266/5987 Content-Disposition named after the entry (its current name), X-Content-Type-Options: nosniff. A folder has no content: 404.';
+
+@ApiTags('documents')
+@Controller('v1/organization/:organization')
+export class DataRoomController {
+  constructor(
+    private readonly dataRoom: DataRoomService,
+    private readonly reads: DataRoomReadsService,
+    private readonly lists: ListResponder,
+  ) {}
+
+  @Get('document')
+  @Permission('canViewOrganization')
+  @ApiOperation({
+    summary: 'The data room’s documents and folders',
+    description:
+      'Requires `canViewOrganization` (a Shareholder sees the names, but reading content needs ' +
+      '`canViewDocuments`). Without `?parentFolder` the whole tree, flat: each entry names its ' +
+      'parent folder. `?parentFolder=<folder id>` lists one folder, `?parentFolder=root` the top ' +
+      'level (an unknown folder → 404, a file → 400). Folders first, then by name. With an ETag. ' +
+      DISABLED,
+  })
+  @ApiOkResponse({ description: `[${ENTRY_SHAPE}]` })
+  list(
+    @Access() access: AccessContext,
+    @Query() query: ListDocumentsQuery,
+    @Req() req: Request,
+    @Res() res: Response,
+  ) {
+    return this.lists.send(
+      req,
+      res,
+      access,
+      { resources: ['document', 'folder'], audience: 'all' },
+      () => this.reads.list(access.organizationId!, query),
+    );
+  }
+
+  @Post('document')
+  @Permission('canEditDocuments', { bodyRecords: { parentFolder: 'document' } })
+  @MultipartBody()
+  @ApiOperation({
+    summary: 'Upload files into the data room',
+    description:
+      'Requires `canEditDocuments`. One or more files (at most 10) in the repeated field `file`, ' +
+      'optional field `parentFolder` (the top level without it). Each file at most ' +
+      'DATA_ROOM_UPLOAD_SIZE_LIMIT_MB (413). All or nothing: a name already in the folder ' +
+      '(whatever its case) or repeated in the request → 409 and nothing is stored. Emits ' +
+      '`document.uploaded` per file (object: the entry and its organization). ' +
+      PARENT_FOLDER +
+      ' ' +
+      DISABLED,
+  })
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({
+    schema: {
+      type: 'object',
+      required: ['file'],
+      properties: {
+        file: { type: 'array', items: { type: 'string', format: 'binary' } },
+        parentFolder: { type: 'string', format: 'uuid' },
+      },
+    },
+  })
+  @ApiCreatedResponse({ description: `The new entries: [${ENTRY_SHAPE}]` })
+  @ApiKeyedErrors('missingFileArgument', 'unsupportedFileExtension')
+  @ApiConflictResponse({ description: 'A name is taken in the folder' })
+  @ApiPayloadTooLargeResponse({ description: 'A file is over DATA_ROOM_UPLOAD_SIZE_LIMIT_MB' })
+  upload(
+    @Access() access: AccessContext,
+    @UploadedFiles() files: Upload[] | undefined,
+    @Body() fields: DataRoomUploadFields,
+  ) {
+    return this.dataRoom.upload(access, files, fields.parentFolder ?? null);
+  }
+
+  @Get('document/:document/content')
+  @Permission('canViewDocuments', { record: 'document' })
+  @ApiOperation({
+    summary: 'Download a data room file',
+    description: `Requires \`canViewDocuments\`. Always \`Content-Disposition: attachment\`. ${CONTENT} ${DISABLED}`,
+  })
+  @ApiProduces('application/octet-stream')
+  @ApiOkResponse({ description: 'The file’s bytes' })
+  async attachment(
+    @Access() access: AccessContext,
+    @Param('document') id: string,
+    @Res() res: Response,
+  ) {
+    const content = await this.reads.content(access.organizationId!, id);
+    sendStoredFile(res, content.file, content.bytes, 'attachment', content.name);
+  }
+
+  @Get('document/:document/content/:name')
+  @Permission('canViewDocuments', { record: 'document' })
+  @ApiOperation({
+    summary: 'View a data room file inline',
+    description:
+      'Requires `canViewDocuments`. `Content-Disposition: inline` for PDFs and raster images only; ' +
+      'anything else (text, office files, HTML, SVG) is still an attachment. `:name` only gives ' +
+      `the URL a last segment to save under; it is not checked. ${CONTENT} ${DISABLED}`,
+  })
+  @ApiProduces('application/octet-stream')
+  @ApiOkResponse({ description: 'The file’s bytes' })
+  async inline(
+    @Access() access: AccessContext,
+    @Param('document') id: string,
+    @Res() res: Response,
+  ) {
+    const content = await this.reads.content(access.organizationId!, id);
+    sendStoredFile(res, content.file, content.bytes, 'inline', content.name);
+  }
+
+  @Post('folder')
+  @Permission('canEditDocuments', { bodyRecords: { parentFolder: 'document' } })
+  @ApiOperation({
+    summary: 'Create a folder',
+    description: `Requires \`canEditDocuments\`. \`{name, parentFolder}\` (null or left out: the top level). A name taken in the folder → 409. Emits \`folder.created\`. ${PARENT_FOLDER} ${DISABLED}`,
+  })
+  @ApiCreatedResponse({ description: ENTRY_SHAPE })
+  @ApiConflictResponse({ description: 'The name is taken in the folder' })
+  createFolder(@Access() access: AccessContext, @Body() dto: CreateFolderDto) {
+    return this.dataRoom.createFolder(access, dto);
+  }
+
+  @Post('document/:document/move')
+  @HttpCode(200)
+  @Permission('canEditDocuments', {
+    record: 'document',
+    bodyRecords: { parentFolder: 'document' },
+  })
+  @ApiOperation({
+    summary: 'Move and/or rename a document or folder',
+    description:
+      'Requires `canEditDocuments`. `{name, parentFolder}`: parentFolder null moves to the top ' +
+      'level, left out keeps the folder. 409: the name is taken in the destination, or a folder ' +
+      'would move into itself or one of its subfolders. A file keeps its type: a new extension ' +
+      'that would change its content type → 400. Emits `document.moved` with the previous ' +
+      `name/parentFolder (nothing when nothing changes). ${PARENT_FOLDER} ${DISABLED}`,
+  })
+  @ApiOkResponse({ description: ENTRY_SHAPE })
+  @ApiConflictResponse({ description: 'Name taken, or a folder into its own subtree' })
+  move(@Access() access: AccessContext, @Param('document') id: string, @Body() dto: MoveEntryDto) {
+    return this.dataRoom.move(access, id, dto);
+  }
+
+  @Delete('document/:document')
+  @HttpCode(204)
+  @Permission('canEditDocuments', { record: 'document' })
+  @ApiOperation({
+    summary: 'Delete a document or folder',
+    description:
+      'Requires `canEditDocuments`. A soft delete (the entry and its file disappear from every ' +
+      'route; the bytes stay in storage). A folder with entries → 409 unless `?recursive=true`, ' +
+      'which deletes its whole subtree. Emits one `document.deleted` for the addressed entry ' +
+      `(its description counts what was inside). ${DISABLED}`,
+  })
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiConflictResponse({ description: 'A non-empty folder without ?recursive=true' })
+  @ApiErrors([400, '`recursive` is not true or false'])
+  async remove(
+    @Access() access: AccessContext,
+    @Param('document') id: string,
+    @Query() query: DeleteEntryQuery,
+  ): Promise<void> {
+    await this.dataRoom.remove(access, id, query.recursive === true);
+  }
+}

@@ -1,0 +1,35 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { RecordResolvers } from '../common';
+
+/**
+ * Teaches the permission guard where documents belong: a data room entry to its organization, a
+ * stored file to its organization (for `canViewFile` its owner is its uploader, or a grantee for a
+ * grant agreement or plan document), or to nobody but its user for a profile's file.
+ */
+@Injectable()
+export class DocumentRecords implements OnModuleInit {
+  constructor(private readonly resolvers: RecordResolvers) {}
+
+  onModuleInit() {
+    this.resolvers.register(
+      'document',
+      'SELECT organization_id, NULL::uuid AS owner_user_id FROM document WHERE id = {id} AND deleted_at IS NULL',
+    );
+    // A file's owner: the user of a personal file; else the caller when the file is a grant
+    // agreement of their holding or a document of a plan they hold a grant in; else its uploader.
+    this.resolvers.register(
+      'file',
+      `SELECT f.organization_id,
+              CASE
+                WHEN f.owner_user_id IS NOT NULL THEN f.owner_user_id
+                WHEN EXISTS (
+                  SELECT 1 FROM holding h JOIN member m ON m.id = h.member_id
+                  WHERE m.user_id = {user} AND m.status <> 'removed'
+                    AND (h.id = f.holding_id OR (f.plan_id IS NOT NULL AND h.plan_id = f.plan_id))
+                ) THEN {user}
+                ELSE f.uploaded_by_user_id
+              END AS owner_user_id
+       FROM stored_file f WHERE f.id = {id} AND f.deleted_at IS NULL`,
+    );
+  }
+}

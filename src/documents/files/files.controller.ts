@@ -1,0 +1,98 @@
+import { Body, Controller, Get, Param, Post, Res, UploadedFiles } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiPayloadTooLargeResponse,
+  ApiProduces,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Response } from 'express';
+import { Access, AccessContext, ApiKeyedErrors, MultipartBody, Permission } from '../../common';
+import { sendStoredFile } from './file-download';
+import type { Upload } from './file-store.service';
+import { OrganizationFileFields } from './files.dto';
+import { FilesService } from './files.service';
+import { FILE_RECORD_SHAPE } from './stored-file.view';
+
+const DOWNLOAD =
+  'Content-Type of the file, Content-Length, RFC 6266/5987 Content-Disposition with its stored name, X-Content-Type-Options: nosniff. A deleted file → 404.';
+const VIEWERS =
+  'Requires `canViewFile`: members whose role has it in the file’s organization (Viewer and up), or the file’s uploader; a profile’s file only its own user (403 for anyone else).';
+
+@ApiTags('documents')
+@Controller('v1/organization/:organization')
+export class OrganizationFilesController {
+  constructor(private readonly files: FilesService) {}
+
+  @Post('file')
+  @Permission('canEditDocuments', { bodyRecords: { plan: 'plan', holding: 'holding' } })
+  @MultipartBody()
+  @ApiOperation({
+    summary: 'Upload a file of the organization (a plan document, a grant agreement...)',
+    description:
+      'Requires `canEditDocuments`. One file in the field `file` (at most ' +
+      'STORAGE_UPLOAD_SIZE_LIMIT_MB: 413); optional fields `plan` and `holding` link it to a plan ' +
+      'or holding of the organization (another organization’s or unknown → 404), whose holders ' +
+      'then find it in `GET /v1/incentive/documents`. Emits `document.uploaded` (object: the file record).',
+  })
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({
+    schema: {
+      type: 'object',
+      required: ['file'],
+      properties: {
+        file: { type: 'string', format: 'binary' },
+        plan: { type: 'string', format: 'uuid' },
+        holding: { type: 'string', format: 'uuid' },
+      },
+    },
+  })
+  @ApiCreatedResponse({ description: FILE_RECORD_SHAPE })
+  @ApiKeyedErrors('missingFileArgument', 'unsupportedFileExtension')
+  @ApiPayloadTooLargeResponse({ description: 'The file is over STORAGE_UPLOAD_SIZE_LIMIT_MB' })
+  upload(
+    @Access() access: AccessContext,
+    @UploadedFiles() uploads: Upload[] | undefined,
+    @Body() fields: OrganizationFileFields,
+  ) {
+    return this.files.uploadForOrganization(access, uploads, fields);
+  }
+}
+
+@ApiTags('documents')
+@Controller('v1/file/:file')
+export class FileContentController {
+  constructor(private readonly files: FilesService) {}
+
+  @Get('content')
+  @Permission('canViewFile', { record: 'file' })
+  @ApiOperation({
+    summary: 'Download a file',
+    description: `${VIEWERS} Always \`Content-Disposition: attachment\`. ${DOWNLOAD}`,
+  })
+  @ApiProduces('application/octet-stream')
+  @ApiOkResponse({ description: 'The file’s bytes' })
+  async attachment(@Param('file') id: string, @Res() res: Response) {
+    const { file, bytes } = await this.files.content(id);
+    sendStoredFile(res, file, bytes, 'attachment');
+  }
+
+  @Get('content/:name')
+  @Permission('canViewFile', { record: 'file' })
+  @ApiOperation({
+    summary: 'View a file inline',
+    description:
+      `${VIEWERS} \`Content-Disposition: inline\` for PDFs and raster images only; anything ` +
+      'else is still an attachment. `:name` only gives the URL a last segment; the download keeps ' +
+      `the file’s stored name. ${DOWNLOAD}`,
+  })
+  @ApiProduces('application/octet-stream')
+  @ApiOkResponse({ description: 'The file’s bytes' })
+  async inline(@Param('file') id: string, @Res() res: Response) {
+    const { file, bytes } = await this.files.content(id);
+    sendStoredFile(res, file, bytes, 'inline');
+  }
+}

@@ -1,0 +1,92 @@
+import type { Readable } from 'node:stream';
+import { Injectable } from '@nestjs/common';
+import { AccessContext, DomainError } from '../../common';
+import { LegalRecordsService } from '../../profiles';
+import { cleanName, FileStore, Upload } from './file-store.service';
+import { contentTypeOf, extensionOf } from './file-types';
+import type { StoredFile } from './stored-file.entity';
+import { StoredFileRepository } from './stored-file.repository';
+import { FileRecordView, toFileRecordView } from './stored-file.view';
+
+/** What an organization file documents (the guard has checked both are the organization's). */
+export interface FileLinks {
+  plan?: string;
+  holding?: string;
+}
+
+/**
+ * Files outside the data room: an organization's (plan documents, grant agreements...), a
+ * profile's (an image becomes its avatar), and their downloads.
+ */
+@Injectable()
+export class FilesService {
+  constructor(
+    private readonly store: FileStore,
+    private readonly files: StoredFileRepository,
+    private readonly legalRecords: LegalRecordsService,
+  ) {}
+
+  /** Stores one file of the organization; emits `document.uploaded`. */
+  async uploadForOrganization(
+    access: AccessContext,
+    uploads: Upload[] | undefined,
+    links: FileLinks,
+  ): Promise<FileRecordView> {
+    const organizationId = access.organizationId!;
+    const request = {
+      organizationId,
+      uploadedByUserId: access.userId,
+      purpose: 'file' as const,
+      planId: links.plan ?? null,
+      holdingId: links.holding ?? null,
+    };
+    const { files } = await this.store.store(uploads, request, async (tx, [file]) => {
+      const view = toFileRecordView(file);
+      await tx.record({
+        type: 'document.uploaded',
+        organizationId,
+        actorUserId: access.userId,
+        object: view,
+        description: `file ${file.name}: uploaded`,
+      });
+    });
+    return toFileRecordView(files[0]);
+  }
+
+  /**
+   * Stores one file of the caller's own profile (only they can read it); an image (PNG, JPEG,
+   * GIF, WebP) becomes the profile's avatar in the same transaction. No event: the file belongs to
+   * no organization.
+   */
+  async uploadForProfile(
+    userId: string,
+    profileId: string,
+    uploads: Upload[] | undefined,
+  ): Promise<FileRecordView> {
+    const avatar = uploads?.length === 1 && isImage(uploads[0]);
+    const request = {
+      organizationId: null,
+      ownerUserId: userId,
+      uploadedByUserId: userId,
+      purpose: avatar ? ('avatar' as const) : ('file' as const),
+    };
+    const { files } = await this.store.store(uploads, request, async (tx, [file]) => {
+      if (avatar) await this.legalRecords.setAvatar(tx, profileId, file.id);
+    });
+    return toFileRecordView(files[0]);
+  }
+
+  /** A file that is not deleted, and its bytes. */
+  async content(id: string): Promise<{ file: StoredFile; bytes: Readable }> {
+    const file = await this.files.findLive(id);
+    if (!file) throw DomainError.notFound('no such file');
+    return { file, bytes: await this.store.open(file) };
+  }
+
+  async incentiveDocuments(userId: string): Promise<FileRecordView[]> {
+    return (await this.files.incentiveDocumentsOf(userId)).map(toFileRecordView);
+  }
+}
+
+const isImage = (u: Upload) =>
+  contentTypeOf(extensionOf(cleanName(u.originalname))).startsWith('image/');

@@ -1,0 +1,51 @@
+import { BullModule, getQueueToken } from '@nestjs/bull';
+import { BeforeApplicationShutdown, Global, Module } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import type { Queue } from 'bull';
+import { Env } from '../config';
+import { RedisConnections } from '../redis';
+import { EventConsumers } from './event-consumers';
+import { OutboxEvent } from './outbox-event.entity';
+import { OutboxRelay } from './outbox-relay.service';
+import { OutboxService } from './outbox.service';
+import { ProcessedEvent } from './processed-event.entity';
+import { ResourceVersion } from './resource-version.entity';
+import { defaultJobOptions, QueueName } from './queues';
+import { UnitOfWork } from './unit-of-work';
+
+const queues = BullModule.registerQueue(...Object.values(QueueName).map((name) => ({ name })));
+
+/**
+ * Transactions, outbox, relay and queues: the path from a committed change to its background work.
+ * Global: every domain module writes through the UnitOfWork.
+ */
+@Global()
+@Module({
+  imports: [
+    BullModule.forRootAsync({
+      inject: [RedisConnections, Env],
+      useFactory: (redis: RedisConnections, env: Env) => ({
+        createClient: (type) => redis.bull(type),
+        prefix: `${redis.prefix}bull`,
+        defaultJobOptions: defaultJobOptions(env.QUEUE_JOB_ATTEMPTS),
+      }),
+    }),
+    queues,
+    TypeOrmModule.forFeature([OutboxEvent, ProcessedEvent, ResourceVersion]),
+  ],
+  providers: [OutboxService, OutboxRelay, EventConsumers, UnitOfWork],
+  exports: [OutboxRelay, EventConsumers, UnitOfWork, queues],
+})
+export class EventsModule implements BeforeApplicationShutdown {
+  constructor(private readonly moduleRef: ModuleRef) {}
+
+  /** Queues stop before the Redis connections they share are closed. */
+  async beforeApplicationShutdown() {
+    await Promise.all(
+      Object.values(QueueName).map((name) =>
+        this.moduleRef.get<Queue>(getQueueToken(name), { strict: false }).close(),
+      ),
+    );
+  }
+}

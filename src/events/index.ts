@@ -1,0 +1,10 @@
+export { EventsModule } from './events.module';
+export { UnitOfWork } from './unit-of-work';
+export type { Tx } from './unit-of-work';
+export { previousAttributes } from './outbox.service';
+export type { DomainEvent } from './outbox.service';
+export { EventConsumers } from './event-consumers';
+export { OutboxRelay } from './outbox-relay.service';
+export { QueueName } from './queues';
+export type { EventEnvelope } from './event-envelope';
+export { resourceVersionsSql } from './resource-versions';

@@ -1,0 +1,49 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
+
+/**
+ * A domain event, written in the same transaction as the change that caused it. The relay moves
+ * committed rows into the queues; `relayed_at` marks the ones handed over, `unrouted_at` the ones
+ * waiting for a consumer that this process does not run (retried at the next start).
+ */
+@Entity('outbox_event')
+@Index('outbox_event_pending_idx', ['sequence'], {
+  where: 'relayed_at IS NULL AND unrouted_at IS NULL',
+})
+export class OutboxEvent {
+  /** `evt_` + 32 hex characters: the id consumers deduplicate by (spec section 6). */
+  @PrimaryColumn({ type: 'varchar', length: 40 })
+  id: string;
+
+  /** Commit-order tie breaker, so the relay hands events over in the order they were written. */
+  @Column({ type: 'bigint', generated: 'increment' })
+  sequence: string;
+
+  @Column({ type: 'varchar', length: 100 })
+  type: string;
+
+  @Column({ type: 'uuid', nullable: true })
+  organizationId: string | null;
+
+  @Column({ type: 'uuid', nullable: true })
+  actorUserId: string | null;
+
+  /** `{object, previous_attributes}`: the `data` of the envelope. */
+  @Column({ type: 'jsonb' })
+  data: { object: Record<string, unknown>; previous_attributes: Record<string, unknown> };
+
+  /** What happened, in words, for the activity log ("member a@b.c: role Viewer -> Admin"). */
+  @Column({ type: 'text', nullable: true })
+  description: string | null;
+
+  @Column({ type: 'varchar', length: 20 })
+  apiVersion: string;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  created: Date;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  relayedAt: Date | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  unroutedAt: Date | null;
+}

@@ -1,0 +1,3 @@
+export { MailModule } from './mail.module';
+export { MailService } from './mail.service';
+export type { OutgoingMail } from './mail.service';

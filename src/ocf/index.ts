@@ -1,0 +1,1 @@
+export { OcfModule } from './ocf.module';

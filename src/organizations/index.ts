@@ -1,0 +1,19 @@
+export { OrganizationsModule } from './organizations.module';
+export { SiteAdminModule } from './site-admin/site-admin.module';
+export { SiteAdminService, UnknownUserError } from './site-admin/site-admin.service';
+export {
+  BUILT_IN_ROLES,
+  ORGANIZATION_EQUIVALENT,
+  OWN_PERMISSIONS,
+  PERMISSIONS,
+  ROLE_PERMISSIONS,
+} from './permissions/permissions';
+export type { PermissionName } from './permissions/permissions';
+export {
+  memberUserSql,
+  membersOfUserSql,
+  OrganizationsDirectory,
+} from './directory/organizations.directory';
+export type { MemberFacts, OrganizationFacts } from './directory/organizations.directory';
+export { HolderMembers } from './members/holder-members.service';
+export type { KnownHolders, NewHolder } from './members/holder-members.service';

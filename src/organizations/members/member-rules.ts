@@ -1,0 +1,32 @@
+import { AccessContext, DomainError } from '../../common';
+import type { DomainEvent } from '../../events';
+import { OWNER_ROLE_ID } from '../permissions/permissions';
+import { Member } from './member.entity';
+import { toMemberView } from './member.view';
+
+/** Only an Owner may make someone Owner or change an Owner. */
+export function assertMayGrant(access: AccessContext, roleId: string) {
+  if (roleId === OWNER_ROLE_ID && access.roleId !== OWNER_ROLE_ID) {
+    throw DomainError.forbidden('only an Owner may grant or change the Owner role');
+  }
+}
+
+/** How a member is named in activity descriptions. */
+export const memberLabel = (m: Pick<Member, 'email' | 'name'>) => m.email ?? m.name;
+
+export function memberEvent(
+  type: string,
+  actorUserId: string,
+  member: Member,
+  description: string,
+  previous?: Record<string, unknown>,
+): DomainEvent {
+  return {
+    type,
+    organizationId: member.organizationId,
+    actorUserId,
+    object: toMemberView(member),
+    previous,
+    description,
+  };
+}

@@ -1,0 +1,37 @@
+import { Body, Controller, Get, Param, Patch } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Permission } from '../../common';
+import { UpdateAddressDto } from './address.dto';
+import { AddressView } from './address.view';
+import { AddressesService } from './addresses.service';
+
+@ApiTags('addresses')
+@Controller('v1/address')
+export class AddressesController {
+  constructor(private readonly addresses: AddressesService) {}
+
+  @Get(':address')
+  @Permission('canViewOrganization', { record: 'address', hideForbidden: true })
+  @ApiOperation({
+    summary: 'One address',
+    description:
+      'A personal address for its user; an organization’s address for its active members. ' +
+      'Any other address answers 404, so ids cannot be probed.',
+  })
+  @ApiBadRequestResponse({ description: 'address is not a UUID' })
+  get(@Param('address') id: string): Promise<AddressView> {
+    return this.addresses.get(id);
+  }
+
+  @Patch(':id')
+  @Permission('canUpdateRecord(Addresses)', { record: 'address', param: 'id' })
+  @ApiOperation({
+    summary: 'Update an address',
+    description:
+      'A personal address by its user; an organization’s address by members with canEditOrganization.',
+  })
+  @ApiBadRequestResponse({ description: 'Invalid field (country must be ISO 3166-1 alpha-2...)' })
+  update(@Param('id') id: string, @Body() dto: UpdateAddressDto): Promise<AddressView> {
+    return this.addresses.update(id, dto);
+  }
+}

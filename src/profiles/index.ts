@@ -1,0 +1,2 @@
+export { ProfilesModule } from './profiles.module';
+export { LegalRecordsService } from './legal-records.service';

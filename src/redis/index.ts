@@ -1,0 +1,1 @@
+export { RedisModule, RedisConnections } from './redis.module';

@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import { createTestApp, createTestDatabase, TestApp, TestDatabase } from '../../support/app';
+import { createOrg, memberAgent } from '../../support/orgs';
+import { loggedInAgent, logIn } from '../../support/users';
+
+/**
+ * The versioned list cache is correct by construction: its key holds the versions of the data,
+ * bumped in the transaction of every write and read with the access decision on every request.
+ */
+describe('versioned list cache', () => {
+  let database: TestDatabase;
+  let a: TestApp;
+  let b: TestApp;
+  const redisPrefix = `lltest:cache:${randomUUID().slice(0, 8)}:`;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    // Two instances of the service on one database and one Redis, like two pods.
+    a = await createTestApp({ database, redisPrefix });
+    b = await createTestApp({ database, redisPrefix });
+  });
+  afterAll(async () => {
+    await b.close({ keepData: true });
+    await a.close();
+  });
+
+  const members = (org: string) => `/v1/organization/${org}/member`;
+
+  it('answers with a strong ETag, 304 for If-None-Match, until the data changes', async () => {
+    const owner = await loggedInAgent(a);
+    const org = await createOrg(owner.agent);
+    const first = await owner.agent.get(members(org.id)).expect(200);
+    const etag = first.headers.etag;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect(first.headers['cache-control']).toBe('private, no-cache');
+    const again = await owner.agent.get(members(org.id)).set('If-None-Match', etag).expect(304);
+    expect(again.text).toBe('');
+    await owner.agent.post(members(org.id)).send({ name: 'New Holder' }).expect(201);
+    const changed = await owner.agent.get(members(org.id)).set('If-None-Match', etag).expect(200);
+    expect(changed.headers.etag).not.toBe(etag);
+    expect(changed.body.map((m: { name: string }) => m.name)).toContain('New Holder');
+  });
+
+  it('shows a write made on one instance to the next read on the other', async () => {
+    const owner = await loggedInAgent(a);
+    const onB = await logIn(b, owner.email, owner.password);
+    const org = await createOrg(owner.agent);
+    // Both instances have the list cached.
+    const before = await onB.get(members(org.id)).expect(200);
+    await owner.agent.get(members(org.id)).expect(200);
+    await owner.agent.post(members(org.id)).send({ name: 'Written on A' }).expect(201);
+    const after = await onB.get(members(org.id)).expect(200);
+    expect(after.body).toHaveLength(before.body.length + 1);
+    expect(after.body.map((m: { name: string }) => m.name)).toContain('Written on A');
+    const renamed = after.body.find((m: { name: string }) => m.name === 'Written on A');
+    await onB
+      .patch(`${members(org.id)}/${renamed.id}`)
+      .send({ name: 'Renamed on B' })
+      .expect(200);
+    const onA = await owner.agent.get(members(org.id)).expect(200);
+    expect(onA.body.map((m: { name: string }) => m.name)).toContain('Renamed on B');
+  });
+
+  it('refuses a removed member on the very next request, on either instance', async () => {
+    const owner = await loggedInAgent(a);
+    const org = await createOrg(owner.agent);
+    const viewer = await memberAgent(a, owner.agent, org.id, 'Viewer');
+    const viewerOnB = await logIn(b, viewer.email, viewer.password);
+    await viewer.agent.get(members(org.id)).expect(200);
+    const cached = await viewerOnB.get(members(org.id)).expect(200);
+    await owner.agent.delete(`${members(org.id)}/${viewer.member.id}`).expect(204);
+    await viewer.agent.get(members(org.id)).expect(403);
+    await viewerOnB.get(members(org.id)).set('If-None-Match', cached.headers.etag).expect(403);
+  });
+
+  it('never answers a self-scoped list from another caller’s entry', async () => {
+    const owner = await loggedInAgent(a);
+    const org = await createOrg(owner.agent);
+    const first = await memberAgent(a, owner.agent, org.id, 'Shareholder');
+    const second = await memberAgent(a, owner.agent, org.id, 'Shareholder');
+    const mine = await first.agent.get(members(org.id)).expect(200);
+    const theirs = await second.agent.get(members(org.id)).expect(200);
+    expect(mine.body.map((m: { id: string }) => m.id)).toEqual([first.member.id]);
+    expect(theirs.body.map((m: { id: string }) => m.id)).toEqual([second.member.id]);
+    expect(theirs.headers.etag).not.toBe(mine.headers.etag);
+    // Another caller's ETag does not unlock a 304 either.
+    const probe = await second.agent.get(members(org.id)).set('If-None-Match', mine.headers.etag);
+    expect(probe.status).toBe(200);
+    expect(probe.body.map((m: { id: string }) => m.id)).toEqual([second.member.id]);
+    const all = await owner.agent.get(members(org.id)).expect(200);
+    expect(all.body).toHaveLength(3);
+  });
+});
+
+describe('LIST_CACHE=off', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { LIST_CACHE: 'off' } });
+  });
+  afterAll(() => t.close());
+
+  it('computes lists every time, without ETags', async () => {
+    const owner = await loggedInAgent(t);
+    const org = await createOrg(owner.agent);
+    const res = await owner.agent.get(`/v1/organization/${org.id}/member`).expect(200);
+    expect(res.headers.etag).toBeUndefined();
+    expect(res.body).toHaveLength(1);
+  });
+});
