@@ -81,7 +81,7 @@ export class DashboardService {
     // The current tables already hold transactions dated after today (a future issue date,
     // transfer or adjustment): today's cap table is then the replay as of today.
     const position =
-      asOf || (await this.hasLaterTransactions(organizationId, date))
+      asOf || (await this.store.hasTransactionsAfter(organizationId, date))
         ? await this.replayed(organizationId, date)
         : await this.current(organizationId, date);
     const [organization, latestValuation] = await Promise.all([
@@ -209,21 +209,6 @@ export class DashboardService {
       poolAvailable: toDecimal(pool.available),
       convertibles: convertibles.map(toHoldingState),
     };
-  }
-
-  /**
-   * Whether the log holds transactions effective after `date`, or a holding whose issue date a
-   * correction moved past it.
-   */
-  private async hasLaterTransactions(organizationId: string, date: string): Promise<boolean> {
-    const [row] = (await this.securities.query(
-      `SELECT EXISTS (SELECT 1 FROM equity_transaction
-                      WHERE organization_id = $1 AND effective_date > $2)
-           OR EXISTS (SELECT 1 FROM shareholding
-                      WHERE organization_id = $1 AND issue_date > $2) AS later`,
-      [organizationId, date],
-    )) as { later: boolean }[];
-    return row.later;
   }
 
   /** The log replayed as of a date (see replayAsOf). */

@@ -26,6 +26,7 @@ import {
   LedgerState,
   LegendState,
   SecurityState,
+  replayAsOf,
 } from './ledger-state';
 import type { CapitalChangeRecord, LedgerTransaction, ValuationRecord } from './transaction-types';
 
@@ -246,6 +247,28 @@ export class LedgerStore {
        FROM equity_transaction WHERE organization_id = $1 ORDER BY sequence`,
       [organizationId],
     )) as LedgerTransaction[];
+  }
+
+  /**
+   * Whether the log holds transactions effective after `date`, or a holding whose issue date a
+   * correction moved past it: the current tables are then not the cap table of `date`.
+   */
+  async hasTransactionsAfter(organizationId: string, date: string): Promise<boolean> {
+    const [row] = (await this.log.query(
+      `SELECT EXISTS (SELECT 1 FROM equity_transaction
+                      WHERE organization_id = $1 AND effective_date > $2)
+           OR EXISTS (SELECT 1 FROM shareholding
+                      WHERE organization_id = $1 AND issue_date > $2) AS later`,
+      [organizationId, date],
+    )) as { later: boolean }[];
+    return row.later;
+  }
+
+  /** The cap table as it stood on `date`: the current tables, or the log replayed to it. */
+  async asOf(organizationId: string, date: string): Promise<LedgerState> {
+    return (await this.hasTransactionsAfter(organizationId, date))
+      ? replayAsOf(await this.transactions(organizationId), date)
+      : this.current(organizationId);
   }
 
   /** The whole current state of an organization's cap table, as the tables hold it. */

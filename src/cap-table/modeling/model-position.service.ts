@@ -1,0 +1,122 @@
+import { Injectable } from '@nestjs/common';
+import type Decimal from 'decimal.js';
+import { toDecimal } from '../../../libs/cap-math';
+import { DomainError } from '../../common';
+import { OrganizationsDirectory } from '../../organizations';
+import { available, outstanding, vestedQuantity } from '../ledger/incentive-rules';
+import { CONVERTIBLE_TYPES, EXERCISABLE_TYPES } from '../ledger/incentive-types';
+import { LedgerStore } from '../ledger/ledger-store';
+import type { HoldingState, SecurityState } from '../ledger/state';
+import { today } from '../quantities';
+
+const ZERO = toDecimal(0);
+
+/** A grant or warrant that is still outstanding on the date. */
+export interface ModelOption {
+  holding: HoldingState;
+  /** Granted less exercised and cancelled. */
+  outstanding: Decimal;
+  /** The part of `outstanding` vested on the date. */
+  vested: Decimal;
+  exercisePrice: Decimal;
+}
+
+/** What the models read of the cap table on one date. */
+export interface ModelPosition {
+  asOf: string;
+  organizationName: string;
+  /** Fractional shares (LLC units) instead of whole shares. */
+  fractional: boolean;
+  /** Live classes, most senior first. */
+  classes: SecurityState[];
+  /** Active shares by member, then by class (as issued, not as converted). */
+  shares: Map<string, Map<string, Decimal>>;
+  options: ModelOption[];
+  /** Reserved and not granted, over the live plans' pools. */
+  poolAvailable: Decimal;
+  /** Active convertible notes and SAFEs. */
+  convertibles: HoldingState[];
+  /** Member names, for every member above. */
+  names: Map<string, string>;
+}
+
+/**
+ * Loads the cap table a model starts from: today's, or as it stood on `asOf` (the log replayed),
+ * never a future date. Reads only: a model stores nothing.
+ */
+@Injectable()
+export class ModelPositionService {
+  constructor(
+    private readonly store: LedgerStore,
+    private readonly organizations: OrganizationsDirectory,
+  ) {}
+
+  async position(organizationId: string, asOf?: string): Promise<ModelPosition> {
+    const date = asOf ?? today();
+    if (date > today()) throw DomainError.badRequest('asOf must not be in the future');
+    const [state, organization] = await Promise.all([
+      this.store.asOf(organizationId, date),
+      this.organizations.organization(organizationId),
+    ]);
+    const classes = [...state.securities.values()]
+      .filter((s) => !s.deleted)
+      .sort((a, b) => b.seniority - a.seniority || (a.id < b.id ? -1 : 1));
+    const live = new Set(classes.map((c) => c.id));
+
+    const shares = new Map<string, Map<string, Decimal>>();
+    for (const h of state.shareholdings.values()) {
+      if (h.status !== 'active' || !live.has(h.securityId) || !h.quantity.gt(0)) continue;
+      const byClass = shares.get(h.memberId) ?? new Map<string, Decimal>();
+      byClass.set(h.securityId, (byClass.get(h.securityId) ?? ZERO).plus(h.quantity));
+      shares.set(h.memberId, byClass);
+    }
+
+    const options: ModelOption[] = [];
+    const convertibles: HoldingState[] = [];
+    for (const h of state.holdings.values()) {
+      if (h.status !== 'active') continue;
+      if (CONVERTIBLE_TYPES.has(h.type)) {
+        convertibles.push(h);
+        continue;
+      }
+      if (!EXERCISABLE_TYPES.has(h.type) || (h.terms.expirationDate ?? '9999-12-31') < date) {
+        continue;
+      }
+      const left = outstanding(h);
+      if (!left.gt(0)) continue;
+      // Exercised shares came out of the vested part; a cancellation takes the unvested part
+      // first (a leaver's unvested shares), so what is left vested is capped by what is left.
+      const vested = vestedQuantity(state, h, date).minus(h.exercised);
+      options.push({
+        holding: h,
+        outstanding: left,
+        vested: vested.gt(0) ? (vested.gt(left) ? left : vested) : ZERO,
+        exercisePrice: toDecimal(h.terms.exercisePrice ?? 0),
+      });
+    }
+    const livePlans = new Set([...state.plans.values()].filter((p) => !p.deleted).map((p) => p.id));
+    const poolAvailable = [...state.pools.values()]
+      .filter((p) => !p.deleted && livePlans.has(p.planId))
+      .reduce((total, p) => total.plus(available(p)), ZERO);
+
+    const memberIds = new Set([
+      ...shares.keys(),
+      ...options.map((o) => o.holding.memberId),
+      ...convertibles.map((c) => c.memberId),
+    ]);
+    const members = await this.organizations.membersById(organizationId, [...memberIds]);
+    // A stable order, whichever way the state was loaded.
+    const byId = (a: HoldingState, b: HoldingState) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+    return {
+      asOf: date,
+      organizationName: organization?.name ?? '',
+      fractional: organization?.type === 'llc',
+      classes,
+      shares,
+      options: options.sort((a, b) => byId(a.holding, b.holding)),
+      poolAvailable,
+      convertibles: convertibles.sort(byId),
+      names: new Map([...memberIds].map((id) => [id, members.get(id)?.name ?? ''])),
+    };
+  }
+}

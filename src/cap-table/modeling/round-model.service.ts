@@ -1,0 +1,179 @@
+import { Injectable } from '@nestjs/common';
+import type Decimal from 'decimal.js';
+import {
+  CapMathError,
+  modelRound,
+  RoundConvertible,
+  RoundHolder,
+  toDecimal,
+  toDecimalString,
+} from '../../../libs/cap-math';
+import { DomainError } from '../../common';
+import { fractionOf } from '../ledger/incentive-types';
+import type { HoldingState } from '../ledger/state';
+import { ModelPosition, ModelPositionService } from './model-position.service';
+import type { RoundModelDto } from './round-model.dto';
+
+const ZERO = toDecimal(0);
+
+export interface RoundModelView {
+  asOf: string;
+  closingDate: string;
+  pricePerShare: string;
+  preMoneyValuation: string;
+  preMoneyFullyDilutedShares: string;
+  postMoneyValuation: string;
+  postMoneyFullyDilutedShares: string;
+  newMoney: string;
+  poolIncrease: string;
+  conversions: {
+    holding: string;
+    member: string;
+    type: 'safe' | 'convertible_note';
+    amount: string;
+    accruedInterest: string;
+    shares: string;
+    pricePerShare: string;
+    basis: 'cap' | 'discount' | 'round' | 'mfn';
+  }[];
+  investors: { name: string; amount: string; shares: string }[];
+  byHolder: {
+    member: string | null;
+    name: string;
+    kind: 'holder' | 'investor' | 'pool';
+    sharesBefore: string;
+    sharesAfter: string;
+    fullyDilutedPercentBefore: string;
+    fullyDilutedPercentAfter: string;
+  }[];
+}
+
+/**
+ * A priced round on today's (or `asOf`'s) cap table, stored nowhere: libs/cap-math's modelRound
+ * on the holders as converted to common, the outstanding grants and warrants, the pools'
+ * available shares and the active SAFEs and notes.
+ */
+@Injectable()
+export class RoundModelService {
+  constructor(private readonly positions: ModelPositionService) {}
+
+  async model(organizationId: string, dto: RoundModelDto): Promise<RoundModelView> {
+    const names = dto.investments.map((i) => i.name.trim());
+    if (new Set(names).size !== names.length) {
+      throw DomainError.badRequest('investments must have different names');
+    }
+    const position = await this.positions.position(organizationId, dto.asOf);
+    try {
+      const model = modelRound({
+        holders: holdersOf(position),
+        poolAvailable: position.poolAvailable,
+        convertibles: position.convertibles.map(toRoundConvertible),
+        preMoneyValuation: dto.preMoneyValuation,
+        investments: dto.investments.map((i, n) => ({ name: names[n], amount: i.amount })),
+        ...(dto.optionPoolTopUp && {
+          optionPoolTopUp: { postMoneyPercent: dto.optionPoolTopUp.postMoneyPercent },
+        }),
+        poolIncludedInPreMoney: dto.poolIncludedInPreMoney ?? true,
+        convertSafes: dto.convertSafes ?? true,
+        convertNotes: dto.convertNotes ?? true,
+        closingDate: dto.closingDate,
+        fractional: position.fractional,
+        ...(dto.priceDecimals !== undefined && { priceDecimals: dto.priceDecimals }),
+      });
+      const text = toDecimalString;
+      return {
+        asOf: position.asOf,
+        closingDate: dto.closingDate,
+        pricePerShare: text(model.pricePerShare),
+        preMoneyValuation: text(model.preMoneyValuation),
+        preMoneyFullyDilutedShares: text(model.preMoneyFullyDilutedShares),
+        postMoneyValuation: text(model.postMoneyValuation),
+        postMoneyFullyDilutedShares: text(model.postMoneyFullyDilutedShares),
+        newMoney: text(model.newMoney),
+        poolIncrease: text(model.poolIncrease),
+        conversions: model.conversions.map((c) => ({
+          holding: c.key,
+          member: c.holderKey,
+          type: c.type === 'note' ? 'convertible_note' : 'safe',
+          amount: text(c.amount),
+          accruedInterest: text(c.accruedInterest),
+          shares: text(c.shares),
+          pricePerShare: text(c.pricePerShare),
+          basis: c.basis,
+        })),
+        investors: model.investors.map((i) => ({
+          name: i.name,
+          amount: text(i.amount),
+          shares: text(i.shares),
+        })),
+        byHolder: model.byHolder.map((r) => ({
+          member: r.kind === 'holder' ? r.key : null,
+          name: r.kind === 'holder' ? (position.names.get(r.key) ?? '') : (r.name ?? r.key),
+          kind: r.kind,
+          sharesBefore: text(r.sharesBefore),
+          sharesAfter: text(r.sharesAfter),
+          fullyDilutedPercentBefore: text(r.fullyDilutedPercentBefore),
+          fullyDilutedPercentAfter: text(r.fullyDilutedPercentAfter),
+        })),
+      };
+    } catch (err) {
+      if (err instanceof CapMathError) throw DomainError.badRequest(err.message);
+      throw err;
+    }
+  }
+}
+
+/** Every member with shares (as converted to common) or outstanding grants and warrants. */
+function holdersOf(position: ModelPosition): RoundHolder[] {
+  const ratio = new Map(position.classes.map((c) => [c.id, toDecimal(c.conversionRatio || 1)]));
+  const holders = new Map<string, { shares: Decimal; options: Decimal }>();
+  const row = (member: string) => {
+    const found = holders.get(member);
+    if (found) return found;
+    const created = { shares: ZERO, options: ZERO };
+    holders.set(member, created);
+    return created;
+  };
+  for (const [member, byClass] of position.shares) {
+    const r = row(member);
+    for (const [security, quantity] of byClass) {
+      r.shares = r.shares.plus(quantity.times(ratio.get(security) ?? 1));
+    }
+  }
+  for (const o of position.options) {
+    const r = row(o.holding.memberId);
+    r.options = r.options.plus(o.outstanding);
+  }
+  return [...holders].map(([key, r]) => ({ key, shares: r.shares, options: r.options }));
+}
+
+/** A SAFE or note as the round model takes it (our percents become fractions). */
+function toRoundConvertible(h: HoldingState): RoundConvertible {
+  const t = h.terms;
+  const common = {
+    key: h.id,
+    holderKey: h.memberId,
+    ...(t.valuationCap && { valuationCap: t.valuationCap }),
+    ...(t.discount && toDecimal(t.discount).gt(0) && { discount: fractionOf(t.discount) }),
+    ...(t.mfn && { mfn: true }),
+  };
+  if (h.type === 'safe') {
+    return {
+      ...common,
+      type: t.safeType === 'pre_money' ? 'pre_money_safe' : 'post_money_safe',
+      amount: t.amount ?? '0',
+    };
+  }
+  return {
+    ...common,
+    type: 'note',
+    amount: h.principalOutstanding ?? ZERO,
+    unpaidInterest: h.accruedUnpaid,
+    interest: {
+      annualRate: fractionOf(t.interestRate) ?? '0',
+      interestType: t.interestType ?? 'simple',
+      dayCount: t.dayCount ?? 'actual/365',
+      issueDate: h.accruedThrough ?? t.issueDate ?? '',
+    },
+  };
+}
