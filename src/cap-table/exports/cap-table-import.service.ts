@@ -107,8 +107,6 @@ export class CapTableImport {
     source: ImportSource | null,
   ): Promise<ImportOutcome> {
     const organizationId = access.organizationId!;
-    const T0 = Date.now();
-    const lap = (w: string) => process.stderr.write(`TIMING ${w} ${Date.now() - T0}\n`);
     const organization = await this.organizations.organization(organizationId);
     if (!organization) throw DomainError.notFound('no such organization');
     const errors: ImportRowError[] = [];
@@ -134,7 +132,6 @@ export class CapTableImport {
       [...new Set(rows.filter((r) => !r.holderEmail).map((r) => r.holderName))],
     );
 
-    lap('loaded');
     const newClasses = new Map<string, NewClass>();
     const newHolders = new Map<string, NewHolder>();
     const taken = new Set(await this.prefixes(tx, organizationId));
@@ -162,7 +159,6 @@ export class CapTableImport {
       if (ok && securityId && memberId) planned.push({ row: r, securityId, memberId });
     }
 
-    lap('planned');
     // New classes exist before their issuances: through the ledger's own path (few of them).
     for (const { record } of newClasses.values()) {
       await this.store.apply(tx, organizationId, access.userId, state, {
@@ -210,7 +206,6 @@ export class CapTableImport {
       }
     }
 
-    lap('reduced');
     const summary: ImportSummary = {
       rows: rows.length,
       holders: newHolders.size,
@@ -223,11 +218,8 @@ export class CapTableImport {
     }
 
     await this.holderMembers.add(tx, access, [...newHolders.values()]);
-    lap('members');
     await persistIssuances(tx, organizationId, access.userId, state, issuances);
-    lap('persisted');
     await this.recordEvents(tx, access, [...newClasses.values()], summary, source);
-    lap('events');
     return { summary, errors, insufficientShares };
   }
 

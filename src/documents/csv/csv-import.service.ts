@@ -35,10 +35,8 @@ export class CsvImportService {
     uploads: Upload[] | undefined,
     dryRun: boolean,
   ): Promise<ImportResult> {
-    const T0 = Date.now();
     const upload = this.checked(uploads);
     const file = await readImportFile(upload.buffer);
-    process.stderr.write(`TIMING parsed ${Date.now() - T0}\n`);
     // A file with errors of form is still checked against the cap table, for every error at once.
     if (dryRun || file.errors.length) {
       const outcome = await this.capTable.dryRun(access, file.rows);
@@ -55,7 +53,6 @@ export class CsvImportService {
         return outcome.summary;
       },
     );
-    process.stderr.write(`TIMING done ${Date.now() - T0}\n`);
     return { file: toFileRecordView(files[0]), imported: result };
   }
 
