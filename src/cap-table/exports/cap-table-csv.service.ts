@@ -73,12 +73,12 @@ export class CapTableCsv {
 
   /**
    * What an import of the rows would do (or which rows it would refuse), changing nothing: the
-   * import itself, in a transaction that is rolled back.
+   * import's checks, in a transaction that is rolled back, without writing the rows.
    */
   async dryRun(access: AccessContext, rows: CapTableImportRow[]): Promise<ImportOutcome> {
     try {
       await this.uow.run(async (tx) => {
-        throw new DryRunDone(await this.importer.run(tx, access, rows, null));
+        throw new DryRunDone(await this.importer.run(tx, access, rows, null, false));
       });
     } catch (err) {
       if (err instanceof DryRunDone) return err.outcome;

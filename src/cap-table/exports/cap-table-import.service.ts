@@ -71,6 +71,9 @@ export interface ImportSource {
 /** The first count the numeric(38, 10) columns cannot hold (29 digits before the point). */
 const TOO_MANY_SHARES = toDecimal(`1${'0'.repeat(28)}`);
 
+/** Rows the reducer takes between two turns of the event loop. */
+const YIELD_EVERY = 1000;
+
 /** A class the import creates. */
 interface NewClass {
   record: SecurityRecord;
@@ -105,6 +108,7 @@ export class CapTableImport {
     access: AccessContext,
     rows: CapTableImportRow[],
     source: ImportSource | null,
+    write = true,
   ): Promise<ImportOutcome> {
     const organizationId = access.organizationId!;
     const organization = await this.organizations.organization(organizationId);
@@ -169,11 +173,25 @@ export class CapTableImport {
       });
     }
 
+    // The new members are written while the reducer runs (it yields to the event loop now and
+    // then, so their statements reach the server): PostgreSQL and Node work at the same time. A
+    // refused row throws it all away with the caller's rollback, so nothing is kept early.
+    const holders = [...newHolders.values()];
+    const membersWritten = write
+      ? this.holderMembers.add(tx, access, holders).then(
+          () => null,
+          (err: unknown) => err,
+        )
+      : Promise.resolve(null);
+
     // Every issuance through the reducer, in file order; persisted together below.
     state.touched = emptyTouched();
     const issuances: ImportedIssuance[] = [];
     let insufficientShares = false;
-    for (const { row, securityId, memberId } of planned) {
+    for (let n = 0; n < planned.length; n++) {
+      if (n % YIELD_EVERY === YIELD_EVERY - 1)
+        await new Promise((resolve) => setImmediate(resolve));
+      const { row, securityId, memberId } = planned[n];
       const issuance: ImportedIssuance = {
         transactionId: randomUUID(),
         payload: {
@@ -205,6 +223,8 @@ export class CapTableImport {
         );
       }
     }
+    const failed = await membersWritten;
+    if (failed) throw failed;
 
     const summary: ImportSummary = {
       rows: rows.length,
@@ -216,8 +236,8 @@ export class CapTableImport {
       errors.sort((a, b) => a.row - b.row);
       return { summary, errors, insufficientShares };
     }
+    if (!write) return { summary, errors, insufficientShares };
 
-    await this.holderMembers.add(tx, access, [...newHolders.values()]);
     await persistIssuances(tx, organizationId, access.userId, state, issuances);
     await this.recordEvents(tx, access, [...newClasses.values()], summary, source);
     return { summary, errors, insufficientShares };

@@ -64,6 +64,8 @@ export async function persistIssuances(
 ): Promise<void> {
   const m = tx.manager;
   const legendIds = issuances[0]?.payload.legendIds ?? [];
+  // The next chunk's columns are built while the server inserts the one before.
+  let inFlight: Promise<unknown> = Promise.resolve();
   for (let start = 0; start < issuances.length; start += CHUNK) {
     const chunk = issuances.slice(start, start + CHUNK);
     const holdings = chunk.map(({ payload }) => {
@@ -80,7 +82,7 @@ export async function persistIssuances(
       }
       return { h, block: blocks[0], payload };
     });
-    await m.query(INSERT_ISSUANCES, [
+    const parameters = [
       organizationId,
       chunk.map((i) => i.transactionId),
       holdings.map(({ h }) => h.id),
@@ -96,8 +98,13 @@ export async function persistIssuances(
       legendIds,
       actorUserId,
       JSON.stringify(legendIds),
-    ]);
+    ];
+    await inFlight;
+    inFlight = m.query(INSERT_ISSUANCES, parameters);
+    // Awaited above or below; this only keeps a failure from going unobserved meanwhile.
+    inFlight.catch(() => undefined);
   }
+  await inFlight;
   // The classes' issued shares and next certificate and share numbers, as the reducer left them.
   const classes = new Set(issuances.map((i) => i.payload.securityId));
   for (const id of classes) {
