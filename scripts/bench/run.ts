@@ -25,6 +25,8 @@
  *   npm run bench -- --only=vesting        only cap-math's vesting projection of 10,000 grants
  *                                          (target < 1 s; no database), which every run also
  *                                          does at the end, once the servers are stopped
+ *   npm run bench -- --only=modeling       only the round model and the exit waterfall on the
+ *                                          10,000 holders with 5,000 option grants (see modeling.ts)
  *   npm run bench -- --only=csv            only the cap table CSV import and export of 100,000
  *                                          rows (targets < 10 s, RSS growth < 100 MB; see csv.ts),
  *                                          which every run also does at the end, on a database
@@ -50,6 +52,7 @@ import { MEMBER_LIST_SQL } from '../../src/organizations/members/member.reposito
 import { adminQuery, quoteIdent, withDatabase } from '../pg-admin';
 import { seedCapTable, timeDashboard, Timing, verifyLedger } from './cap-table';
 import { benchExport, benchImport, reportCsv } from './csv';
+import { benchModeling, ModelingTimings, reportModeling } from './modeling';
 import { call, fetchText } from './http';
 import { PgCounter } from './pg-counter';
 import { summarise } from './profile-summary';
@@ -97,8 +100,8 @@ interface List {
 }
 
 async function main() {
-  if (!['all', 'members', 'shareholdings', 'vesting', 'csv'].includes(ONLY))
-    throw new Error(`--only=${ONLY}: members, shareholdings, vesting or csv`);
+  if (!['all', 'members', 'shareholdings', 'vesting', 'csv', 'modeling'].includes(ONLY))
+    throw new Error(`--only=${ONLY}: members, shareholdings, vesting, csv or modeling`);
   if (ONLY === 'vesting') {
     reportVesting(await benchVesting(root));
     return;
@@ -137,7 +140,8 @@ async function main() {
     const pending: (Pick<List, 'kind' | 'title'> & { path: string; barePath: string })[] = [];
     let dashboard: Awaited<ReturnType<typeof timeDashboard>> | undefined;
     let capTable: Awaited<ReturnType<typeof seedCapTable>> | undefined;
-    if (ONLY !== 'shareholdings') {
+    let modeling: ModelingTimings | undefined;
+    if (ONLY !== 'shareholdings' && ONLY !== 'modeling') {
       const organizationId = await seedMembers(service.url, cookie);
       routes['/member'] = { sql: MEMBER_LIST_SQL, params: [organizationId, null] };
       pending.push({
@@ -159,6 +163,11 @@ async function main() {
         capTable.organizationId,
       );
       console.log(`${verified.output} (${verified.ms} ms)`);
+      if (ONLY === 'modeling') {
+        modeling = await benchModeling(service.url, cookie, databaseUrl, capTable);
+        reportModeling(modeling);
+        return;
+      }
       routes['/shareholding'] = {
         sql: SHAREHOLDING_LIST_SQL,
         params: [capTable.organizationId, null, 'active', HOLDING_PAGE, 0],
@@ -209,6 +218,9 @@ async function main() {
     if (capTable) {
       dashboard = await timeDashboard(service.url, cookie, capTable);
       if (dashboard.warning) console.log(`WARNING: ${dashboard.warning}`);
+      // After the dashboard, whose figures are of the 10,000 holders alone.
+      if (ONLY === 'all')
+        modeling = await benchModeling(service.url, cookie, databaseUrl, capTable);
     }
 
     // JIT warm-up, not recorded.
@@ -228,6 +240,7 @@ async function main() {
       lists,
       capTable && dashboard ? { ...dashboard, asOfDate: capTable.lastIssueDate } : undefined,
     );
+    if (modeling) reportModeling(modeling);
   } finally {
     await stopAll(children);
     if (PROFILE) printProfile();

@@ -1,2 +1,3 @@
 export * from './round-types';
 export * from './round';
+export * from './waterfall';

@@ -26,7 +26,6 @@ import {
   LedgerState,
   LegendState,
   SecurityState,
-  replayAsOf,
 } from './ledger-state';
 import type { CapitalChangeRecord, LedgerTransaction, ValuationRecord } from './transaction-types';
 
@@ -262,13 +261,6 @@ export class LedgerStore {
       [organizationId, date],
     )) as { later: boolean }[];
     return row.later;
-  }
-
-  /** The cap table as it stood on `date`: the current tables, or the log replayed to it. */
-  async asOf(organizationId: string, date: string): Promise<LedgerState> {
-    return (await this.hasTransactionsAfter(organizationId, date))
-      ? replayAsOf(await this.transactions(organizationId), date)
-      : this.current(organizationId);
   }
 
   /** The whole current state of an organization's cap table, as the tables hold it. */

@@ -1,13 +1,18 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Access, AccessContext, Permission } from '../../common';
 import { RoundModelDto } from './round-model.dto';
 import { RoundModelService } from './round-model.service';
+import { WaterfallDto, WaterfallStructureQuery } from './waterfall.dto';
+import { WaterfallService } from './waterfall.service';
 
 @ApiTags('cap table')
 @Controller('v1/captable/:organization/model')
 export class ModelingController {
-  constructor(private readonly rounds: RoundModelService) {}
+  constructor(
+    private readonly rounds: RoundModelService,
+    private readonly waterfalls: WaterfallService,
+  ) {}
 
   @Post('round')
   @HttpCode(200)
@@ -40,5 +45,58 @@ export class ModelingController {
   @ApiOkResponse({ description: 'The modeled round' })
   round(@Access() access: AccessContext, @Body() body: RoundModelDto) {
     return this.rounds.model(access.organizationId!, body);
+  }
+
+  @Post('waterfall')
+  @HttpCode(200)
+  @Permission('canViewCapTable')
+  @ApiOperation({
+    summary: 'Exit waterfall: who receives what when the company is sold (nothing is stored)',
+    description:
+      'Answer: {asOf, exitValue, transactionExpenses, distributable, commonSharePrice, byClass: [{security, name, ' +
+      'preference, participation, converted, proceeds}], byHolder: [{member, name, proceeds, percentOfProceeds}], ' +
+      'options: [{holding, member, exercised, proceeds}], convertibles: [{holding, member, converted, ' +
+      'conversionPrice, proceeds}], warnings}. Money has 2 decimals; percentOfProceeds is 0–100 with 4 decimals.\n\n' +
+      'Rules. distributable = exitValue − transactionExpenses (never below 0). Liquidation preferences ' +
+      '(liquidationPreferenceMultiple, default 1, × originalIssuePrice × shares) are paid by seniority, highest ' +
+      'first; classes of one seniority are paid pari passu, pro rata to their preferences when the money is short. ' +
+      'Convertible notes are debt, paid before every preferred class (principal plus interest owed on asOf); SAFEs ' +
+      'take their purchase amount pari passu with the most senior preferred. Either converts at its valuation cap ' +
+      'instead when that pays more (no cap: cash-out only; a discount does not apply at an exit). What is left is ' +
+      'shared per common share by common shares, preferred as converted (shares × conversionRatio), participating ' +
+      'preferred (after its preference, until a share has received participationCapMultiple × originalIssuePrice), ' +
+      'and options and warrants in the money. A non-participating class converts to common exactly when that pays ' +
+      'more, decided together at the common share value the result produces (a stable, unique result); a capped ' +
+      'participating class converts when its as-converted value passes the cap. Options and warrants take part ' +
+      'only vested (on asOf; all outstanding ones with treatUnvestedAsAccelerated) and only when the common share ' +
+      'value is above their exercise price; they are treated as exercised cashlessly: the exercise price joins the ' +
+      'proceeds shared per common share and each option receives shares × (value − exercise price). Everything is ' +
+      'computed exactly, then rounded to cents by the largest-remainder method, so proceeds add up to ' +
+      'distributable to the cent. warnings name what had to be assumed (a preferred class without ' +
+      'originalIssuePrice counts with no preference). An exit value that only fixed cash-out amounts could absorb, ' +
+      'with no shares to take the rest, is a 400.',
+  })
+  @ApiOkResponse({ description: 'The waterfall' })
+  waterfall(@Access() access: AccessContext, @Body() body: WaterfallDto) {
+    return this.waterfalls.waterfall(access.organizationId!, body.exitValue, body);
+  }
+
+  @Get('waterfall/breakpoints')
+  @Permission('canViewCapTable')
+  @ApiOperation({
+    summary:
+      'The exit values at which some class’s, option’s or convertible’s payout changes slope',
+    description:
+      '`?asOf`, `?transactionExpenses`, `?treatUnvestedAsAccelerated=true|false` as for the waterfall. Answer: ' +
+      '{asOf, breakpoints: [{exitValue, securities, events: [{kind: expenses|preference|participation-cap|' +
+      'conversion|options-in-the-money, description, security, holding, options}]}], warnings}, one entry per exit ' +
+      'value, sorted (rounded up to the cent). `securities` are the classes whose payout changes slope there. ' +
+      'Between two consecutive breakpoints every payout is linear in the exit value, so a payout chart needs the ' +
+      'waterfall only at these points. In an event, `security` is the class concerned, `holding` the SAFE or note, ' +
+      '`options` the grants and warrants coming into the money.',
+  })
+  @ApiOkResponse({ description: 'The breakpoints' })
+  breakpoints(@Access() access: AccessContext, @Query() query: WaterfallStructureQuery) {
+    return this.waterfalls.breakpoints(access.organizationId!, query);
   }
 }

@@ -1,0 +1,42 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsOptional } from 'class-validator';
+import { DateField, DecimalField } from '../../common';
+
+/** `true`/`false` in a query string. */
+const queryBoolean = ({ value }: { value: unknown }) =>
+  value === 'true' ? true : value === 'false' ? false : value;
+
+export class WaterfallStructureQuery {
+  /** The cap table as it stood on this date (default today); options vest to it, notes accrue to it. */
+  @DateField({ optional: true })
+  asOf?: string;
+
+  /** Paid before anyone else: fees of the sale. Default 0. */
+  @DecimalField({ optional: true, nullable: false, example: '250000' })
+  transactionExpenses?: string;
+
+  /** Every outstanding option and warrant takes part as if fully vested. Default false. */
+  @ApiPropertyOptional({ default: false })
+  @IsOptional()
+  @Transform(queryBoolean)
+  @IsBoolean()
+  treatUnvestedAsAccelerated?: boolean;
+}
+
+export class WaterfallDto {
+  /** What the buyer pays for the company. */
+  @DecimalField({ example: '50000000' })
+  exitValue: string;
+
+  @DateField({ optional: true })
+  asOf?: string;
+
+  @DecimalField({ optional: true, nullable: false, example: '250000' })
+  transactionExpenses?: string;
+
+  @ApiPropertyOptional({ default: false })
+  @IsOptional()
+  @IsBoolean()
+  treatUnvestedAsAccelerated?: boolean;
+}
