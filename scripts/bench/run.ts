@@ -28,9 +28,10 @@
  *   npm run bench -- --only=modeling       only the round model and the exit waterfall on the
  *                                          10,000 holders with 5,000 option grants (see modeling.ts)
  *   npm run bench -- --only=csv            only the cap table CSV import and export of 100,000
- *                                          rows (targets < 10 s, RSS growth < 100 MB; see csv.ts),
- *                                          which every run also does at the end, on a database
- *                                          and services of its own
+ *                                          rows (targets < 10 s, RSS growth < 100 MB; see csv.ts)
+ *                                          and the OCF export of those holdings (RSS growth
+ *                                          < 100 MB; see ocf.ts), which every run also does at the
+ *                                          end, on a database and services of their own
  *   npm run bench -- --holders=10000       holders of the cap table organization
  *   npm run bench -- --csv-rows=100000 --csv-holders=10000   size of the CSV import
  *   npm run bench -- --profile   also writes a CPU profile of the service (list cache on) under
@@ -53,6 +54,7 @@ import { adminQuery, quoteIdent, withDatabase } from '../pg-admin';
 import { seedCapTable, timeDashboard, Timing, verifyLedger } from './cap-table';
 import { benchExport, benchImport, reportCsv } from './csv';
 import { benchModeling, ModelingTimings, reportModeling } from './modeling';
+import { benchOcfExport, reportOcf } from './ocf';
 import { call, fetchText } from './http';
 import { PgCounter } from './pg-counter';
 import { summarise } from './profile-summary';
@@ -321,6 +323,19 @@ bench csv: database ${database}, ${CSV_ROWS} rows of ${CSV_HOLDERS} holders, sto
     const exporter = await startService(children, databaseUrl, redisUrl, prefix, 'on', storageEnv);
     const exported = await benchExport(exporter, cookie, imported.organizationId, CSV_ROWS);
     reportCsv(imported, exported, verified);
+    // The OCF export of the same 100,000 holdings, again on a service started afresh.
+    await stopAll(children);
+    const ocfExporter = await startService(
+      children,
+      databaseUrl,
+      redisUrl,
+      prefix,
+      'on',
+      storageEnv,
+    );
+    reportOcf(
+      await benchOcfExport(ocfExporter, cookie, imported.organizationId, CSV_ROWS, CSV_HOLDERS),
+    );
   } finally {
     await stopAll(children);
     rmSync(storage, { recursive: true, force: true });

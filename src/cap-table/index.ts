@@ -13,3 +13,23 @@ export type {
   ImportRowError,
   ImportSummary,
 } from './exports/cap-table-csv.service';
+// The OCF import (src/ocf/import) writes through the ledger: its writer, and its reducer to check a package first.
+export { CapTableCoreModule } from './cap-table-core.module';
+export { LedgerWriter } from './ledger/ledger-writer';
+export { StakeholderCounts } from './billing-counts';
+export { applyTransaction, emptyState, LedgerRuleError } from './ledger/ledger-state';
+export type { LedgerState } from './ledger/ledger-state';
+export type { LedgerTransaction, SecurityRecord } from './ledger/transaction-types';
+export type { LedgerChange } from './ledger/ledger-writer';
+export type {
+  HoldingRecord,
+  HoldingTerms,
+  HoldingType,
+  PlanRecord,
+  PoolRecord,
+  VestingScheduleRecord,
+} from './ledger/incentive-types';
+// The OCF export (src/ocf/export) reads the log through cursors of its own read-only transaction.
+export { EquityTransaction } from './ledger/equity-transaction.entity';
+export type { TransactionPayloads, TransactionType } from './ledger/transaction-types';
+export type { ConversionRecord, ExercisePayload } from './ledger/incentive-types';

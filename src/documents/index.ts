@@ -1,1 +1,3 @@
 export { DocumentsModule } from './documents.module';
+// The OCF export names its zip as downloads are named (RFC 6266, with an ASCII fallback).
+export { asciiName } from './files/file-download';

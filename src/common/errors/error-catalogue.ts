@@ -25,6 +25,8 @@ export const ERROR_CATALOGUE = {
   unsupportedFileExtension: { wire: 'unsupportedFileExtension', status: 400 },
   missingFileArgument: { wire: 'missingFileArgument', status: 400 },
   insufficientShares: { wire: 'insufficientShares', status: 400 },
+  // Our own keys (not in the spec's section 7; spec:check only checks the spec's are here).
+  capTableNotEmpty: { wire: 'capTableNotEmpty', status: 409 },
 } as const satisfies Record<string, { wire: string; status: number }>;
 
 export type ErrorKey = keyof typeof ERROR_CATALOGUE;

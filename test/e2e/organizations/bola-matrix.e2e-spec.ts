@@ -346,6 +346,26 @@ describe('BOLA matrix over the route table', () => {
     }
   });
 
+  /**
+   * Routes the matrix must have found and attacks by the victim's ids (a route missing from the
+   * table, or not addressed by records, would otherwise pass unnoticed). One line per route.
+   */
+  const MUST_COVER: [method: string, path: string, permission: string][] = [
+    ['GET', '/v1/organization/:organization/ocf', 'canViewCapTable'],
+    ['POST', '/v1/organization/:organization/ocf', 'canEditCapTable'],
+  ];
+
+  it('has the routes it must cover, each addressed by the victim’s ids', () => {
+    for (const [method, path, permission] of MUST_COVER) {
+      const route = routes.find((r) => r.method === method && r.path === path);
+      expect(route ? `${method} ${path}` : `${method} ${path} is not in the route table`).toBe(
+        `${method} ${path}`,
+      );
+      expect(route!.access).toMatchObject({ kind: 'permission', permission });
+      expect(addressesRecords(route!)).toBe(true);
+    }
+  });
+
   it('refuses every attacker on every route addressed by the victim’s ids, and answers no other route with them', async () => {
     const leaks: string[] = [];
     for (const route of routes) {

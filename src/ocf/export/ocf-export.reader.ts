@@ -1,0 +1,256 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { QueryRunner, Repository } from 'typeorm';
+import type Decimal from 'decimal.js';
+import { toDecimal, toDecimalString } from '../../../libs/cap-math';
+import { EquityTransaction } from '../../cap-table';
+import type { MemberRow, OrganizationRow } from './ocf-objects';
+import type { Amendment, LogRow, ShareholdingFacts } from './ocf-transactions';
+
+/** Rows fetched per round trip of a cursor. */
+const BATCH = 1000;
+
+/**
+ * The transfers of the organization in log order: what each took from its source. Read whole
+ * before the log (a few rows per transfer, however many shareholdings there are), so that the
+ * log query joins nothing but primary keys (a join on an aggregate of the log makes PostgreSQL
+ * rescan the log per entry when its statistics are stale, as after a large import).
+ */
+const TRANSFERS_SQL = `
+  SELECT id, payload->>'sourceId' AS source, payload->>'quantity' AS quantity
+  FROM equity_transaction WHERE organization_id = $1 AND type = 'TX_STOCK_TRANSFER'
+  ORDER BY sequence`;
+
+/** The shareholding an entry created. */
+const MADE_ID = `(CASE t.type
+    WHEN 'TX_STOCK_ISSUANCE' THEN t.payload->>'shareholdingId'
+    WHEN 'TX_STOCK_TRANSFER' THEN t.payload->>'destinationId'
+    WHEN 'TX_EQUITY_COMPENSATION_EXERCISE' THEN t.payload->>'shareholdingId'
+    WHEN 'TX_WARRANT_EXERCISE' THEN t.payload->>'shareholdingId'
+    WHEN 'TX_CONVERTIBLE_CONVERSION' THEN t.payload->'conversion'->>'shareholdingId'
+  END)::uuid`;
+
+const facts = (alias: string, prefix: string) => `
+  ${alias}.certificate_number AS "${prefix}Certificate", ${alias}.member_id AS "${prefix}Member",
+  ${alias}.security_id AS "${prefix}Security",
+  trim_scale(${alias}.price_per_share)::text AS "${prefix}Price",
+  ${alias}.legend_ids AS "${prefix}Legends", ${alias}.consideration AS "${prefix}Consideration",
+  to_char(${alias}.issue_date, 'YYYY-MM-DD') AS "${prefix}IssueDate"`;
+
+/**
+ * The log in recording order, each entry with the shareholding it created (as it stands) and,
+ * for a transfer, its source (as it stands): joins on primary keys only.
+ */
+const LOG_SQL = `
+  SELECT t.id, t.type, t.effective_date::text AS "effectiveDate",
+         -- An issuance's shareholding row has the rest (and 100,000 of them are most of the log).
+         CASE WHEN t.type = 'TX_STOCK_ISSUANCE' AND m.id IS NOT NULL
+           THEN jsonb_build_object('shareholdingId', t.payload->'shareholdingId',
+             'memberId', t.payload->'memberId', 'securityId', t.payload->'securityId',
+             'quantity', t.payload->'quantity')
+           ELSE t.payload END AS payload,
+         ${facts('m', 'made')}, m.id AS "madeId", trim_scale(m.quantity)::text AS "madeQuantity",
+         -- A transfer's source, in one column (null on every other entry).
+         CASE WHEN s.id IS NOT NULL THEN json_build_object(
+           'certificateNumber', s.certificate_number, 'memberId', s.member_id,
+           'securityId', s.security_id, 'pricePerShare', trim_scale(s.price_per_share)::text,
+           'legendIds', s.legend_ids, 'consideration', s.consideration,
+           'issueDate', to_char(s.issue_date, 'YYYY-MM-DD'),
+           'quantity', trim_scale(s.quantity)::text) END AS source
+  FROM equity_transaction t
+  LEFT JOIN shareholding m ON m.id = ${MADE_ID}
+  LEFT JOIN shareholding s
+    ON t.type = 'TX_STOCK_TRANSFER' AND s.id = (t.payload->>'sourceId')::uuid
+  WHERE t.organization_id = $1
+  ORDER BY t.sequence`;
+
+/**
+ * The members the package's transactions name (holders, transferees, holders of grants and
+ * convertibles, a holding's new holder), by name. With an as-of date, only those named by
+ * entries of that date (an issuance counts from its corrected issue date).
+ */
+const MEMBERS_SQL = `
+  WITH named AS MATERIALIZED (
+    SELECT DISTINCT v.member::uuid AS id FROM equity_transaction t
+    LEFT JOIN shareholding sh
+      ON t.type = 'TX_STOCK_ISSUANCE' AND sh.id = (t.payload->>'shareholdingId')::uuid
+    CROSS JOIN LATERAL (VALUES (t.payload->>'memberId'), (t.payload->>'toMemberId'),
+      (t.payload->'holding'->>'memberId'), (t.payload->'changes'->>'memberId')) v(member)
+    WHERE t.organization_id = $1 AND v.member IS NOT NULL
+      AND t.type IN ('TX_STOCK_ISSUANCE', 'TX_STOCK_TRANSFER', 'TX_EQUITY_COMPENSATION_ISSUANCE',
+                     'TX_WARRANT_ISSUANCE', 'TX_CONVERTIBLE_ISSUANCE', 'HOLDING_AMENDED')
+      AND ($2::date IS NULL OR coalesce(sh.issue_date, t.effective_date) <= $2::date))
+  SELECT m.id, m.name, m.email, m.title, m.status
+  FROM named JOIN member m ON m.id = named.id AND m.organization_id = $1
+  ORDER BY m.name COLLATE "C", m.id`;
+
+const ORGANIZATION_SQL = `
+  SELECT id, name, legal_name AS "legalName", country, currency, type,
+         to_char(created AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS created
+  FROM organization WHERE id = $1 AND deleted_at IS NULL`;
+
+const AMENDMENTS_SQL = `
+  SELECT id, type, effective_date::text AS "effectiveDate",
+         coalesce(payload->>'shareholdingId', payload->>'holdingId') AS "holdingId",
+         payload->'changes' AS changes
+  FROM equity_transaction
+  WHERE organization_id = $1 AND type IN ('STOCK_ISSUANCE_AMENDED', 'HOLDING_AMENDED')
+  ORDER BY sequence`;
+
+interface RawLogRow {
+  id: string;
+  type: LogRow['type'];
+  effectiveDate: string;
+  payload: Record<string, unknown>;
+  madeCertificate: string | null;
+  madeMember: string;
+  madeSecurity: string;
+  madePrice: string | null;
+  madeLegends: string[];
+  madeConsideration: string | null;
+  madeIssueDate: string;
+  madeId: string;
+  madeQuantity: string;
+  source:
+    | (Omit<ShareholdingFacts, 'legendIds'> & { legendIds: string[] | null; quantity: string })
+    | null;
+}
+
+/**
+ * What transfers took out of each shareholding: in all (`out`), and after each transfer
+ * (`laterOut`, by transfer id): a shareholding was issued with its quantity now plus all that was
+ * transferred out of it, and held right after a transfer its quantity now plus what later
+ * transfers took.
+ */
+export class TransferTotals {
+  readonly out = new Map<string, Decimal>();
+  readonly laterOut = new Map<string, Decimal>();
+
+  constructor(transfers: { id: string; source: string; quantity: string }[]) {
+    for (let i = transfers.length - 1; i >= 0; i--) {
+      const t = transfers[i];
+      const after = this.out.get(t.source) ?? toDecimal(0);
+      this.laterOut.set(t.id, after);
+      this.out.set(t.source, after.plus(toDecimal(t.quantity)));
+    }
+  }
+}
+
+const plus = (quantity: string, more: Decimal | undefined) =>
+  more === undefined || more.isZero() ? quantity : toDecimalString(toDecimal(quantity).plus(more));
+
+function toLogRow(r: RawLogRow, totals: TransferTotals): LogRow {
+  return {
+    id: r.id,
+    type: r.type,
+    effectiveDate: r.effectiveDate,
+    payload: r.payload,
+    made:
+      r.madeCertificate === null
+        ? null
+        : {
+            certificateNumber: r.madeCertificate,
+            memberId: r.madeMember,
+            securityId: r.madeSecurity,
+            pricePerShare: r.madePrice,
+            legendIds: r.madeLegends ?? [],
+            consideration: r.madeConsideration,
+            issueDate: r.madeIssueDate,
+            issuedQuantity: plus(r.madeQuantity, totals.out.get(r.madeId)),
+          },
+    source: r.source && {
+      certificateNumber: r.source.certificateNumber,
+      memberId: r.source.memberId,
+      securityId: r.source.securityId,
+      pricePerShare: r.source.pricePerShare,
+      legendIds: r.source.legendIds ?? [],
+      consideration: r.source.consideration,
+      issueDate: r.source.issueDate,
+      remainder: plus(r.source.quantity, totals.laterOut.get(r.id)),
+    },
+  };
+}
+
+/**
+ * One consistent view of an organization's cap table for an export: a read-only REPEATABLE READ
+ * transaction on its own connection, read through server-side cursors (a batch at a time, so
+ * 100,000 entries never sit in memory), until `close`.
+ */
+export class OcfSnapshot {
+  private cursors = 0;
+
+  constructor(private readonly runner: QueryRunner) {}
+
+  async organization(organizationId: string): Promise<OrganizationRow | null> {
+    const [row] = (await this.runner.query(ORGANIZATION_SQL, [
+      organizationId,
+    ])) as OrganizationRow[];
+    return row ?? null;
+  }
+
+  async amendments(organizationId: string): Promise<Amendment[]> {
+    return (await this.runner.query(AMENDMENTS_SQL, [organizationId])) as Amendment[];
+  }
+
+  /** The log, a batch of entries at a time (one round trip each). */
+  async *log(organizationId: string): AsyncGenerator<LogRow[]> {
+    const transfers = (await this.runner.query(TRANSFERS_SQL, [organizationId])) as {
+      id: string;
+      source: string;
+      quantity: string;
+    }[];
+    const totals = new TransferTotals(transfers);
+    for await (const batch of this.cursor<RawLogRow>(LOG_SQL, [organizationId])) {
+      yield batch.map((r) => toLogRow(r, totals));
+    }
+  }
+
+  /** The members the package's transactions name, a batch at a time. */
+  members(organizationId: string, asOf: string | undefined): AsyncGenerator<MemberRow[]> {
+    return this.cursor<MemberRow>(MEMBERS_SQL, [organizationId, asOf ?? null]);
+  }
+
+  /** The rows of a query, `BATCH` at a time, through a cursor of the snapshot's transaction. */
+  private async *cursor<T>(sql: string, params: unknown[]): AsyncGenerator<T[]> {
+    const name = `ocf_${++this.cursors}`;
+    await this.runner.query(`DECLARE ${name} NO SCROLL CURSOR FOR ${sql}`, params);
+    try {
+      for (;;) {
+        const batch = (await this.runner.query(`FETCH ${BATCH} FROM ${name}`)) as T[];
+        if (batch.length) yield batch;
+        if (batch.length < BATCH) break;
+      }
+    } finally {
+      if (!this.runner.isReleased) await this.runner.query(`CLOSE ${name}`);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.runner.isReleased) return;
+    try {
+      if (this.runner.isTransactionActive) await this.runner.commitTransaction();
+    } finally {
+      await this.runner.release();
+    }
+  }
+}
+
+@Injectable()
+export class OcfExportReader {
+  constructor(
+    @InjectRepository(EquityTransaction) private readonly log: Repository<EquityTransaction>,
+  ) {}
+
+  async open(): Promise<OcfSnapshot> {
+    const runner = this.log.manager.connection.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.startTransaction('REPEATABLE READ');
+      await runner.query('SET TRANSACTION READ ONLY');
+    } catch (err) {
+      await runner.release();
+      throw err;
+    }
+    return new OcfSnapshot(runner);
+  }
+}

@@ -1,0 +1,78 @@
+import { Controller, Post, Query, Req, Res } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiConflictResponse,
+  ApiConsumes,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { Access, AccessContext, ApiKeyedErrors, MultipartBody, Permission } from '../../common';
+import { OcfImportQuery } from './ocf-import.dto';
+import { OcfImportService } from './ocf-import.service';
+
+const ANSWER =
+  '`{dryRun, imported: {stakeholders, membersCreated, membersMatched, stockClasses, stockLegendTemplates, ' +
+  'stockPlans, vestingTerms, valuations, transactions: {<OCF object type>: n}, ledgerTransactions}, ' +
+  'warnings: [{file, path, reason}]}`';
+
+@ApiTags('ocf')
+@Controller('v1/organization/:organization')
+export class OcfImportController {
+  constructor(private readonly imports: OcfImportService) {}
+
+  @Post('ocf')
+  @Permission('canEditCapTable')
+  @MultipartBody()
+  @ApiOperation({
+    summary: 'Import an Open Cap Format package (zip) into an empty cap table, all or nothing',
+    description:
+      'Requires canEditCapTable. One zip in the field `file` holding `Manifest.ocf.json` (at its root ' +
+      'or in one folder) and the files it lists. The cap table must be empty: no transaction in its ' +
+      'log (so no class, legend, shareholding, plan, vesting schedule, valuation, grant, warrant or ' +
+      'convertible); members do not count. Otherwise 409 `capTableNotEmpty`. Every file is checked ' +
+      'against the OCF schemas (and its MD5 against the manifest), every reference resolved, and the ' +
+      'transactions replayed in date order (file order within a date) through the ledger: any problem ' +
+      'answers 400 `{error, key: "invalidFields", message, problems: [{file, path, reason}]}` listing ' +
+      'all of them (`key: "insufficientShares"` when the database write runs a holding or class short), ' +
+      'and nothing changes. Stakeholders become members: the current member with the first e-mail ' +
+      'address of the stakeholder, else a new member (a Shareholder without an account). Ids are new; ' +
+      'a transfer’s resulting security becomes the transferee’s holding, its balance security stays ' +
+      'the source holding. What has no counterpart (transaction types, fields, comments) is listed in ' +
+      '`warnings`, never dropped silently. The zip: at most 1,000 entries, 64 MiB an entry and 256 MiB ' +
+      'in all once inflated; entries with `..`, absolute paths or backslashes are refused. Over ' +
+      'STORAGE_UPLOAD_SIZE_LIMIT_MB → 413. `?dryRun=true` does all of it and rolls back: 200.',
+  })
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({
+    schema: {
+      type: 'object',
+      required: ['file'],
+      properties: { file: { type: 'string', format: 'binary' } },
+    },
+  })
+  @ApiCreatedResponse({ description: ANSWER })
+  @ApiOkResponse({ description: `Dry run: ${ANSWER}, nothing changed` })
+  @ApiKeyedErrors('missingFileArgument', 'invalidFields', 'insufficientShares')
+  @ApiConflictResponse({
+    description: '`capTableNotEmpty`: the organization already has a cap table',
+  })
+  @ApiResponse({ status: 413, description: 'The file is over STORAGE_UPLOAD_SIZE_LIMIT_MB' })
+  async import(
+    @Access() access: AccessContext,
+    @Query() query: OcfImportQuery,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    const result = await this.imports.import(
+      access,
+      req.files as Express.Multer.File[] | undefined,
+      query.dryRun === true,
+    );
+    res.status(query.dryRun ? 200 : 201);
+    return result;
+  }
+}

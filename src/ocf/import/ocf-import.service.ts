@@ -1,0 +1,213 @@
+import { Injectable } from '@nestjs/common';
+import {
+  LedgerRuleError,
+  LedgerWriter,
+  StakeholderCounts,
+  type LedgerChange,
+  type LedgerState,
+} from '../../cap-table';
+import { AccessContext, DomainError } from '../../common';
+import type { Tx } from '../../events';
+import { HolderMembers, OrganizationsDirectory } from '../../organizations';
+import { ImportCounts, planImport, PlannedTransaction } from './ocf-mapping';
+import { readPackage } from './ocf-package';
+import { OcfProblem, OcfWarning } from './ocf-problems';
+import { readZip } from './ocf-zip';
+
+/** What an import answers: what it imported (or would, on a dry run) and what it could not keep. */
+export interface OcfImportResult {
+  dryRun: boolean;
+  imported: ImportCounts;
+  warnings: OcfWarning[];
+}
+
+/** The upload as multer leaves it. */
+type Upload = Pick<Express.Multer.File, 'fieldname' | 'originalname' | 'buffer'>;
+
+/** Thrown inside the transaction of a dry run, so that it rolls back with its answer. */
+class DryRun {
+  constructor(readonly result: OcfImportResult) {}
+}
+
+/** 400 `{error, key: invalidFields, message, problems}`; insufficientShares when the ledger ran short. */
+export function refused(
+  problems: OcfProblem[],
+  key: 'invalidFields' | 'insufficientShares' = 'invalidFields',
+) {
+  return DomainError.keyed(
+    key,
+    `the OCF package cannot be imported (${problems.length} problem${problems.length === 1 ? '' : 's'}); nothing was imported`,
+    { body: { problems } },
+  );
+}
+
+/**
+ * Imports an OCF package (a zip) into an organization whose cap table is empty: the zip read
+ * within limits, every file checked against the OCF schemas and every reference resolved, the
+ * transactions mapped onto the ledger and replayed in memory with the ledger's reducer (every
+ * problem reported at once), then written through the ledger writer in one database transaction
+ * with the members the stakeholders become: all of it or nothing. A dry run does all of it and
+ * rolls back.
+ */
+@Injectable()
+export class OcfImportService {
+  constructor(
+    private readonly ledger: LedgerWriter,
+    private readonly holderMembers: HolderMembers,
+    private readonly organizations: OrganizationsDirectory,
+    private readonly counts: StakeholderCounts,
+  ) {}
+
+  async import(
+    access: AccessContext,
+    uploads: Upload[] | undefined,
+    dryRun: boolean,
+  ): Promise<OcfImportResult> {
+    const organizationId = access.organizationId!;
+    const upload = (uploads ?? []).find((u) => u.fieldname === 'file');
+    if (!upload)
+      throw DomainError.keyed('missingFileArgument', 'no file was uploaded in the field `file`');
+    const zip = await readZip(upload.buffer);
+    if ('problems' in zip) throw refused(zip.problems);
+    const read = readPackage(zip.files);
+    if ('problems' in read) throw refused(read.problems);
+    const organization = await this.organizations.organization(organizationId);
+    if (!organization) throw DomainError.notFound('no such organization');
+
+    try {
+      return await this.ledger.change(organizationId, access.userId, {}, async (c) => {
+        await this.assertEmpty(c.tx, organizationId);
+        const emails = read.package.stakeholders.flatMap((s) => emailsOf(s.object));
+        const known = await this.holderMembers.find(c.tx, organizationId, [...new Set(emails)], []);
+        const planned = planImport(read.package, {
+          membersByEmail: known.byEmail,
+          currency: organization.currency,
+          fractional: organization.type === 'llc',
+        });
+        if ('problems' in planned) throw refused(planned.problems);
+        const { plan } = planned;
+        const result: OcfImportResult = {
+          dryRun,
+          imported: plan.counts,
+          warnings: [...read.warnings, ...plan.warnings],
+        };
+        if (dryRun) throw new DryRun(result);
+        const created = plan.members.filter((m) => !m.existing);
+        const unique = [...new Map(created.map((m) => [m.memberId, m])).values()];
+        await this.holderMembers.add(
+          c.tx,
+          access,
+          unique.map((m) => ({ id: m.memberId, name: m.name, email: m.email })),
+        );
+        for (const p of plan.transactions) await this.apply(c, p);
+        await this.recordEvents(c, access, plan.state, plan.counts);
+        return { ...result, dryRun: false };
+      });
+    } catch (err) {
+      if (err instanceof DryRun) return err.result;
+      throw err;
+    }
+  }
+
+  /**
+   * The cap table is empty when its log is: no transaction at all, hence no class, legend,
+   * shareholding, plan, pool, vesting schedule, valuation, capital change, grant, warrant or
+   * convertible (every one of them is made by a logged transaction). Members do not count. The
+   * organization's row is locked first: a concurrent write to its cap table (which inserts rows
+   * referring to it) waits for the import, and the import sees any write committed before it.
+   */
+  private async assertEmpty(tx: Tx, organizationId: string) {
+    await tx.manager.query('SELECT id FROM organization WHERE id = $1 FOR UPDATE', [
+      organizationId,
+    ]);
+    const [row] = (await tx.manager.query(
+      'SELECT EXISTS (SELECT 1 FROM equity_transaction WHERE organization_id = $1) AS used',
+      [organizationId],
+    )) as { used: boolean }[];
+    if (row.used) {
+      throw DomainError.keyed(
+        'capTableNotEmpty',
+        'the organization already has a cap table: an OCF package is imported only into an empty one',
+      );
+    }
+  }
+
+  /** One planned transaction through the writer; a refusal names the OCF transaction. */
+  private async apply(c: LedgerChange, { source, tx }: PlannedTransaction) {
+    try {
+      await c.apply(tx.type, tx.effectiveDate, tx.payload as never);
+    } catch (err) {
+      if (!(err instanceof LedgerRuleError)) throw err;
+      const problem: OcfProblem = {
+        file: source?.file ?? '',
+        path: source?.path ?? '',
+        reason: `${source ? `${String(source.object.object_type)} ${String(source.object.id)}` : tx.type} is refused by the ledger (${err.rule}): ${err.message}`,
+      };
+      throw refused(
+        [problem],
+        err.rule === 'insufficientShares' ? 'insufficientShares' : 'invalidFields',
+      );
+    }
+  }
+
+  /**
+   * As the other write paths of the cap table: `security.created` per class, `plan.created` per
+   * plan, one `shareholding.imported` for the rest (an import is one act, as the CSV import), and
+   * the counts billing charges by. The members' `member.added` are recorded as they are added.
+   */
+  private async recordEvents(
+    c: LedgerChange,
+    access: AccessContext,
+    state: LedgerState,
+    counts: ImportCounts,
+  ) {
+    const base = { organizationId: access.organizationId, actorUserId: access.userId };
+    for (const s of state.securities.values()) {
+      await c.record({
+        ...base,
+        type: 'security.created',
+        object: {
+          id: s.id,
+          organization: access.organizationId,
+          name: s.name,
+          classType: s.classType,
+          idPrefix: s.idPrefix,
+          authorizedShares: s.authorized.toFixed(),
+        },
+        description: `class ${s.name}: created by an OCF import with ${s.authorized.toFixed()} authorized shares`,
+      });
+    }
+    for (const p of state.plans.values()) {
+      await c.record({
+        ...base,
+        type: 'plan.created',
+        object: {
+          id: p.id,
+          organization: access.organizationId,
+          name: p.name,
+          security: p.securityId,
+          sharesReserved: p.sharesReserved.toFixed(),
+        },
+        description: `plan ${p.name}: created by an OCF import with ${p.sharesReserved.toFixed()} shares reserved`,
+      });
+    }
+    await c.record(
+      {
+        ...base,
+        type: 'shareholding.imported',
+        object: { organization: access.organizationId, file: null, format: 'ocf', ...counts },
+        description: `OCF package imported: ${counts.ledgerTransactions} ledger transactions, ${counts.membersCreated} members added`,
+      },
+      await this.counts.shareholders(c.tx, access),
+      await this.counts.members(c.tx, access),
+    );
+  }
+}
+
+/** The e-mail addresses a stakeholder may be matched by (lower-cased). */
+function emailsOf(o: Record<string, unknown>): string[] {
+  const contact = (o.contact_info ?? o.primary_contact) as
+    { emails?: { email_address?: string }[] } | undefined;
+  const first = contact?.emails?.[0]?.email_address;
+  return first ? [first.trim().toLowerCase()] : [];
+}
