@@ -17,7 +17,7 @@ export type {
 export { CapTableCoreModule } from './cap-table-core.module';
 export { LedgerWriter } from './ledger/ledger-writer';
 export { StakeholderCounts } from './billing-counts';
-export { applyTransaction, emptyState, LedgerRuleError } from './ledger/ledger-state';
+export { applyTransaction, DEFINITIONS, emptyState, LedgerRuleError } from './ledger/ledger-state';
 export type { LedgerState } from './ledger/ledger-state';
 export type { LedgerTransaction, SecurityRecord } from './ledger/transaction-types';
 export type { LedgerChange } from './ledger/ledger-writer';

@@ -33,7 +33,9 @@ function correctedIssueDates(log: LedgerTransaction[]): Map<string, string> {
 }
 
 /** Definitions (classes, legends, vesting terms, plans and pools) hold for all of history, whenever they were recorded. */
-const DEFINITIONS = new Set<LedgerTransaction['type']>([
+export const DEFINITIONS: ReadonlySet<LedgerTransaction['type']> = new Set<
+  LedgerTransaction['type']
+>([
   'STOCK_CLASS_CREATED',
   'STOCK_CLASS_UPDATED',
   'STOCK_LEGEND_TEMPLATE_CREATED',

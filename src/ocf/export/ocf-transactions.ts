@@ -1,6 +1,7 @@
 import { toDecimal } from '../../../libs/cap-math';
 import {
   applyTransaction,
+  DEFINITIONS,
   emptyState,
   LedgerRuleError,
   type HoldingRecord,
@@ -59,18 +60,6 @@ export interface Amendment {
   holdingId: string;
   changes: Record<string, unknown>;
 }
-
-/** Definitions hold for all of history, whenever recorded (as `replayAsOf` reads the log). */
-const DEFINITIONS = new Set<TransactionType>([
-  'STOCK_CLASS_CREATED',
-  'STOCK_CLASS_UPDATED',
-  'STOCK_LEGEND_TEMPLATE_CREATED',
-  'STOCK_LEGEND_TEMPLATE_UPDATED',
-  'VESTING_TERMS_CREATED',
-  'STOCK_PLAN_CREATED',
-  'STOCK_PLAN_UPDATED',
-  'STOCK_PLAN_POOL_CREATED',
-]);
 
 /** Entries about shareholdings: mapped from the row alone, never through the reducer. */
 const SHAREHOLDING_ENTRIES = new Set<TransactionType>([

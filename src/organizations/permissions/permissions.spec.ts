@@ -13,9 +13,6 @@ const role = (key: string) => BUILT_IN_ROLES.find((r) => r.key === key)!;
 
 /** Permissions of the spec whose routes arrive with later features. */
 const RESERVED: Record<string, string> = {
-  canEditDocuments: 'documents',
-  canViewDocuments: 'documents',
-  canViewFile: 'documents',
   canEditOrganizationBilling: 'billing',
   canEditEntityBilling: 'billing',
 };

@@ -170,6 +170,7 @@ describe('ledger integrity', () => {
   });
 
   describe('replay', () => {
+    // 160 operations through HTTP and two CLI runs: more than the default 30 s on a loaded machine.
     it('after a long scripted history the tables equal the replay of the log; a tampered table is found', async () => {
       const { owner, org, security, holders } = await setUp('200000');
       const preferred = await createSecurity(owner.agent, org.id, {
@@ -293,7 +294,7 @@ describe('ledger integrity', () => {
       expect(tampered.code).toBe(1);
       expect(tampered.stderr).toContain(`shareholdings ${victim.id} quantity`);
       expect(tampered.stderr).toContain(`log says "${victim.quantity}"`);
-    });
+    }, 120_000);
 
     it('ledger:verify needs an organization id and reports an empty log as verified', async () => {
       const usage = await cli(t, 'ledger:verify');
