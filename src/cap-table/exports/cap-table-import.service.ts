@@ -20,7 +20,7 @@ import { fractionalAllowed, today } from '../quantities';
 import { Security } from '../securities/security.entity';
 import { toSecurityView } from '../securities/security.view';
 import { classPrefix } from './class-prefix';
-import { ImportedIssuance, persistIssuances } from './imported-issuances';
+import { ImportedIssuance, IssuanceWriter } from './imported-issuances';
 
 /** One row of a cap table import, its cells already read and checked for form. */
 export interface CapTableImportRow {
@@ -73,6 +73,8 @@ const TOO_MANY_SHARES = toDecimal(`1${'0'.repeat(28)}`);
 
 /** Rows the reducer takes between two turns of the event loop. */
 const YIELD_EVERY = 1000;
+/** Issuances decided before they are handed to the writer. */
+const WRITE_EVERY = 10_000;
 
 /** A class the import creates. */
 interface NewClass {
@@ -85,7 +87,7 @@ interface NewClass {
  * (and every broken one reported, row by row) before anything is written, then the members,
  * classes and shareholdings written in bulk. The ledger's own reducer decides each issuance,
  * under locks of the classes it issues from, exactly as `POST .../shareholding` would; only the
- * persisting is batched (see persistIssuances).
+ * persisting is batched (see IssuanceWriter).
  *
  * Holders: the current member with the row's e-mail address, else (no address) the one member
  * of that name; otherwise a new member (a Shareholder), one per address, or per name among the
@@ -173,24 +175,27 @@ export class CapTableImport {
       });
     }
 
-    // The new members are written while the reducer runs (it yields to the event loop now and
-    // then, so their statements reach the server): PostgreSQL and Node work at the same time. A
-    // refused row throws it all away with the caller's rollback, so nothing is kept early.
-    const holders = [...newHolders.values()];
-    const membersWritten = write
-      ? this.holderMembers.add(tx, access, holders).then(
-          () => null,
-          (err: unknown) => err,
-        )
-      : Promise.resolve(null);
+    // The new members are written first, then the issuances chunk by chunk as the reducer
+    // decides them (it yields to the event loop now and then, so the statements go out):
+    // PostgreSQL inserts while Node reduces. Once a row is refused nothing more is sent, and the
+    // caller's rollback takes back what was.
+    const members = write
+      ? this.holderMembers.add(tx, access, [...newHolders.values()])
+      : Promise.resolve();
+    const writer = new IssuanceWriter(tx, organizationId, access.userId, state, legendIds, members);
 
-    // Every issuance through the reducer, in file order; persisted together below.
     state.touched = emptyTouched();
-    const issuances: ImportedIssuance[] = [];
+    let pending: ImportedIssuance[] = [];
+    let issued = 0;
     let insufficientShares = false;
     for (let n = 0; n < planned.length; n++) {
-      if (n % YIELD_EVERY === YIELD_EVERY - 1)
+      if (n % YIELD_EVERY === YIELD_EVERY - 1) {
+        if (write && !errors.length && pending.length >= WRITE_EVERY) {
+          writer.write(pending);
+          pending = [];
+        }
         await new Promise((resolve) => setImmediate(resolve));
+      }
       const { row, securityId, memberId } = planned[n];
       const issuance: ImportedIssuance = {
         transactionId: randomUUID(),
@@ -212,9 +217,13 @@ export class CapTableImport {
           effectiveDate: row.issueDate,
           payload: issuance.payload,
         });
-        issuances.push(issuance);
+        pending.push(issuance);
+        issued++;
       } catch (err) {
-        if (!(err instanceof LedgerRuleError)) throw err;
+        if (!(err instanceof LedgerRuleError)) {
+          await writer.settle();
+          throw err;
+        }
         insufficientShares ||= err.rule === 'insufficientShares';
         refuse(
           row.row,
@@ -223,22 +232,20 @@ export class CapTableImport {
         );
       }
     }
-    const failed = await membersWritten;
-    if (failed) throw failed;
 
     const summary: ImportSummary = {
       rows: rows.length,
       holders: newHolders.size,
       securities: newClasses.size,
-      shareholdings: issuances.length,
+      shareholdings: issued,
     };
-    if (errors.length) {
+    if (errors.length || !write) {
+      await writer.settle();
       errors.sort((a, b) => a.row - b.row);
       return { summary, errors, insufficientShares };
     }
-    if (!write) return { summary, errors, insufficientShares };
-
-    await persistIssuances(tx, organizationId, access.userId, state, issuances);
+    writer.write(pending);
+    await writer.finish();
     await this.recordEvents(tx, access, [...newClasses.values()], summary, source);
     return { summary, errors, insufficientShares };
   }

@@ -54,36 +54,79 @@ const INSERT_ISSUANCES = `
  * thousands of rows a statement instead of a few statements a row: 100,000 rows take seconds,
  * not minutes. Issuances all look alike but for the columns sent (an active holding of one
  * block, the same legends, no consideration); anything else is refused rather than misfiled.
+ *
+ * A chunk is sent as soon as the reducer has decided it and the statements before it are done,
+ * so the server inserts while the reducer goes on: the caller's transaction keeps it all or
+ * nothing (a refused row later in the file rolls the written chunks back with everything else).
  */
-export async function persistIssuances(
-  tx: InTransaction,
-  organizationId: string,
-  actorUserId: string,
-  state: LedgerState,
-  issuances: ImportedIssuance[],
-): Promise<void> {
-  const m = tx.manager;
-  const legendIds = issuances[0]?.payload.legendIds ?? [];
-  // The next chunk's columns are built while the server inserts the one before.
-  let inFlight: Promise<unknown> = Promise.resolve();
-  for (let start = 0; start < issuances.length; start += CHUNK) {
-    const chunk = issuances.slice(start, start + CHUNK);
+export class IssuanceWriter {
+  private written = 0;
+  private readonly classes = new Set<string>();
+  private chain: Promise<unknown>;
+
+  /** `after`: what must be written first (the members the holdings refer to). */
+  constructor(
+    private readonly tx: InTransaction,
+    private readonly organizationId: string,
+    private readonly actorUserId: string,
+    private readonly state: LedgerState,
+    private readonly legendIds: string[],
+    after: Promise<unknown>,
+  ) {
+    this.chain = after;
+    this.chain.catch(() => undefined);
+  }
+
+  /** Queues the next issuances (file order), in statements of at most CHUNK rows. */
+  write(issuances: ImportedIssuance[]): void {
+    for (const i of issuances) this.classes.add(i.payload.securityId);
+    for (let start = 0; start < issuances.length; start += CHUNK) {
+      const parameters = this.parameters(issuances.slice(start, start + CHUNK), this.written);
+      this.written += Math.min(CHUNK, issuances.length - start);
+      this.chain = this.chain.then(() => this.tx.manager.query(INSERT_ISSUANCES, parameters));
+      // Awaited by finish() or settle(); this only keeps a failure from going unobserved.
+      this.chain.catch(() => undefined);
+    }
+  }
+
+  /** Waits for what was sent, failures ignored (the caller is rolling back). */
+  async settle(): Promise<void> {
+    await this.chain.catch(() => undefined);
+  }
+
+  /** Waits for every statement, then writes the classes' counters as the reducer left them. */
+  async finish(): Promise<void> {
+    await this.chain;
+    for (const id of this.classes) {
+      const s = this.state.securities.get(id)!;
+      await this.tx.manager.getRepository(Security).update(
+        { id, organizationId: this.organizationId },
+        {
+          issuedShares: toDecimalString(s.issued),
+          nextCertificateNumber: s.nextCertificateNumber,
+          nextShareNumber: toDecimalString(s.nextShareNumber),
+        },
+      );
+    }
+  }
+
+  private parameters(chunk: ImportedIssuance[], offset: number): unknown[] {
     const holdings = chunk.map(({ payload }) => {
-      const h = state.shareholdings.get(payload.shareholdingId)!;
-      const blocks = state.blocks.get(h.id) ?? [];
+      const h = this.state.shareholdings.get(payload.shareholdingId)!;
+      const blocks = this.state.blocks.get(h.id) ?? [];
       if (
         blocks.length !== 1 ||
         h.status !== 'active' ||
         h.consideration !== payload.consideration ||
-        h.legendIds.join() !== legendIds.join() ||
+        h.legendIds.join() !== this.legendIds.join() ||
         payload.consideration !== null
       ) {
         throw new Error(`issuance ${h.id} is not a plain issuance; it cannot be bulk-inserted`);
       }
       return { h, block: blocks[0], payload };
     });
-    const parameters = [
-      organizationId,
+    return [
+      this.organizationId,
       chunk.map((i) => i.transactionId),
       holdings.map(({ h }) => h.id),
       holdings.map(({ h }) => h.memberId),
@@ -94,28 +137,10 @@ export async function persistIssuances(
       holdings.map(({ h }) => h.certificateNumber),
       holdings.map(({ block }) => toDecimalString(block.from)),
       holdings.map(({ block }) => toDecimalString(block.to)),
-      start,
-      legendIds,
-      actorUserId,
-      JSON.stringify(legendIds),
+      offset,
+      this.legendIds,
+      this.actorUserId,
+      JSON.stringify(this.legendIds),
     ];
-    await inFlight;
-    inFlight = m.query(INSERT_ISSUANCES, parameters);
-    // Awaited above or below; this only keeps a failure from going unobserved meanwhile.
-    inFlight.catch(() => undefined);
-  }
-  await inFlight;
-  // The classes' issued shares and next certificate and share numbers, as the reducer left them.
-  const classes = new Set(issuances.map((i) => i.payload.securityId));
-  for (const id of classes) {
-    const s = state.securities.get(id)!;
-    await m.getRepository(Security).update(
-      { id, organizationId },
-      {
-        issuedShares: toDecimalString(s.issued),
-        nextCertificateNumber: s.nextCertificateNumber,
-        nextShareNumber: toDecimalString(s.nextShareNumber),
-      },
-    );
   }
 }

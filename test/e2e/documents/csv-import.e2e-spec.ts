@@ -459,6 +459,30 @@ describe('cap table import (CSV)', () => {
       expect(dry.body.key).toBe('insufficientShares');
     });
 
+    it('is all or nothing when the refused row comes after rows already written (21,000 rows)', async () => {
+      const { owner, org } = await owned();
+      // Room for 20,999 of the file's 21,000 one-share rows: the last is refused, after the
+      // import has sent its first 20,000 issuances to the database.
+      await createSecurity(owner.agent, org.id, { authorizedShares: '20999' });
+      const before = await footprint(org.id);
+      const rows = Array.from(
+        { length: 21_000 },
+        (_, i) => `Holder ${i % 100},,Common Stock,common,1,,2024-01-15,,,`,
+      );
+      const res = await upload(owner.agent, org.id, csv(HEADER, ...rows)).expect(400);
+      expect(res.body).toMatchObject({
+        key: 'insufficientShares',
+        rows: [
+          {
+            row: 21_000,
+            column: 'quantity',
+            reason: 'insufficientShares: class Common Stock has 0 unissued shares, less than 1',
+          },
+        ],
+      });
+      expect(await footprint(org.id)).toEqual(before);
+    });
+
     it('missingFileArgument, unsupportedFileExtension (not .csv, or not text), 413 over the limit', async () => {
       const { owner, org } = await owned();
       const before = await footprint(org.id);
