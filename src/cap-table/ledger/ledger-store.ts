@@ -263,6 +263,16 @@ export class LedgerStore {
     return row.later;
   }
 
+  /** The sequence number of the organization's last log entry ('0' for an empty log). */
+  async lastSequence(organizationId: string): Promise<string> {
+    const [row] = (await this.log.query(
+      `SELECT coalesce(max(sequence), 0)::text AS sequence FROM equity_transaction
+       WHERE organization_id = $1`,
+      [organizationId],
+    )) as { sequence: string }[];
+    return row.sequence;
+  }
+
   /** The whole current state of an organization's cap table, as the tables hold it. */
   async current(organizationId: string): Promise<LedgerState> {
     const state = emptyState();

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type Decimal from 'decimal.js';
+import { LRUCache } from 'lru-cache';
 import { toDecimal } from '../../../libs/cap-math';
-import { DomainError } from '../../common';
+import { AccessContext, DomainError } from '../../common';
+import { Env } from '../../config';
 import { OrganizationsDirectory } from '../../organizations';
 import { available, outstanding, vestedQuantity } from '../ledger/incentive-rules';
 import { CONVERTIBLE_TYPES, EXERCISABLE_TYPES } from '../ledger/incentive-types';
@@ -41,20 +43,53 @@ export interface ModelPosition {
   names: Map<string, string>;
 }
 
+/** Positions kept, counted in holders, grants and convertibles (about 200 bytes each). */
+const CACHE_RECORDS = 500_000;
+
 /**
  * Loads the cap table a model starts from: as it stands today, or as it stood on `asOf`, never a
  * future date; either way the log replayed to that date. Reads only: a model stores nothing.
+ *
+ * Someone modeling a round tries many terms on one cap table, so the position is kept in process
+ * (with `LIST_CACHE=on`), keyed by the organization, the date, the last entry of its log and the
+ * organization's resource versions (read with the access decision and bumped by every write's
+ * events, member renames included): any change to the cap table or its holders makes a new key.
  */
 @Injectable()
 export class ModelPositionService {
+  private readonly cache?: LRUCache<string, ModelPosition>;
+
   constructor(
     private readonly store: LedgerStore,
     private readonly organizations: OrganizationsDirectory,
-  ) {}
+    env: Env,
+  ) {
+    if (env.LIST_CACHE === 'on') {
+      this.cache = new LRUCache<string, ModelPosition>({
+        maxSize: CACHE_RECORDS,
+        sizeCalculation: (p) => 1 + p.shares.size + p.options.length + p.convertibles.length,
+      });
+    }
+  }
 
-  async position(organizationId: string, asOf?: string): Promise<ModelPosition> {
+  async position(access: AccessContext, asOf?: string): Promise<ModelPosition> {
+    const organizationId = access.organizationId!;
     const date = asOf ?? today();
     if (date > today()) throw DomainError.badRequest('asOf must not be in the future');
+    if (!this.cache) return this.load(organizationId, date);
+    const versions = Object.entries(access.versions)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([resource, version]) => `${resource}:${version}`)
+      .join(',');
+    const key = `${organizationId}|${date}|${await this.store.lastSequence(organizationId)}|${versions}`;
+    const cached = this.cache.get(key);
+    if (cached) return cached;
+    const position = await this.load(organizationId, date);
+    this.cache.set(key, position);
+    return position;
+  }
+
+  private async load(organizationId: string, date: string): Promise<ModelPosition> {
     // The log replayed (one query of plain rows and the reducer) costs less than loading the
     // current tables as entities, and is right for any date.
     const [state, organization] = await Promise.all([

@@ -44,7 +44,7 @@ export class ModelingController {
   })
   @ApiOkResponse({ description: 'The modeled round' })
   round(@Access() access: AccessContext, @Body() body: RoundModelDto) {
-    return this.rounds.model(access.organizationId!, body);
+    return this.rounds.model(access, body);
   }
 
   @Post('waterfall')
@@ -78,7 +78,7 @@ export class ModelingController {
   })
   @ApiOkResponse({ description: 'The waterfall' })
   waterfall(@Access() access: AccessContext, @Body() body: WaterfallDto) {
-    return this.waterfalls.waterfall(access.organizationId!, body.exitValue, body);
+    return this.waterfalls.waterfall(access, body.exitValue, body);
   }
 
   @Get('waterfall/breakpoints')
@@ -97,6 +97,6 @@ export class ModelingController {
   })
   @ApiOkResponse({ description: 'The breakpoints' })
   breakpoints(@Access() access: AccessContext, @Query() query: WaterfallStructureQuery) {
-    return this.waterfalls.breakpoints(access.organizationId!, query);
+    return this.waterfalls.breakpoints(access, query);
   }
 }

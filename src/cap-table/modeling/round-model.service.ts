@@ -8,7 +8,7 @@ import {
   toDecimal,
   toDecimalString,
 } from '../../../libs/cap-math';
-import { DomainError } from '../../common';
+import { AccessContext, DomainError } from '../../common';
 import { fractionOf } from '../ledger/incentive-types';
 import type { HoldingState } from '../ledger/state';
 import { ModelPosition, ModelPositionService } from './model-position.service';
@@ -57,12 +57,12 @@ export interface RoundModelView {
 export class RoundModelService {
   constructor(private readonly positions: ModelPositionService) {}
 
-  async model(organizationId: string, dto: RoundModelDto): Promise<RoundModelView> {
+  async model(access: AccessContext, dto: RoundModelDto): Promise<RoundModelView> {
     const names = dto.investments.map((i) => i.name.trim());
     if (new Set(names).size !== names.length) {
       throw DomainError.badRequest('investments must have different names');
     }
-    const position = await this.positions.position(organizationId, dto.asOf);
+    const position = await this.positions.position(access, dto.asOf);
     try {
       const model = modelRound({
         holders: holdersOf(position),

@@ -12,7 +12,7 @@ import {
   WaterfallOption,
   WaterfallStructure,
 } from '../../../libs/cap-math';
-import { DomainError } from '../../common';
+import { AccessContext, DomainError } from '../../common';
 import { interestOwed } from '../ledger/incentive-rules';
 import { fractionOf } from '../ledger/incentive-types';
 import { ModelPosition, ModelPositionService } from './model-position.service';
@@ -79,11 +79,11 @@ export class WaterfallService {
   constructor(private readonly positions: ModelPositionService) {}
 
   async waterfall(
-    organizationId: string,
+    access: AccessContext,
     exitValue: string,
     options: WaterfallOptions,
   ): Promise<WaterfallView> {
-    const position = await this.positions.position(organizationId, options.asOf);
+    const position = await this.positions.position(access, options.asOf);
     const { structure, warnings } = structureOf(position, options);
     const result = solved(() => waterfall({ ...structure, exitValue }));
     const name = (member: string) => position.names.get(member) ?? '';
@@ -125,8 +125,8 @@ export class WaterfallService {
     };
   }
 
-  async breakpoints(organizationId: string, options: WaterfallOptions): Promise<BreakpointsView> {
-    const position = await this.positions.position(organizationId, options.asOf);
+  async breakpoints(access: AccessContext, options: WaterfallOptions): Promise<BreakpointsView> {
+    const position = await this.positions.position(access, options.asOf);
     const { structure, warnings } = structureOf(position, options);
     const points = solved(() => waterfallBreakpoints(structure));
     return {

@@ -259,6 +259,28 @@ describe('POST /v1/captable/:organization/model/round', () => {
     expect(carolRow).toMatchObject({ sharesBefore: '1000000', sharesAfter: '1000000' });
   });
 
+  it('a change to the cap table or a holder is seen by the next model at once', async () => {
+    const { owner, org, common, alice } = await twoFounders();
+    const body = {
+      preMoneyValuation: '10000000',
+      investments: [{ name: 'Lead', amount: '1000000' }],
+      closingDate: '2026-01-15',
+    };
+    const first = await model(owner, org.id, body).expect(200);
+    expect(first.body.preMoneyFullyDilutedShares).toBe('10000000');
+    await issue(owner, org.id, { member: alice.id, security: common.id, quantity: '2000000' });
+    const second = await model(owner, org.id, body).expect(200);
+    expect(second.body.preMoneyFullyDilutedShares).toBe('12000000');
+    await owner
+      .patch(`/v1/organization/${org.id}/member/${alice.id}`)
+      .send({ name: 'Alice Renamed' })
+      .expect(200);
+    const third = await model(owner, org.id, body).expect(200);
+    expect((third.body.byHolder as Row[]).find((r) => r.member === alice.id)!.name).toBe(
+      'Alice Renamed',
+    );
+  });
+
   it('stores nothing', async () => {
     const { owner, org } = await twoFounders();
     const db = t.get<DataSource>(DataSource);
