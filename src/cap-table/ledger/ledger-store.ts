@@ -273,6 +273,31 @@ export class LedgerStore {
     return row.sequence;
   }
 
+  /**
+   * What the models read of today's cap table, from the current tables: the classes and the
+   * incentives (plans, pools, vesting schedules, holdings) as state, and the active shares summed
+   * by member and class, without loading every shareholding and share block.
+   */
+  async modelState(
+    organizationId: string,
+  ): Promise<{
+    state: LedgerState;
+    shares: { memberId: string; securityId: string; quantity: string }[];
+  }> {
+    const state = emptyState();
+    for (const s of await this.securities.findBy({ organizationId })) {
+      state.securities.set(s.id, toSecurityState(s));
+    }
+    await currentIncentives(this.log.manager, organizationId, state);
+    const shares = (await this.log.query(
+      `SELECT member_id AS "memberId", security_id AS "securityId", sum(quantity)::text AS quantity
+       FROM shareholding WHERE organization_id = $1 AND status = 'active'
+       GROUP BY member_id, security_id`,
+      [organizationId],
+    )) as { memberId: string; securityId: string; quantity: string }[];
+    return { state, shares };
+  }
+
   /** The whole current state of an organization's cap table, as the tables hold it. */
   async current(organizationId: string): Promise<LedgerState> {
     const state = emptyState();

@@ -47,8 +47,9 @@ export interface ModelPosition {
 const CACHE_RECORDS = 500_000;
 
 /**
- * Loads the cap table a model starts from: as it stands today, or as it stood on `asOf`, never a
- * future date; either way the log replayed to that date. Reads only: a model stores nothing.
+ * Loads the cap table a model starts from: as it stands today (from the current tables), or as
+ * it stood on `asOf` (the log replayed to it), never a future date. Reads only: a model stores
+ * nothing.
  *
  * Someone modeling a round tries many terms on one cap table, so the position is kept in process
  * (with `LIST_CACHE=on`), keyed by the organization, the date, the last entry of its log and the
@@ -90,10 +91,12 @@ export class ModelPositionService {
   }
 
   private async load(organizationId: string, date: string): Promise<ModelPosition> {
-    // The log replayed (one query of plain rows and the reducer) costs less than loading the
-    // current tables as entities, and is right for any date.
-    const [state, organization] = await Promise.all([
-      this.store.transactions(organizationId).then((log) => replayAsOf(log, date)),
+    // Today's cap table from the current tables (the shares summed by PostgreSQL), unless the
+    // log holds changes dated later; any other date from the log replayed to it.
+    const fromTables =
+      date === today() && !(await this.store.hasTransactionsAfter(organizationId, date));
+    const [{ state, shareRows }, organization] = await Promise.all([
+      fromTables ? this.fromTables(organizationId) : this.replayed(organizationId, date),
       this.organizations.organization(organizationId),
     ]);
     const classes = [...state.securities.values()]
@@ -102,10 +105,11 @@ export class ModelPositionService {
     const live = new Set(classes.map((c) => c.id));
 
     const shares = new Map<string, Map<string, Decimal>>();
-    for (const h of state.shareholdings.values()) {
-      if (h.status !== 'active' || !live.has(h.securityId) || !h.quantity.gt(0)) continue;
+    for (const h of shareRows) {
+      const quantity = toDecimal(h.quantity);
+      if (!live.has(h.securityId) || !quantity.gt(0)) continue;
       const byClass = shares.get(h.memberId) ?? new Map<string, Decimal>();
-      byClass.set(h.securityId, (byClass.get(h.securityId) ?? ZERO).plus(h.quantity));
+      byClass.set(h.securityId, (byClass.get(h.securityId) ?? ZERO).plus(quantity));
       shares.set(h.memberId, byClass);
     }
 
@@ -156,5 +160,18 @@ export class ModelPositionService {
       convertibles: convertibles.sort(byId),
       names: new Map([...memberIds].map((id) => [id, members.get(id)?.name ?? ''])),
     };
+  }
+
+  private async fromTables(organizationId: string) {
+    const { state, shares } = await this.store.modelState(organizationId);
+    return { state, shareRows: shares };
+  }
+
+  private async replayed(organizationId: string, date: string) {
+    const state = replayAsOf(await this.store.transactions(organizationId), date);
+    const shareRows = [...state.shareholdings.values()]
+      .filter((h) => h.status === 'active')
+      .map((h) => ({ memberId: h.memberId, securityId: h.securityId, quantity: h.quantity }));
+    return { state, shareRows };
   }
 }
