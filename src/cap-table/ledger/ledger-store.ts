@@ -278,9 +278,7 @@ export class LedgerStore {
    * incentives (plans, pools, vesting schedules, holdings) as state, and the active shares summed
    * by member and class, without loading every shareholding and share block.
    */
-  async modelState(
-    organizationId: string,
-  ): Promise<{
+  async modelState(organizationId: string): Promise<{
     state: LedgerState;
     shares: { memberId: string; securityId: string; quantity: string }[];
   }> {
