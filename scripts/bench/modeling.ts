@@ -7,8 +7,9 @@
  * transactions): a stock plan of the common class with one pool, 5,000 NSO grants of 1,000
  * shares to the first 5,000 holders (exercise prices $0.10 to $5.09, four requests at a time),
  * and a Series A preferred class ($2.00 original issue price, 1×, seniority 2) issued to 100
- * further holders. Then, sequentially, `n` requests each (after a first one, reported apart:
- * it replays the log; the position is then cached until the cap table changes) of
+ * further holders. Then, for each model: a warm-up request, one share issued (a change to the cap
+ * table), the first request after it (the position loaded again: reported apart), and `n`
+ * sequential requests (the position cached), of
  * `POST .../model/round` (a $20M round at $100M pre-money with a 10% post-money pool),
  * `POST .../model/waterfall` (a $250M exit) and `GET .../model/waterfall/breakpoints`, timed
  * end to end from the client. Target: each under 500 ms.
@@ -102,15 +103,25 @@ async function seed(
   }
 }
 
-/** A timing, and the first request's (the cap table replayed; the later ones find it cached). */
+/**
+ * A timing of repeated requests (the position cached), and `first`: the first request after a
+ * change to the cap table (the position loaded again), in a warmed-up process.
+ */
 type ModelTiming = Timing & { first: number };
 
-async function series(request: () => Promise<Response>, n: number): Promise<ModelTiming> {
-  const check = async (res: Response) => {
-    const body = await res.text();
-    if (!res.ok) throw new Error(`${res.status} ${body}`);
-    return body;
-  };
+const check = async (res: Response) => {
+  const body = await res.text();
+  if (!res.ok) throw new Error(`${res.status} ${body}`);
+  return body;
+};
+
+async function series(
+  request: () => Promise<Response>,
+  change: () => Promise<unknown>,
+  n: number,
+): Promise<ModelTiming> {
+  await check(await request()); // warm-up (JIT), not recorded
+  await change();
   const firstStarted = performance.now();
   await check(await request());
   const first = performance.now() - firstStarted;
@@ -125,6 +136,29 @@ async function series(request: () => Promise<Response>, n: number): Promise<Mode
   return { median: sorted[Math.floor(n / 2)], max: sorted[n - 1], bytes, first };
 }
 
+/** Issues one share of the common class to the first holder, through the API. */
+async function changer(url: string, cookie: string, databaseUrl: string, organizationId: string) {
+  const db = new Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const { rows } = await db.query<{ member: string; security: string }>(
+      `SELECT h.member_id AS member, h.security_id AS security FROM shareholding h
+       JOIN security s ON s.id = h.security_id
+       WHERE h.organization_id = $1 AND s.class_type = 'common' LIMIT 1`,
+      [organizationId],
+    );
+    return () =>
+      call(url, 'POST', `/v1/organization/${organizationId}/shareholding`, cookie, {
+        member: rows[0].member,
+        security: rows[0].security,
+        quantity: '1',
+        issueDate: '2024-01-15',
+      });
+  } finally {
+    await db.end();
+  }
+}
+
 export async function benchModeling(
   url: string,
   cookie: string,
@@ -137,6 +171,8 @@ export async function benchModeling(
   await seed(url, cookie, databaseUrl, capTable, options);
   const seedMs = Date.now() - started;
   const model = `${url}/v1/captable/${capTable.organizationId}/model`;
+  // A change between the warm-up and the first timed request: one more share issued.
+  const change = await changer(url, cookie, databaseUrl, capTable.organizationId);
   const post = (path: string, body: object) => () =>
     fetch(`${model}/${path}`, {
       method: 'POST',
@@ -150,11 +186,13 @@ export async function benchModeling(
       optionPoolTopUp: { postMoneyPercent: '10' },
       closingDate: new Date().toISOString().slice(0, 10),
     }),
+    change,
     n,
   );
-  const waterfall = await series(post('waterfall', { exitValue: '250000000' }), n);
+  const waterfall = await series(post('waterfall', { exitValue: '250000000' }), change, n);
   const breakpoints = await series(
     () => fetch(`${model}/waterfall/breakpoints`, { headers: { Cookie: cookie } }),
+    change,
     n,
   );
   return { options, seedMs, round, waterfall, breakpoints, holders: capTable.holders };
@@ -169,9 +207,9 @@ export function reportModeling(m: ModelingTimings) {
     ['POST model/waterfall', m.waterfall],
     ['GET model/waterfall/breakpoints', m.breakpoints],
   ] as const) {
-    const verdict = t.median < MODEL_TARGET_MS ? 'PASS' : 'FAIL';
+    const verdict = Math.max(t.median, t.first) < MODEL_TARGET_MS ? 'PASS' : 'FAIL';
     console.log(
-      `  ${verdict} ${name}: median ${t.median.toFixed(0)} ms, max ${t.max.toFixed(0)} ms, ${t.bytes} bytes (target < ${MODEL_TARGET_MS} ms); first request ${t.first.toFixed(0)} ms`,
+      `  ${verdict} ${name}: median ${t.median.toFixed(0)} ms, max ${t.max.toFixed(0)} ms, ${t.bytes} bytes; first after a change ${t.first.toFixed(0)} ms (target < ${MODEL_TARGET_MS} ms)`,
     );
   }
 }
