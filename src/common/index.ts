@@ -34,7 +34,7 @@ export { UuidParamsPipe } from './http/uuid-params.pipe';
 export { listRoutes, routesOf } from './http/route-table';
 export type { RouteEntry } from './http/route-table';
 export { NormalizeEmail, Trim, TrimUpper } from './http/transforms';
-export { DateField, DecimalField, Omittable } from './http/value-decorators';
+export { DateField, DecimalField, Omittable, QueryFlag } from './http/value-decorators';
 export { PageQuery } from './http/page-query';
 export {
   ApiErrors,

@@ -6,7 +6,7 @@ import { AccessContext, DomainError } from '../../common';
 import { Env } from '../../config';
 import { OrganizationsDirectory } from '../../organizations';
 import { available, outstanding, vestedQuantity } from '../ledger/incentive-rules';
-import { CONVERTIBLE_TYPES, EXERCISABLE_TYPES } from '../ledger/incentive-types';
+import { CONVERTIBLE_TYPES, EXERCISABLE_TYPES, fractionOf } from '../ledger/incentive-types';
 import { replayAsOf } from '../ledger/ledger-state';
 import { LedgerStore } from '../ledger/ledger-store';
 import type { HoldingState, SecurityState } from '../ledger/state';
@@ -22,6 +22,15 @@ export interface ModelOption {
   /** The part of `outstanding` vested on the date. */
   vested: Decimal;
   exercisePrice: Decimal;
+}
+
+/** A SAFE's or note's cap and discount as the models take them (the discount a fraction). */
+export function capAndDiscount(h: HoldingState): { valuationCap?: string; discount?: string } {
+  const t = h.terms;
+  return {
+    ...(t.valuationCap && { valuationCap: t.valuationCap }),
+    ...(t.discount && toDecimal(t.discount).gt(0) && { discount: fractionOf(t.discount) }),
+  };
 }
 
 /** What the models read of the cap table on one date. */

@@ -11,7 +11,7 @@ import {
 import { AccessContext, DomainError } from '../../common';
 import { fractionOf } from '../ledger/incentive-types';
 import type { HoldingState } from '../ledger/state';
-import { ModelPosition, ModelPositionService } from './model-position.service';
+import { capAndDiscount, ModelPosition, ModelPositionService } from './model-position.service';
 import type { RoundModelDto } from './round-model.dto';
 
 const ZERO = toDecimal(0);
@@ -153,8 +153,7 @@ function toRoundConvertible(h: HoldingState): RoundConvertible {
   const common = {
     key: h.id,
     holderKey: h.memberId,
-    ...(t.valuationCap && { valuationCap: t.valuationCap }),
-    ...(t.discount && toDecimal(t.discount).gt(0) && { discount: fractionOf(t.discount) }),
+    ...capAndDiscount(h),
     ...(t.mfn && { mfn: true }),
   };
   if (h.type === 'safe') {

@@ -1,11 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
 import { IsBoolean, IsOptional } from 'class-validator';
-import { DateField, DecimalField } from '../../common';
-
-/** `true`/`false` in a query string. */
-const queryBoolean = ({ value }: { value: unknown }) =>
-  value === 'true' ? true : value === 'false' ? false : value;
+import { DateField, DecimalField, QueryFlag } from '../../common';
 
 export class WaterfallStructureQuery {
   /** The cap table as it stood on this date (default today); options vest to it, notes accrue to it. */
@@ -17,10 +12,7 @@ export class WaterfallStructureQuery {
   transactionExpenses?: string;
 
   /** Every outstanding option and warrant takes part as if fully vested. Default false. */
-  @ApiPropertyOptional({ default: false })
-  @IsOptional()
-  @Transform(queryBoolean)
-  @IsBoolean()
+  @QueryFlag()
   treatUnvestedAsAccelerated?: boolean;
 }
 

@@ -14,8 +14,7 @@ import {
 } from '../../../libs/cap-math';
 import { AccessContext, DomainError } from '../../common';
 import { interestOwed } from '../ledger/incentive-rules';
-import { fractionOf } from '../ledger/incentive-types';
-import { ModelPosition, ModelPositionService } from './model-position.service';
+import { capAndDiscount, ModelPosition, ModelPositionService } from './model-position.service';
 
 export interface WaterfallOptions {
   asOf?: string;
@@ -202,8 +201,7 @@ function structureOf(
     const terms = {
       key: h.id,
       holderKey: h.memberId,
-      ...(t.valuationCap && { valuationCap: t.valuationCap }),
-      ...(t.discount && toDecimal(t.discount).gt(0) && { discount: fractionOf(t.discount) }),
+      ...capAndDiscount(h),
     };
     if (h.type === 'safe') {
       return {

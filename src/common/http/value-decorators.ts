@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { Matches, registerDecorator, ValidateIf } from 'class-validator';
+import { IsBoolean, IsOptional, Matches, registerDecorator, ValidateIf } from 'class-validator';
 import { isValidDate, toDecimal, toDecimalString } from '../../../libs/cap-math';
 
 /** At most 28 digits before the point and 10 after (the columns are numeric(38, 10)). */
@@ -93,4 +93,17 @@ export const DateField = (options: FieldOptions = {}) =>
           defaultMessage: (args) => `${args?.property} must be a date YYYY-MM-DD`,
         },
       })) as PropertyDecorator,
+  );
+
+/**
+ * An optional flag of a query string: `true` or `false` (anything else is a 400), default false.
+ */
+export const QueryFlag = () =>
+  applyDecorators(
+    ApiPropertyOptional({ type: Boolean, default: false }),
+    IsOptional(),
+    Transform(({ value }: { value: unknown }) =>
+      value === 'true' ? true : value === 'false' ? false : value,
+    ),
+    IsBoolean(),
   );

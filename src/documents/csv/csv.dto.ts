@@ -1,7 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsOptional, IsUUID } from 'class-validator';
-import { DateField } from '../../common';
+import { IsIn, IsOptional, IsUUID } from 'class-validator';
+import { DateField, QueryFlag } from '../../common';
 
 export class CapTableExportQuery {
   /** `csv` (default) or `json`: the same rows as a JSON array of objects. */
@@ -25,11 +24,6 @@ export class ImportTemplateQuery {
 
 export class ImportQuery {
   /** Check the file and say what it would import, changing nothing (200 instead of 201). */
-  @ApiPropertyOptional({ default: false })
-  @IsOptional()
-  @Transform(({ value }: { value: unknown }) =>
-    value === 'true' ? true : value === 'false' ? false : value,
-  )
-  @IsBoolean()
+  @QueryFlag()
   dryRun?: boolean;
 }

@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsBoolean, IsOptional, IsString, IsUUID, ValidateIf } from 'class-validator';
-import { Trim } from '../../common';
+import { IsOptional, IsString, IsUUID, ValidateIf } from 'class-validator';
+import { QueryFlag, Trim } from '../../common';
 import { IsEntryName } from './entry-name';
 
 /** `?parentFolder=root`: the top level of the data room. */
@@ -62,11 +61,6 @@ export class MoveEntryDto {
 
 export class DeleteEntryQuery {
   /** With a non-empty folder: delete everything in it too (otherwise 409). */
-  @ApiPropertyOptional({ default: false })
-  @IsOptional()
-  @Transform(({ value }: { value: unknown }) =>
-    value === 'true' ? true : value === 'false' ? false : value,
-  )
-  @IsBoolean()
+  @QueryFlag()
   recursive?: boolean;
 }

@@ -6,6 +6,7 @@ import { ERROR_BODIES, errorBody } from '../../support/errors';
 import { createOrg, memberAgent } from '../../support/orgs';
 import { createPlan } from './holdings-fixtures';
 import { loggedInAgent } from '../../support/users';
+import { sumOfPercents } from '../../support/decimal-sums';
 
 interface HolderRow {
   member: string;
@@ -38,13 +39,6 @@ const today = () => new Date().toISOString().slice(0, 10);
 
 /** Percent strings as the dashboard formats them: at most 4 decimals, trailing zeros trimmed. */
 const PERCENT = /^(0|[1-9]\d{0,2})(\.\d{0,3}[1-9])?$/;
-
-/** The exact sum of percent strings, in units of 0.0001 (no floating point). */
-const sumOfPercents = (values: string[]) =>
-  values.reduce((acc, v) => {
-    const [whole, fraction = ''] = v.split('.');
-    return acc + BigInt(whole) * 10000n + BigInt(fraction.padEnd(4, '0'));
-  }, 0n);
 
 /** Holders in the dashboard's order: most shares first, then by member id. */
 const ordered = (rows: HolderRow[], shares: (r: HolderRow) => number) =>

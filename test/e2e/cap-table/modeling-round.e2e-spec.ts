@@ -6,6 +6,7 @@ import { createHolder, createSecurity, issue } from '../../support/cap-table';
 import { ERROR_BODIES, errorBody } from '../../support/errors';
 import { createOrg, memberAgent } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
+import { sumOfPercents } from '../../support/decimal-sums';
 import { createHolding, createPlan, ledgerLog } from './holdings-fixtures';
 
 interface Row {
@@ -17,13 +18,6 @@ interface Row {
   fullyDilutedPercentBefore: string;
   fullyDilutedPercentAfter: string;
 }
-
-/** The exact sum of 4-decimal percent strings, in units of 0.0001. */
-const sumOfPercents = (values: string[]) =>
-  values.reduce((acc, v) => {
-    const [whole, fraction = ''] = v.split('.');
-    return acc + BigInt(whole) * 10000n + BigInt(fraction.padEnd(4, '0'));
-  }, 0n);
 
 describe('POST /v1/captable/:organization/model/round', () => {
   let t: TestApp;

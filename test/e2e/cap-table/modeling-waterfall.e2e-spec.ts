@@ -6,6 +6,7 @@ import { createHolder, createSecurity, issue } from '../../support/cap-table';
 import { ERROR_BODIES, errorBody } from '../../support/errors';
 import { createOrg, memberAgent } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
+import { cents } from '../../support/decimal-sums';
 import { createHolding, createPlan, createSchedule, ledgerLog } from './holdings-fixtures';
 
 interface HolderRow {
@@ -20,13 +21,6 @@ interface Breakpoint {
   securities: string[];
   events: { kind: string; security: string | null; options: string[] }[];
 }
-
-/** The exact sum of 2-decimal money strings, in cents. */
-const cents = (values: string[]) =>
-  values.reduce((acc, v) => {
-    const [whole, fraction = ''] = v.split('.');
-    return acc + BigInt(whole) * 100n + BigInt(fraction.padEnd(2, '0'));
-  }, 0n);
 
 describe('exit waterfall: POST /v1/captable/:organization/model/waterfall and its breakpoints', () => {
   let t: TestApp;
