@@ -17,8 +17,12 @@ import {
   ValidatorConstraintInterface,
 } from 'class-validator';
 
-/** `member.added`, `shareholding.created`, `agent.tool_call.finished`: lower-case dot notation. */
-export const ACTION_TYPE = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
+/**
+ * `member.added`, `shareholding.created`, `shareholding.statusChanged`, `export`: dot notation,
+ * segments of letters, digits, `_` and `-`, led by a letter (no spaces or other punctuation, so
+ * a type is safe to filter by and to show).
+ */
+export const ACTION_TYPE = /^[A-Za-z][A-Za-z0-9_-]*(\.[A-Za-z][A-Za-z0-9_-]*)*$/;
 export const MAX_METADATA_BYTES = 16 * 1024;
 export const MAX_LIST_LIMIT = 1000;
 export const DEFAULT_LIST_LIMIT = 100;
@@ -38,10 +42,12 @@ class MaxJsonBytes implements ValidatorConstraintInterface {
 }
 
 export class CreateActionDto {
-  /** Dot notation, e.g. `shareholding.created`. */
+  /** Dot notation, e.g. `shareholding.created`; letters, digits, `_`, `-`; 1 to 100 characters. */
   @IsString()
   @MaxLength(100)
-  @Matches(ACTION_TYPE, { message: 'type must be dot notation such as shareholding.created' })
+  @Matches(ACTION_TYPE, {
+    message: 'type must be dot notation such as shareholding.created (letters, digits, _ and -)',
+  })
   type: string;
 
   /** Human-readable text, 1 to 2000 characters. */
@@ -77,6 +83,6 @@ export class ListActionsQuery {
   @IsString()
   @IsNotEmpty()
   @MaxLength(100)
-  @Matches(/^[a-z0-9_.]+$/, { message: 'type must be a prefix of a dot-notation type' })
+  @Matches(/^[A-Za-z0-9_.-]+$/, { message: 'type must be a prefix of a dot-notation type' })
   type?: string;
 }

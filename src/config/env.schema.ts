@@ -182,6 +182,16 @@ export class Env {
   @Min(0, integer(0))
   EMAIL_VERIFICATION_LIMIT_SECONDS = 1800;
 
+  // Login
+  /**
+   * Failed password checks (login, password change) allowed from one client IP within 15 minutes.
+   * Above the per-account limit of 10: many users may share an address (NAT).
+   */
+  @Transform(toInt)
+  @IsInt(integer(11))
+  @Min(11, integer(11))
+  LOGIN_IP_FAILURE_LIMIT = 100;
+
   // Identity provider (ID-token login)
   @IsUrl(urlOpts, { message: 'IDP_JWKS_URL must be an http(s) URL' })
   IDP_JWKS_URL = 'https://www.googleapis.com/oauth2/v3/certs';

@@ -18,16 +18,9 @@ export class PutColorDto {
   color: string;
 }
 
+/** The color preference resource of spec section 2, answered as it is (not wrapped). */
 export class ColorView {
   @ApiProperty({ format: 'uuid' }) user: string;
-  @ApiProperty() target: string;
-  @ApiProperty({ example: '#1A2B3C' }) color: string;
-}
-
-export class ColorResponse {
-  @ApiProperty({ type: ColorView }) color: ColorView;
-}
-
-export class ColorsResponse {
-  @ApiProperty({ type: [ColorView] }) colors: ColorView[];
+  @ApiProperty({ description: 'Identifier of an entity or UI element' }) target: string;
+  @ApiProperty({ example: '#1A2B3C', description: 'Hex color `#RRGGBB`' }) color: string;
 }

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, Param, Put, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { ApiErrors, ApiValidationError, Authenticated, SuccessResponse } from '../../common';
-import { ColorResponse, ColorsResponse, ColorView, PutColorDto } from './color.dto';
+import { ColorView, PutColorDto } from './color.dto';
 import { ColorsService } from './colors.service';
 
 const NOT_SELF: [number, string] = [403, '`:user` is not the caller'];
@@ -17,38 +17,41 @@ export class ColorsController {
   @Put(':target')
   @Authenticated()
   @ApiOperation({ summary: 'Set the color of a target (body user/target must equal the path)' })
-  @ApiOkResponse({ type: ColorResponse })
+  @ApiOkResponse({ type: ColorView, description: 'The color preference `{user, target, color}`' })
   @ApiValidationError()
   @ApiErrors(NOT_SELF)
-  async put(
+  put(
     @Req() req: Request,
     @Param('user') user: string,
     @Param('target') target: string,
     @Body() body: PutColorDto,
-  ): Promise<{ color: ColorView }> {
-    return { color: await this.colors.put(req.session.userId!, user, target, body) };
+  ): Promise<ColorView> {
+    return this.colors.put(req.session.userId!, user, target, body);
   }
 
   @Get()
   @Authenticated()
   @ApiOperation({ summary: 'All color preferences of the user' })
-  @ApiOkResponse({ type: ColorsResponse })
+  @ApiOkResponse({
+    type: [ColorView],
+    description: 'A JSON array of the color preferences `{user, target, color}`, by target',
+  })
   @ApiErrors(NOT_SELF)
-  async list(@Req() req: Request, @Param('user') user: string): Promise<{ colors: ColorView[] }> {
-    return { colors: await this.colors.list(req.session.userId!, user) };
+  list(@Req() req: Request, @Param('user') user: string): Promise<ColorView[]> {
+    return this.colors.list(req.session.userId!, user);
   }
 
   @Get(':target')
   @Authenticated()
   @ApiOperation({ summary: 'The color preference of one target' })
-  @ApiOkResponse({ type: ColorResponse })
+  @ApiOkResponse({ type: ColorView, description: 'The color preference `{user, target, color}`' })
   @ApiErrors(NOT_SELF, [404, 'No color set for this target'])
-  async get(
+  get(
     @Req() req: Request,
     @Param('user') user: string,
     @Param('target') target: string,
-  ): Promise<{ color: ColorView }> {
-    return { color: await this.colors.get(req.session.userId!, user, target) };
+  ): Promise<ColorView> {
+    return this.colors.get(req.session.userId!, user, target);
   }
 
   @Delete(':target')

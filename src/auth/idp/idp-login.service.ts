@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { clientIp, DomainError } from '../../common';
+import { clientIp } from '../../common';
 import { Tx, UnitOfWork } from '../../events';
 import { LegalRecordsService } from '../../profiles';
 import { LoginResult } from '../login/login.service';
@@ -30,14 +30,11 @@ export class IdpLoginService {
     private readonly twoFactorThrottle: TwoFactorThrottle,
   ) {}
 
-  /** When false, the idp routes answer 404 (the integration is not configured). */
-  get enabled() {
-    return this.verifier.configured;
-  }
-
-  /** Throws IdpTokenError (bad token) or IdentityConflictError; other errors are unexpected. */
+  /**
+   * Throws IdpTokenError (bad token, or no provider configured: without IDP_CLIENT_ID no token
+   * verifies) or IdentityConflictError; other errors are unexpected.
+   */
   async logIn(req: Request, token: string): Promise<LoginResult> {
-    if (!this.enabled) throw DomainError.notFound('the identity provider is not configured');
     const identity = await this.verifier.verify(token);
     const ip = clientIp(req);
     const user = await this.uow.run((tx) => this.findOrCreate(tx, identity, ip));

@@ -9,7 +9,10 @@ export interface IdpIdentity {
   name: string | null;
 }
 
-/** Why an ID token was refused (never shown to the caller beyond 401). */
+/**
+ * Why an ID token was refused, including "no provider configured" (never shown to the caller
+ * beyond the key `Unauthorized` or the `auth_failed` redirect).
+ */
 export class IdpTokenError extends Error {}
 
 /**

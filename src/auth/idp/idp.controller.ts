@@ -17,11 +17,6 @@ import { IdpLoginService } from './idp-login.service';
 import { IdpRedirectForm, IdpTokenDto } from './idp.dto';
 import { IdpTokenError } from './idp-token.verifier';
 
-const NOT_CONFIGURED: [number, string] = [
-  404,
-  'The identity provider is not configured (IDP_CLIENT_ID unset)',
-];
-
 /** Login with an identity-provider ID token (JSON). */
 @ApiTags('user')
 @Controller('v1/user/idp-auth')
@@ -31,14 +26,20 @@ export class IdpController {
   @Post()
   @Public()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Log in (or sign up) with an identity-provider ID token' })
+  @ApiOperation({
+    summary: 'Log in (or sign up) with an identity-provider ID token',
+    description:
+      'A token that does not verify is 400 with the key `Unauthorized`; while the identity ' +
+      'provider is not configured (`IDP_CLIENT_ID` unset) no token verifies.',
+  })
   @ApiOkResponse({ type: LoginResponse, description: '`{user}`, or `{twoFactorRequired: true}`' })
   @ApiKeyedErrors('Unauthorized', 'EmailBlacklisted', 'DomainBlacklisted')
-  @ApiErrors(NOT_CONFIGURED, [429, 'The account’s second factor is locked (`Retry-After`)'])
+  @ApiErrors([429, 'The account’s second factor is locked (`Retry-After`)'])
   async logIn(@Req() req: Request, @Body() body: IdpTokenDto): Promise<LoginResult> {
     try {
       return await this.idp.logIn(req, body.token);
     } catch (err) {
+      // Also the answer while the provider is not configured: no token verifies then.
       if (err instanceof IdpTokenError) {
         throw DomainError.keyed('Unauthorized', 'the ID token could not be verified');
       }
@@ -66,12 +67,17 @@ export class IdpRedirectController {
   @ApiConsumes('application/x-www-form-urlencoded')
   @ApiOperation({
     summary: 'Identity-provider redirect-mode login (form POST); redirects to the frontend',
+    description:
+      'Checked in this order: a missing `credential` is 400, a missing or different ' +
+      '`g_csrf_token` (body and cookie) is 403, then the credential is verified. While the ' +
+      'identity provider is not configured (`IDP_CLIENT_ID` unset) no credential verifies.',
   })
   @ApiResponse({
     status: 302,
     description:
       '`FRONTEND_URL/login?authenticated=true` on success, `/login?error=auth_failed` when the ' +
-      'credential does not verify (`/login?twoFactorRequired=true` when the account has 2FA)',
+      'credential does not verify or the identity provider is not configured ' +
+      '(`/login?twoFactorRequired=true` when the account has 2FA)',
   })
   @ApiResponse({
     status: 400,
@@ -84,15 +90,14 @@ export class IdpRedirectController {
     description:
       '`{message: "CSRF token validation failed"}`: body and cookie `g_csrf_token` absent or different',
   })
-  @ApiErrors(NOT_CONFIGURED)
   async redirect(@Req() req: Request, @Res() res: Response, @Body() form: IdpRedirectForm) {
-    if (!this.idp.enabled) throw DomainError.notFound('the identity provider is not configured');
     if (!form.credential) throw DomainError.message(400, 'Missing credential');
     if (!doubleSubmitMatches(req, form.g_csrf_token)) {
       throw DomainError.message(403, 'CSRF token validation failed');
     }
     const login = `${this.env.FRONTEND_URL.replace(/\/+$/, '')}/login`;
     try {
+      // Without IDP_CLIENT_ID this throws IdpTokenError: the auth_failed redirect below.
       const result = await this.idp.logIn(req, form.credential);
       const query = 'user' in result ? 'authenticated=true' : 'twoFactorRequired=true';
       res.redirect(302, `${login}?${query}`);

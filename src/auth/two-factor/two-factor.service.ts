@@ -71,8 +71,50 @@ export class TwoFactorService {
   }
 
   /**
-   * `POST /v1/user/2fa/verify`: completes a login that is waiting for its second factor. Wrong
-   * codes are counted per account (TwoFactorThrottle); while locked, even the right code is
+   * `POST /v1/user/2fa/verify`: completes a login waiting for its second factor when there is one;
+   * otherwise, for an authenticated session, checks the token (`checkToken`). Neither: 401.
+   */
+  async verify(req: Request, token: string): Promise<{ user: UserView } | { valid: true }> {
+    if (req.session.pendingTwoFactorUserId) {
+      return { user: await this.completeLogin(req, token) };
+    }
+    if (req.session.userId) return this.checkToken(req, token);
+    throw DomainError.unauthorized('no login is waiting for a second factor and no session');
+  }
+
+  /**
+   * Checks a token of the logged-in user without changing the account: against the enabled
+   * secret when 2FA is on (a step once accepted is spent, as at login), else against the secret
+   * of `GET /v1/user/2fa` not yet enabled. Enabling stays with `POST /v1/user/2fa`. Wrong tokens
+   * (also when there is no secret to check against) count toward the account's TwoFactorThrottle.
+   */
+  async checkToken(req: Request, token: string): Promise<{ valid: true }> {
+    const user = await this.currentUser(req);
+    await this.throttle.assertAllowed(user.id);
+    let ok: boolean;
+    if (user.twoFactorEnabled && user.twoFactorSecret) {
+      const secret = this.tryDecrypt(user.twoFactorSecret, secretAad(user.id));
+      const step = secret ? matchTotpStep(secret, token) : null;
+      ok =
+        step !== null &&
+        isFreshStep(step, user.twoFactorLastStep) &&
+        (await this.users.spendTotpStep(user.id, step));
+    } else {
+      const sealed = req.session.pendingTwoFactorSecret;
+      const secret = sealed ? this.tryDecrypt(sealed, setupAad(user.id)) : undefined;
+      ok = secret !== undefined && matchTotpStep(secret, token) !== null;
+    }
+    if (!ok) {
+      await this.throttle.recordFailure(user.id);
+      throw DomainError.keyed('invalidTwoFactorToken');
+    }
+    await this.throttle.reset(user.id);
+    return { valid: true };
+  }
+
+  /**
+   * The pending-login case of `verify`: completes a login that is waiting for its second factor.
+   * Wrong codes are counted per account (TwoFactorThrottle); while locked, even the right code is
    * refused.
    */
   async completeLogin(req: Request, token: string): Promise<UserView> {

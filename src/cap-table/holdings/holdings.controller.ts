@@ -14,7 +14,6 @@ import {
   ApiBadRequestResponse,
   ApiConflictResponse,
   ApiCreatedResponse,
-  ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
@@ -133,13 +132,14 @@ export class HoldingsController {
 
   @Delete(':holding')
   @Permission('canEditHolding', HOLDING)
-  @HttpCode(204)
   @ApiOperation({
     summary: 'Cancel a holding (soft: it stays, with status `cancelled`)',
     description:
       "A grant's outstanding shares return to its pool, or leave the plan when the plan's defaultCancellationBehavior is `retire`. Records the member count for billing.",
   })
-  @ApiNoContentResponse()
+  @ApiOkResponse({
+    description: `The holding as it now stands (status "cancelled"): ${HOLDING_SHAPE}`,
+  })
   @ApiConflictResponse({
     description: 'Not active (already cancelled, exercised, repaid or converted)',
   })

@@ -181,9 +181,10 @@ export class HoldingsService {
    * outstanding shares go back to its pool or leave the plan, as the plan's
    * defaultCancellationBehavior says.
    */
-  async cancel(access: AccessContext, id: string): Promise<void> {
+  /** Cancels the holding; answers it as it now stands (status `cancelled`). */
+  async cancel(access: AccessContext, id: string): Promise<HoldingView> {
     const organizationId = access.organizationId!;
-    await this.ledger.change(organizationId, access.userId, { holdings: [id] }, async (c) => {
+    return this.ledger.change(organizationId, access.userId, { holdings: [id] }, async (c) => {
       const h = lockedHolding(c, id);
       assertActive(h);
       const date = today();
@@ -220,6 +221,7 @@ export class HoldingsService {
         ),
         await this.counts.members(c.tx, access),
       );
+      return view;
     });
   }
 

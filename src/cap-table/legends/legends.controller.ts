@@ -1,8 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Patch, Post } from '@nestjs/common';
 import {
   ApiConflictResponse,
   ApiCreatedResponse,
-  ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
@@ -56,11 +55,11 @@ export class LegendsController {
 
   @Delete(':legend')
   @Permission('canEditCapTable')
-  @HttpCode(204)
   @ApiOperation({ summary: 'Delete a legend template that no active shareholding carries' })
-  @ApiNoContentResponse()
+  @ApiOkResponse({ description: '`{}`: the legend is gone (404 afterwards)' })
   @ApiConflictResponse({ description: 'An active shareholding carries the legend' })
-  remove(@Access() access: AccessContext, @Param('legend') id: string) {
-    return this.legends.remove(access, id);
+  async remove(@Access() access: AccessContext, @Param('legend') id: string): Promise<object> {
+    await this.legends.remove(access, id);
+    return {};
   }
 }

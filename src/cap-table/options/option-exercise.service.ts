@@ -150,8 +150,13 @@ export class OptionExerciseService {
   }
 
   /** Rejects a pending request of the option. */
-  async reject(access: AccessContext, path: OptionPath, requestId: string): Promise<void> {
-    await this.ledger.change(
+  /** Rejects a pending request; answers it as it now stands (status `rejected`). */
+  async reject(
+    access: AccessContext,
+    path: OptionPath,
+    requestId: string,
+  ): Promise<ExerciseRequestView> {
+    return this.ledger.change(
       access.organizationId!,
       access.userId,
       { requests: [requestId] },
@@ -173,6 +178,7 @@ export class OptionExerciseService {
             `${option.type} ${option.id}: exercise request of ${view.quantity} for ${view.date} rejected`,
           ),
         );
+        return view;
       },
     );
   }

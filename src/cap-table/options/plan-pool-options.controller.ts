@@ -1,19 +1,7 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  Header,
-  HttpCode,
-  Param,
-  Post,
-  Query,
-  Res,
-} from '@nestjs/common';
+import { Body, Controller, Delete, Get, Header, Param, Post, Query, Res } from '@nestjs/common';
 import {
   ApiConflictResponse,
   ApiCreatedResponse,
-  ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
@@ -133,13 +121,14 @@ export class PlanPoolOptionsController {
 
   @Delete(':option/exercise/request/:request')
   @Permission('canEditExerciseOption', { record: 'exerciseRequest', param: 'request' })
-  @HttpCode(204)
   @ApiOperation({
     summary: 'Reject a pending exercise request',
     description:
       'The request must be this option’s, in this plan and pool (else 404). Event `option.exercise_request_rejected`.',
   })
-  @ApiNoContentResponse()
+  @ApiOkResponse({
+    description: `The request as it now stands (status "rejected"): ${REQUEST_SHAPE}`,
+  })
   @ApiConflictResponse({ description: 'The request is no longer pending (approved or rejected)' })
   reject(
     @Access() access: AccessContext,

@@ -1,8 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Post, Put } from '@nestjs/common';
 import {
   ApiConflictResponse,
   ApiCreatedResponse,
-  ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
@@ -97,17 +96,17 @@ export class PlanController {
 
   @Delete()
   @Permission('canEditPlan', { record: 'plan' })
-  @HttpCode(204)
   @ApiOperation({
     summary: 'Delete a stock plan without outstanding grants',
     description:
       'Its pools go with it and its reservation returns to the class’s unissued shares. Records ' +
       'the member count for billing (billing.member_count_changed) and plan.deleted.',
   })
-  @ApiNoContentResponse()
+  @ApiOkResponse({ description: '`{}`: the plan is gone (404 afterwards)' })
   @ApiConflictResponse({ description: 'The plan has outstanding grants' })
-  remove(@Access() access: AccessContext, @Param('plan') id: string) {
-    return this.plans.remove(access, id);
+  async remove(@Access() access: AccessContext, @Param('plan') id: string): Promise<object> {
+    await this.plans.remove(access, id);
+    return {};
   }
 
   @Get('dashboard')

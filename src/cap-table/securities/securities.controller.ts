@@ -1,8 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Post, Put } from '@nestjs/common';
 import {
   ApiConflictResponse,
   ApiCreatedResponse,
-  ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
@@ -79,11 +78,11 @@ export class SecuritiesController {
 
   @Delete(':security')
   @Permission('canEditCapTable')
-  @HttpCode(204)
   @ApiOperation({ summary: 'Delete a share class that has no issued shares' })
-  @ApiNoContentResponse()
+  @ApiOkResponse({ description: '`{}`: the class is gone (404 afterwards)' })
   @ApiConflictResponse({ description: 'The class has issued shares' })
-  remove(@Access() access: AccessContext, @Param('security') id: string) {
-    return this.securities.remove(access, id);
+  async remove(@Access() access: AccessContext, @Param('security') id: string): Promise<object> {
+    await this.securities.remove(access, id);
+    return {};
   }
 }

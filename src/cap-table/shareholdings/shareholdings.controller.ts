@@ -3,7 +3,6 @@ import {
   Controller,
   Delete,
   Get,
-  HttpCode,
   Param,
   Patch,
   Post,
@@ -15,7 +14,6 @@ import {
 import {
   ApiConflictResponse,
   ApiCreatedResponse,
-  ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
@@ -171,12 +169,11 @@ export class ShareholdingController {
 
   @Delete()
   @Permission('canEditHolding', { record: 'shareholding', param: 'holding' })
-  @HttpCode(204)
   @ApiOperation({
     summary:
       'Void a shareholding (soft; a cancellation transaction): its shares return to the unissued balance',
   })
-  @ApiNoContentResponse()
+  @ApiOkResponse({ description: `The shareholding as it now stands (status "voided"): ${SHAPE}` })
   @ApiConflictResponse({ description: 'Already voided or transferred' })
   void(@Access() access: AccessContext, @Param('holding') id: string) {
     return this.shareholdings.void(access, id);

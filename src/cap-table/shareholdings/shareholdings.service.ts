@@ -173,8 +173,9 @@ export class ShareholdingsService {
   }
 
   /** DELETE: the shareholding is voided (a cancellation transaction); its shares are unissued again. */
-  async void(access: AccessContext, id: string): Promise<void> {
-    await this.ledger.change(
+  /** Voids the shareholding; answers it as it now stands (status `voided`). */
+  async void(access: AccessContext, id: string): Promise<ShareholdingView> {
+    return this.ledger.change(
       access.organizationId!,
       access.userId,
       { shareholdings: [id] },
@@ -195,6 +196,7 @@ export class ShareholdingsService {
           ),
           await this.counts.shareholders(c.tx, access),
         );
+        return view;
       },
     );
   }

@@ -1,6 +1,5 @@
-import { Body, Controller, Get, Param, Put, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import { Body, Controller, Get, Param, Put } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Access, AccessContext, Permission } from '../../common';
 import { PutValuationDto } from './valuation.dto';
 import { ValuationsService, ValuationView } from './valuations.service';
@@ -17,17 +16,13 @@ export class ValuationsController {
   @Permission('canEdit', { body: 'organization', bodyRecords: { id: 'valuation' } })
   @ApiOperation({
     summary: 'Record a valuation, or update one (`id`)',
-    description: 'canEdit in the body’s organization. 201 when created, 200 when updated.',
+    description:
+      'canEdit in the body’s organization. Answers 200 whether the valuation was created ' +
+      '(no `id`) or updated (spec section 7 lists 200 and 201 only; a PUT answers 200).',
   })
-  @ApiCreatedResponse({ description: SHAPE })
-  @ApiOkResponse({ description: SHAPE })
-  async put(
-    @Access() access: AccessContext,
-    @Body() dto: PutValuationDto,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<ValuationView> {
-    const { created, view } = await this.valuations.put(access, dto);
-    res.status(created ? 201 : 200);
+  @ApiOkResponse({ description: `The valuation as recorded (created or updated): ${SHAPE}` })
+  async put(@Access() access: AccessContext, @Body() dto: PutValuationDto): Promise<ValuationView> {
+    const { view } = await this.valuations.put(access, dto);
     return view;
   }
 

@@ -113,9 +113,11 @@ export class VestingScheduleDto extends ScheduleTermsDto {
 export const SCHEDULE_VERSIONS = ['current', 'all'] as const;
 
 export class ListVestingSchedulesQuery extends PageQuery {
-  @ApiProperty({ format: 'uuid' })
+  /** Only this organization's schedules; none: those of every organization the caller may view. */
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
   @IsUUID()
-  organization: string;
+  organization?: string;
 
   /** Only the schedules of this plan (organization-wide ones are not included). */
   @ApiPropertyOptional({ format: 'uuid' })

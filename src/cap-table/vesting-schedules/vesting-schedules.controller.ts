@@ -3,7 +3,6 @@ import {
   ApiBadRequestResponse,
   ApiConflictResponse,
   ApiCreatedResponse,
-  ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
@@ -83,7 +82,6 @@ export class VestingSchedulesController {
 
   @Delete('plan/:plan/vestingSchedule/:vestingSchedule')
   @Permission('canEditCapTable', { record: 'plan' })
-  @HttpCode(204)
   @ApiOperation({
     summary: 'Delete a vesting schedule of a plan (or an organization-wide one)',
     description:
@@ -92,14 +90,15 @@ export class VestingSchedulesController {
       'active grant uses it. Soft delete: it is not found afterwards; the log keeps its history. ' +
       'Event `vesting_schedule.deleted`.',
   })
-  @ApiNoContentResponse()
+  @ApiOkResponse({ description: '`{}`: the schedule is gone (404 afterwards)' })
   @ApiConflictResponse({ description: 'An active grant uses the schedule' })
   async remove(
     @Access() access: AccessContext,
     @Param('plan') plan: string,
     @Param('vestingSchedule') id: string,
-  ) {
+  ): Promise<object> {
     await this.schedules.remove(access, plan, id);
+    return {};
   }
 
   @Get('vestingSchedule/:vestingSchedule')
@@ -116,18 +115,24 @@ export class VestingSchedulesController {
   }
 
   @Get('vestingSchedule')
-  @Permission('canViewOrganization', { query: 'organization' })
+  @Permission('canViewOrganization', { query: 'organization', queryOptional: true })
   @ApiOperation({
-    summary: 'The vesting schedules of an organization, oldest first',
+    summary: 'The vesting schedules of an organization, or of all the caller’s, oldest first',
     description:
-      'Permission: `canViewOrganization` of `?organization=` (the spec names none). By default ' +
-      'the current versions only (not superseded); `versions=all` lists every version. ' +
-      '`plan=` keeps the schedules of that plan (a plan of another organization → 404). ' +
-      'Paged by `limit` (default 100, at most 1000) and `offset`.',
+      'With `?organization=`: that organization’s, and the caller needs its ' +
+      '`canViewOrganization` (the spec names none; not a member or no such organization → 403/404). ' +
+      'Without it: the schedules of every organization (not deleted) in which the caller is an ' +
+      'active member whose role has `canViewOrganization`, each naming its `organization`; none ' +
+      'of any other organization (no such membership: `[]`). By default the current versions ' +
+      'only (not superseded); `versions=all` lists every version. `plan=` keeps the schedules of ' +
+      'that plan (a plan of another organization, or of none the caller may view → 404). Paged ' +
+      'by `limit` (default 100, at most 1000) and `offset`.',
   })
   @ApiOkResponse({ description: `[${VESTING_SCHEDULE_SHAPE}]` })
   list(@Access() access: AccessContext, @Query() query: ListVestingSchedulesQuery) {
-    return this.schedules.list(access.organizationId!, query);
+    return access.organizationId
+      ? this.schedules.list(access.organizationId, query)
+      : this.schedules.listVisible(access.userId, query);
   }
 
   @Post('schedule/project')

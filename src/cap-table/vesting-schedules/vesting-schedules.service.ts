@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, Repository } from 'typeorm';
+import { In, IsNull, Repository } from 'typeorm';
 import { toDecimalString, toDecimal, validateSchedule } from '../../../libs/cap-math';
 import { AccessContext, DomainError } from '../../common';
 import { previousAttributes } from '../../events';
+import { OrganizationsDirectory } from '../../organizations';
 import type { VestingScheduleRecord } from '../ledger/incentive-types';
 import { LedgerChange, LedgerWriter } from '../ledger/ledger-writer';
 import type { VestingScheduleState } from '../ledger/state';
@@ -49,6 +50,7 @@ export class VestingSchedulesService {
     private readonly schedules: Repository<VestingScheduleEntity>,
     @InjectRepository(Plan) private readonly plans: Repository<Plan>,
     private readonly ledger: LedgerWriter,
+    private readonly organizations: OrganizationsDirectory,
   ) {}
 
   async get(organizationId: string, id: string): Promise<VestingScheduleView> {
@@ -57,15 +59,36 @@ export class VestingSchedulesService {
     return toVestingScheduleView(row);
   }
 
-  async list(organizationId: string, q: ListVestingSchedulesQuery): Promise<VestingScheduleView[]> {
+  /** `GET /v1/vestingSchedule?organization=`: one organization's (the guard decided). */
+  list(organizationId: string, q: ListVestingSchedulesQuery): Promise<VestingScheduleView[]> {
+    return this.listOf([organizationId], q, 'plan is not a plan of this organization');
+  }
+
+  /**
+   * `GET /v1/vestingSchedule` without an organization: the schedules of every organization in
+   * which the caller's active role has `canViewOrganization`, and of no other.
+   */
+  async listVisible(userId: string, q: ListVestingSchedulesQuery): Promise<VestingScheduleView[]> {
+    const organizationIds = await this.organizations.organizationsPermitting(
+      userId,
+      'canViewOrganization',
+    );
+    return this.listOf(organizationIds, q, 'plan is not a plan of an organization you can view');
+  }
+
+  private async listOf(
+    organizationIds: string[],
+    q: ListVestingSchedulesQuery,
+    noSuchPlan: string,
+  ): Promise<VestingScheduleView[]> {
+    const organizationId = In(organizationIds);
     if (q.plan) {
-      const plan = await this.plans.findOneBy({
-        id: q.plan,
-        organizationId,
-        deletedAt: IsNull(),
-      });
-      if (!plan) throw DomainError.notFound('plan is not a plan of this organization');
+      const plan = organizationIds.length
+        ? await this.plans.findOneBy({ id: q.plan, organizationId, deletedAt: IsNull() })
+        : null;
+      if (!plan) throw DomainError.notFound(noSuchPlan);
     }
+    if (!organizationIds.length) return [];
     const rows = await this.schedules.find({
       where: {
         organizationId,

@@ -29,6 +29,12 @@ export interface PermissionTarget {
   /** Query parameter holding the organization id (lists of routes without one in the path). */
   query?: string;
   /**
+   * With `query`: the parameter may be left out. The route then addresses no organization and a
+   * session is enough (`organizationId` null in the AccessContext); the service lists only what
+   * the caller may see, through `OrganizationsDirectory.organizationsPermitting`.
+   */
+  queryOptional?: boolean;
+  /**
    * Body field holding the id of the addressed `record` (instead of a path parameter). When the
    * body has no such field the route addresses no organization, and a session is enough.
    */

@@ -65,12 +65,13 @@ export class CapTableCsvController {
   }
 
   @Get('import')
-  @Permission('canViewCapTable')
+  @Permission('canViewOrganization')
   @ApiOperation({
     summary: 'The CSV import template, or with `?file=` a file imported earlier',
     description:
-      'Requires canViewCapTable (the spec names no permission; the template shows nothing of the ' +
-      'organization, and an import file is its cap table, so viewing the cap table is enough). ' +
+      'The template: any member (the spec names no permission, and the template shows nothing of ' +
+      'the organization). `?file=`: canViewCapTable as well (an import file is the cap table), ' +
+      'else 403. ' +
       `The template: the header row (${COLUMNS}) and one example row, attachment ` +
       '`captable-import-template.csv`. `?file=<id>`: that file as it was uploaded, as an attachment; ' +
       '404 unless it is an import file of this organization.',
@@ -85,7 +86,7 @@ export class CapTableCsvController {
     if (!query.file) {
       return this.exports.sendText(res, 'captable-import-template.csv', IMPORT_TEMPLATE);
     }
-    const { file, bytes } = await this.imports.importedFile(access.organizationId!, query.file);
+    const { file, bytes } = await this.imports.importedFile(access, query.file);
     sendStoredFile(res, file, bytes, 'attachment');
   }
 

@@ -58,12 +58,16 @@ export class CsvImportService {
 
   /** A file the organization imported (404 for any other file, another organization's too). */
   async importedFile(
-    organizationId: string,
+    access: AccessContext,
     id: string,
   ): Promise<{ file: StoredFile; bytes: Readable }> {
+    // Any member may have the template; an import file is the cap table itself.
+    if (!access.permissions.has('canViewCapTable')) {
+      throw DomainError.forbidden('requires canViewCapTable');
+    }
     const file = await this.storedFiles.findOneBy({
       id,
-      organizationId,
+      organizationId: access.organizationId!,
       purpose: 'import',
       deletedAt: IsNull(),
     });

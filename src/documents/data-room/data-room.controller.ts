@@ -16,7 +16,6 @@ import {
   ApiConflictResponse,
   ApiConsumes,
   ApiCreatedResponse,
-  ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
   ApiPayloadTooLargeResponse,
@@ -198,7 +197,6 @@ export class DataRoomController {
   }
 
   @Delete('document/:document')
-  @HttpCode(204)
   @Permission('canEditDocuments', { record: 'document' })
   @ApiOperation({
     summary: 'Delete a document or folder',
@@ -208,14 +206,15 @@ export class DataRoomController {
       'which deletes its whole subtree. Emits one `document.deleted` for the addressed entry ' +
       `(its description counts what was inside). ${DISABLED}`,
   })
-  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiOkResponse({ description: '`{}`: the entry (and its subtree) is gone (404 afterwards)' })
   @ApiConflictResponse({ description: 'A non-empty folder without ?recursive=true' })
   @ApiErrors([400, '`recursive` is not true or false'])
   async remove(
     @Access() access: AccessContext,
     @Param('document') id: string,
     @Query() query: DeleteEntryQuery,
-  ): Promise<void> {
+  ): Promise<object> {
     await this.dataRoom.remove(access, id, query.recursive === true);
+    return {};
   }
 }

@@ -3,6 +3,8 @@ import { Not } from 'typeorm';
 import { MemberFactsRow, MemberRepository } from '../members/member.repository';
 import { OrganizationType } from '../organizations/organization.entity';
 import { OrganizationRepository } from '../organizations/organization.repository';
+import { PermissionService } from '../permissions/permission.service';
+import type { PermissionName } from '../permissions/permissions';
 
 export interface OrganizationFacts {
   id: string;
@@ -19,7 +21,16 @@ export class OrganizationsDirectory {
   constructor(
     private readonly organizations: OrganizationRepository,
     private readonly members: MemberRepository,
+    private readonly permissions: PermissionService,
   ) {}
+
+  /**
+   * The organizations in which the user is an active member whose role holds the permission (the
+   * permission guard's own rules): lists across the caller's organizations.
+   */
+  organizationsPermitting(userId: string, permission: PermissionName): Promise<string[]> {
+    return this.permissions.organizationsPermitting(userId, permission);
+  }
 
   async organization(id: string): Promise<OrganizationFacts | null> {
     const o = await this.organizations.find(id);

@@ -65,8 +65,11 @@ export class MemberChangesService {
     });
   }
 
-  /** Soft removal: the row stays for the record, the person loses access. */
-  remove(access: AccessContext, memberId: string): Promise<void> {
+  /**
+   * Soft removal: the row stays for the record, the person loses access. Answers the member as it
+   * now stands (status `removed`).
+   */
+  remove(access: AccessContext, memberId: string): Promise<MemberView> {
     return this.uow.run(async (tx) => {
       const member = await this.lockMember(tx, access, memberId);
       assertMayGrant(access, member.roleId);
@@ -85,6 +88,7 @@ export class MemberChangesService {
           `member ${memberLabel(saved)}: removed`,
         ),
       );
+      return toMemberView(saved);
     });
   }
 

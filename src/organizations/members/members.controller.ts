@@ -16,7 +16,6 @@ import {
   ApiConflictResponse,
   ApiConsumes,
   ApiCreatedResponse,
-  ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
@@ -120,9 +119,11 @@ export class MembersController {
 
   @Delete(':organization/member/:member')
   @Permission('canEditOrganization')
-  @HttpCode(204)
   @ApiOperation({ summary: 'Remove a member (soft); the last Owner cannot be removed: 409' })
-  @ApiNoContentResponse()
+  @ApiOkResponse({
+    description:
+      'The member as it now stands (status "removed"): `{id, organization, user, entity, name, email, title, role, status, created, updated}`',
+  })
   remove(@Access() access: AccessContext, @Param('member') memberId: string) {
     return this.changes.remove(access, memberId);
   }

@@ -1,5 +1,5 @@
 import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiNoContentResponse, ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentUserId } from '../../common';
 import { InvitationsService, PendingInvitationView } from './invitations.service';
 
@@ -31,11 +31,14 @@ export class UserInvitationsController {
 
   @Post(':invitation/decline')
   @Authenticated()
-  @HttpCode(204)
+  @HttpCode(200)
   @ApiOperation({ summary: 'Decline one: the invited member record is removed' })
-  @ApiNoContentResponse()
+  @ApiOkResponse({
+    description: '`{}`: the invitation is closed (it leaves the list and cannot be accepted)',
+  })
   @ApiNotFoundResponse({ description: 'No open invitation with this id to the caller’s address' })
-  decline(@CurrentUserId() userId: string, @Param('invitation') id: string): Promise<void> {
-    return this.invitations.decline(userId, id);
+  async decline(@CurrentUserId() userId: string, @Param('invitation') id: string): Promise<object> {
+    await this.invitations.decline(userId, id);
+    return {};
   }
 }

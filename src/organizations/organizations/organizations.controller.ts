@@ -1,11 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
-import {
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, Patch, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Access, AccessContext, Authenticated, CurrentUserId, Permission } from '../../common';
 import { CreateOrganizationDto, UpdateOrganizationDto } from './organization.dto';
 import { OrganizationsService } from './organizations.service';
@@ -50,15 +44,15 @@ export class OrganizationsController {
 
   @Delete(':organization')
   @Permission('canDeleteOrganization')
-  @HttpCode(204)
   @ApiOperation({
     summary: 'Delete the organization (Owner only; soft)',
     description:
       'The rows stay for the audit trail; afterwards every route of the organization answers 404 ' +
       'and it leaves every member’s list. Emits `organization.deleted`.',
   })
-  @ApiNoContentResponse()
-  remove(@Access() access: AccessContext) {
-    return this.organizations.remove(access);
+  @ApiOkResponse({ description: '`{}`: the organization is gone (404 afterwards)' })
+  async remove(@Access() access: AccessContext): Promise<object> {
+    await this.organizations.remove(access);
+    return {};
   }
 }

@@ -6,6 +6,13 @@ import { Member } from '../members/member.entity';
 import { SiteAdmin } from '../site-admin/site-admin.entity';
 import { AccessQuery, AccessRow } from './access-query';
 
+/** An active membership of the user in an organization that is not deleted, with its role. */
+export interface MembershipRow {
+  organization_id: string;
+  role_id: string;
+  role_permissions: string[] | null;
+}
+
 /** The reads of the permission guard: one prepared query per request. */
 @Injectable()
 export class AccessRepository extends AggregateRepository<Member> {
@@ -19,6 +26,19 @@ export class AccessRepository extends AggregateRepository<Member> {
   async decide(query: AccessQuery): Promise<AccessRow | undefined> {
     const rows = await this.prepared<AccessRow>(query.sql, query.params);
     return rows[0];
+  }
+
+  /** The user's active memberships of organizations that are not deleted, oldest first. */
+  activeMemberships(userId: string): Promise<MembershipRow[]> {
+    return this.prepared<MembershipRow>(
+      `SELECT m.organization_id, m.role_id, r.permissions AS role_permissions
+       FROM member m
+       JOIN organization o ON o.id = m.organization_id AND o.deleted_at IS NULL
+       LEFT JOIN role r ON r.id = m.role_id
+       WHERE m.user_id = $1 AND m.status = 'active' AND m.role_id IS NOT NULL
+       ORDER BY m.created, m.organization_id`,
+      [userId],
+    );
   }
 
   isSiteAdmin(userId: string): Promise<boolean> {

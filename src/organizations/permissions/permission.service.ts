@@ -59,6 +59,19 @@ export class PermissionService implements PermissionChecker {
     }
   }
 
+  /**
+   * The organizations (not deleted) in which the user is an active member whose role holds the
+   * permission, by the same rules as `authorize`: for lists that span the caller's
+   * organizations (a route with an optional organization, left out).
+   */
+  async organizationsPermitting(userId: string, permission: PermissionName): Promise<string[]> {
+    const asked = ORGANIZATION_EQUIVALENT[permission] ?? permission;
+    const rows = await this.access.activeMemberships(userId);
+    return rows
+      .filter((r) => permissionsOf(r.role_id, r.role_permissions).has(asked))
+      .map((r) => r.organization_id);
+  }
+
   private async siteAdmin(userId: string): Promise<AccessContext> {
     if (!(await this.access.isSiteAdmin(userId))) {
       throw DomainError.forbidden('site administrators only');
@@ -92,12 +105,20 @@ export class PermissionService implements PermissionChecker {
     ) {
       return { ...NO_ORGANIZATION, userId };
     }
+    if (
+      target.query &&
+      target.queryOptional &&
+      pathOrganization === null &&
+      this.queryValue(req, target.query) === undefined
+    ) {
+      return { ...NO_ORGANIZATION, userId };
+    }
     // The organization in context: the path's, else (routes without one) the query's or body's.
     const otherOrganization =
       pathOrganization !== null
         ? null
         : target.query
-          ? this.queryOrganization(req, target.query)
+          ? this.queryOrganization(req, target.query, target.queryOptional === true)
           : target.body || !kind
             ? this.bodyOrganization(req, target.body ?? 'organization')
             : null;
@@ -180,9 +201,14 @@ export class PermissionService implements PermissionChecker {
     return Object.keys(params).find((p) => p !== 'organization' && this.records.get(p));
   }
 
-  private queryOrganization(req: Request, field: string): string {
-    const value = (req.query as Record<string, unknown> | undefined)?.[field];
-    if (value === undefined || value === '') {
+  private queryValue(req: Request, field: string): unknown {
+    return (req.query as Record<string, unknown> | undefined)?.[field];
+  }
+
+  /** The query's organization; an optional one that is present must still be a UUID. */
+  private queryOrganization(req: Request, field: string, optional: boolean): string {
+    const value = this.queryValue(req, field);
+    if (!optional && (value === undefined || value === '')) {
       throw DomainError.keyed('invalidFields', `${field} is required`);
     }
     assertUuid(value, field);

@@ -1,8 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Post, Put } from '@nestjs/common';
 import {
   ApiConflictResponse,
   ApiCreatedResponse,
-  ApiNoContentResponse,
+  ApiOkResponse,
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
@@ -51,10 +51,10 @@ export class RolesController {
 
   @Delete(':role')
   @Permission('canEditOrganization')
-  @HttpCode(204)
   @ApiOperation({ summary: 'Delete a custom role; built-in or still assigned → 409' })
-  @ApiNoContentResponse()
-  remove(@Access() access: AccessContext, @Param('role') roleId: string) {
-    return this.roles.remove(access, roleId);
+  @ApiOkResponse({ description: '`{}`: the role is gone (404 afterwards)' })
+  async remove(@Access() access: AccessContext, @Param('role') roleId: string): Promise<object> {
+    await this.roles.remove(access, roleId);
+    return {};
   }
 }

@@ -20,7 +20,7 @@ describe('/v1/user/:user/color', () => {
       .put(path(user.id, target))
       .send({ user: user.id, target, color: '#1A2B3C' })
       .expect(200);
-    expect(put.body).toEqual({ color: { user: user.id, target, color: '#1A2B3C' } });
+    expect(put.body).toEqual({ user: user.id, target, color: '#1A2B3C' });
     await agent
       .put(path(user.id, 'sidebar'))
       .send({ user: user.id, target: 'sidebar', color: '#ffffff' })
@@ -31,27 +31,29 @@ describe('/v1/user/:user/color', () => {
       .expect(200);
 
     const list = await agent.get(path(user.id)).expect(200);
-    expect(list.body.colors).toHaveLength(2);
-    expect(list.body.colors).toEqual(
-      expect.arrayContaining([
+    // A plain JSON array of the resources, by target.
+    expect(list.body).toEqual(
+      [
         { user: user.id, target, color: '#000000' },
         { user: user.id, target: 'sidebar', color: '#ffffff' },
-      ]),
+      ].sort((a, b) => (a.target < b.target ? -1 : 1)),
     );
     const one = await agent.get(path(user.id, 'sidebar')).expect(200);
-    expect(one.body).toEqual({ color: { user: user.id, target: 'sidebar', color: '#ffffff' } });
+    expect(one.body).toEqual({ user: user.id, target: 'sidebar', color: '#ffffff' });
 
     const del = await agent.delete(path(user.id, 'sidebar')).expect(200);
     expect(del.body).toEqual({ success: true });
     await agent.get(path(user.id, 'sidebar')).expect(404);
-    expect((await agent.get(path(user.id)).expect(200)).body.colors).toHaveLength(1);
+    expect((await agent.get(path(user.id)).expect(200)).body).toEqual([
+      { user: user.id, target, color: '#000000' },
+    ]);
   });
 
   it('answers 404 {error} for an unknown target (GET and DELETE)', async () => {
     const { agent, user } = await loggedInAgent(t);
     expect((await agent.get(path(user.id, 'nothing')).expect(404)).body).toEqual(ERROR_BODIES[404]);
     await agent.delete(path(user.id, 'nothing')).expect(404);
-    expect((await agent.get(path(user.id)).expect(200)).body).toEqual({ colors: [] });
+    expect((await agent.get(path(user.id)).expect(200)).body).toEqual([]);
   });
 
   it.each(['#12345', '123456', '#GGGGGG', 'red', '#1234567'])(
@@ -101,7 +103,11 @@ describe('/v1/user/:user/color', () => {
       .send({ user: u, target: 'x', color: '#ffffff' })
       .expect(403);
     await intruder.agent.delete(path(u, 'x')).expect(403);
-    expect((await owner.agent.get(path(u, 'x')).expect(200)).body.color.color).toBe('#000000');
+    expect((await owner.agent.get(path(u, 'x')).expect(200)).body).toEqual({
+      user: u,
+      target: 'x',
+      color: '#000000',
+    });
   });
 
   it('answers 401 without a session on every route', async () => {

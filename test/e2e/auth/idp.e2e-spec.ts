@@ -4,10 +4,21 @@ import { FakeIdp, foreignKey, IDP_CLIENT_ID } from '../../fakes/idp';
 import { createTestApp, TestApp } from '../../support/app';
 import { sessionIdOf, sessionSetCookie } from '../../support/sessions';
 import { registerUser } from '../../support/users';
-import { ERROR_BODIES } from '../../support/errors';
 
 const keyed = (key: string) => ({ error: 'Bad Request', key });
 const unique = () => randomBytes(5).toString('hex');
+
+/** The provider's form post to the redirect route, with the double-submit cookie when given. */
+function redirectForm(t: TestApp, fields: Record<string, string>, cookie?: string) {
+  const req = t.http
+    .post('/v1/user/idp-auth/redirect')
+    .type('form')
+    // The provider's page posts cross-site: the route relies on the double-submit token.
+    .set('Sec-Fetch-Site', 'cross-site')
+    .set('Origin', 'https://accounts.idp.test');
+  if (cookie !== undefined) req.set('Cookie', `g_csrf_token=${cookie}`);
+  return req.send(fields);
+}
 
 describe('identity-provider login', () => {
   let t: TestApp;
@@ -141,16 +152,8 @@ describe('identity-provider login', () => {
   });
 
   describe('POST /v1/user/idp-auth/redirect', () => {
-    const form = (fields: Record<string, string>, cookie?: string) => {
-      const req = t.http
-        .post('/v1/user/idp-auth/redirect')
-        .type('form')
-        // The provider's page posts cross-site: the route relies on the double-submit token.
-        .set('Sec-Fetch-Site', 'cross-site')
-        .set('Origin', 'https://accounts.idp.test');
-      if (cookie !== undefined) req.set('Cookie', `g_csrf_token=${cookie}`);
-      return req.send(fields);
-    };
+    const form = (fields: Record<string, string>, cookie?: string) =>
+      redirectForm(t, fields, cookie);
 
     it('rule 4: logs in and redirects to /login?authenticated=true', async () => {
       const csrf = unique();
@@ -207,17 +210,65 @@ describe('identity-provider login when IDP_CLIENT_ID is unset', () => {
     await idp.close();
   });
 
-  it('answers 404 on both routes and never fetches the JWKS', async () => {
-    const token = await idp.sign({ sub: 's', email: 'a@example.test', aud: IDP_CLIENT_ID });
-    expect((await t.http.post('/v1/user/idp-auth').send({ token }).expect(404)).body).toEqual(
-      ERROR_BODIES[404],
-    );
-    await t.http
-      .post('/v1/user/idp-auth/redirect')
-      .type('form')
-      .set('Cookie', 'g_csrf_token=a')
-      .send({ credential: token, g_csrf_token: 'a' })
-      .expect(404);
-    expect(idp.fetches).toBe(0);
+  // A token the provider would vouch for, had the service been given its client id.
+  const goodToken = () =>
+    idp.sign({ sub: `sub-${unique()}`, email: `idp-${unique()}@example.test`, aud: IDP_CLIENT_ID });
+
+  describe('POST /v1/user/idp-auth', () => {
+    it('refuses every token like one that does not verify: 400 Unauthorized, no session', async () => {
+      for (const token of [await goodToken(), 'not.a.jwt']) {
+        const res = await t.http.post('/v1/user/idp-auth').send({ token }).expect(400);
+        expect(res.body).toEqual({ ...keyed('Unauthorized'), message: expect.any(String) });
+        expect(sessionSetCookie(res)).toBeUndefined();
+      }
+      expect(idp.fetches).toBe(0);
+    });
+
+    it('still refuses a missing token with {error, key: invalidFields, message}', async () => {
+      const res = await t.http.post('/v1/user/idp-auth').send({}).expect(400);
+      expect(res.body).toEqual({
+        error: 'Bad Request',
+        key: 'invalidFields',
+        message: 'token is required',
+      });
+    });
+  });
+
+  describe('POST /v1/user/idp-auth/redirect', () => {
+    const form = (fields: Record<string, string>, cookie?: string) =>
+      redirectForm(t, fields, cookie);
+
+    it('rule 2 first: a missing credential is 400 {message}, whatever the CSRF token', async () => {
+      for (const [fields, cookie] of [
+        [{ g_csrf_token: 'abc' }, 'abc'],
+        [{}, undefined],
+      ] as [Record<string, string>, string | undefined][]) {
+        const res = await form(fields, cookie).expect(400);
+        expect(res.body).toEqual({ message: 'Missing credential' });
+      }
+    });
+
+    it('rules 1 and 3 next: a missing or different g_csrf_token is 403 {message}', async () => {
+      const credential = await goodToken();
+      for (const [fields, cookie] of [
+        [{ credential }, 'abc'],
+        [{ credential, g_csrf_token: 'abc' }, undefined],
+        [{ credential, g_csrf_token: 'abc' }, 'abd'],
+      ] as [Record<string, string>, string | undefined][]) {
+        const res = await form(fields, cookie).expect(403);
+        expect(res.body).toEqual({ message: 'CSRF token validation failed' });
+        expect(sessionSetCookie(res)).toBeUndefined();
+      }
+    });
+
+    it('rule 5: a credential with a valid CSRF token redirects to /login?error=auth_failed', async () => {
+      for (const credential of [await goodToken(), 'garbage']) {
+        const csrf = unique();
+        const res = await form({ credential, g_csrf_token: csrf }, csrf).expect(302);
+        expect(res.headers.location).toBe('http://frontend.test/login?error=auth_failed');
+        expect(sessionSetCookie(res)).toBeUndefined();
+      }
+      expect(idp.fetches).toBe(0);
+    });
   });
 });

@@ -2,7 +2,7 @@ import { authenticator } from 'otplib';
 import { DataSource } from 'typeorm';
 import { createTestApp, TestApp } from '../../support/app';
 import { sessionIdOf, sessionSetCookie } from '../../support/sessions';
-import { loggedInAgent, TestUser } from '../../support/users';
+import { LoggedInUser, loggedInAgent } from '../../support/users';
 import { ERROR_BODIES } from '../../support/errors';
 
 const keyed = (key: string) => ({ error: 'Bad Request', key });
@@ -19,14 +19,14 @@ describe('two-factor authentication', () => {
   afterAll(() => t.close());
 
   /** A logged-in user with 2FA enabled; the set-up token was of the current step. */
-  async function withTwoFactor(): Promise<TestUser & { secret: string }> {
+  async function withTwoFactor(): Promise<LoggedInUser & { secret: string }> {
     const { agent, ...rest } = await loggedInAgent(t);
     const setup = await agent.get('/v1/user/2fa').expect(200);
     await agent
       .post('/v1/user/2fa')
       .send({ token: tokenAt(setup.body.secret) })
       .expect(200);
-    return { ...rest, secret: setup.body.secret };
+    return { ...rest, agent, secret: setup.body.secret };
   }
 
   describe('GET /v1/user/2fa', () => {
@@ -150,11 +150,32 @@ describe('two-factor authentication', () => {
       await second.get('/v1/user/session').expect(401);
     });
 
-    it('answers 401 when no login waits for a second factor', async () => {
+    it('answers 401 when no login waits for a second factor and there is no session', async () => {
       const res = await t.http.post('/v1/user/2fa/verify').send({ token: '123456' }).expect(401);
       expect(res.body).toEqual(ERROR_BODIES[401]);
-      const { agent } = await loggedInAgent(t);
+      // A session of a login still waiting for its second factor is not a logged-in session.
+      const { email, password } = await withTwoFactor();
+      const agent = t.agent();
+      await agent.post('/v1/user/login').send({ email, password }).expect(200);
+      await t
+        .get<DataSource>(DataSource)
+        .query(`UPDATE user_account SET two_factor_enabled = false WHERE email = $1`, [email]);
       await agent.post('/v1/user/2fa/verify').send({ token: '123456' }).expect(401);
+    });
+
+    it('locks after 5 wrong codes: even the right one is then 429 with Retry-After', async () => {
+      const { email, password, secret } = await withTwoFactor();
+      const agent = t.agent();
+      await agent.post('/v1/user/login').send({ email, password }).expect(200);
+      const wrong = otherToken(tokenAt(secret, 1));
+      for (let i = 0; i < 5; i++) {
+        await agent.post('/v1/user/2fa/verify').send({ token: wrong }).expect(400);
+      }
+      const locked = await agent
+        .post('/v1/user/2fa/verify')
+        .send({ token: tokenAt(secret, 1) })
+        .expect(429);
+      expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
     });
 
     it('is refused cross-site', async () => {
@@ -163,6 +184,83 @@ describe('two-factor authentication', () => {
         .set('Sec-Fetch-Site', 'cross-site')
         .send({ token: '123456' })
         .expect(403);
+    });
+  });
+  describe('POST /v1/user/2fa/verify with a logged-in session (no login waiting)', () => {
+    const verify = (agent: LoggedInUser['agent'], token: string) =>
+      agent.post('/v1/user/2fa/verify').send({ token });
+    const twoFactorEnabled = async (userId: string) => {
+      const [row] = await t
+        .get<DataSource>(DataSource)
+        .query('SELECT two_factor_enabled FROM user_account WHERE id = $1', [userId]);
+      return row.two_factor_enabled as boolean;
+    };
+
+    it('checks a token of the secret from GET /v1/user/2fa without enabling 2FA', async () => {
+      const { agent, user } = await loggedInAgent(t);
+      const { secret } = (await agent.get('/v1/user/2fa').expect(200)).body;
+      const res = await verify(agent, tokenAt(secret)).expect(200);
+      expect(res.body).toEqual({ valid: true });
+      // Not enabled: neither in the account nor for the session's user.
+      expect(await twoFactorEnabled(user.id)).toBe(false);
+      expect((await agent.get('/v1/user/session').expect(200)).body.user.twoFactorEnabled).toBe(
+        false,
+      );
+      // POST /v1/user/2fa still enables it with the same pending secret.
+      await agent
+        .post('/v1/user/2fa')
+        .send({ token: tokenAt(secret) })
+        .expect(200);
+      expect(await twoFactorEnabled(user.id)).toBe(true);
+    });
+
+    it('refuses a wrong token of the pending secret: invalidTwoFactorToken', async () => {
+      const { agent, user } = await loggedInAgent(t);
+      const { secret } = (await agent.get('/v1/user/2fa').expect(200)).body;
+      const res = await verify(agent, otherToken(tokenAt(secret))).expect(400);
+      expect(res.body).toEqual(keyed('invalidTwoFactorToken'));
+      await verify(agent, tokenAt(secret, 3)).expect(400);
+      expect(await twoFactorEnabled(user.id)).toBe(false);
+    });
+
+    it('refuses any token when no secret was asked for: invalidTwoFactorToken', async () => {
+      const { agent } = await loggedInAgent(t);
+      const res = await verify(agent, '123456').expect(400);
+      expect(res.body).toEqual(keyed('invalidTwoFactorToken'));
+    });
+
+    it('with 2FA on, checks against the enabled secret; a step is accepted once', async () => {
+      const { agent, secret } = await withTwoFactor();
+      // The set-up token (current step) was spent by POST /v1/user/2fa.
+      expect((await verify(agent, tokenAt(secret)).expect(400)).body).toEqual(
+        keyed('invalidTwoFactorToken'),
+      );
+      const token = tokenAt(secret, 1);
+      expect((await verify(agent, token).expect(200)).body).toEqual({ valid: true });
+      expect((await verify(agent, token).expect(400)).body).toEqual(keyed('invalidTwoFactorToken'));
+      expect((await verify(agent, otherToken(token)).expect(400)).body).toEqual(
+        keyed('invalidTwoFactorToken'),
+      );
+      // The session stays the same logged-in session.
+      await agent.get('/v1/user/session').expect(200);
+    });
+
+    it('counts wrong tokens toward the 2FA lock: 429 for the right token and for a login', async () => {
+      const { agent, email, password, secret } = await withTwoFactor();
+      const wrong = otherToken(tokenAt(secret, 1));
+      for (let i = 0; i < 5; i++) await verify(agent, wrong).expect(400);
+      const locked = await verify(agent, tokenAt(secret, 1)).expect(429);
+      expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+      // The same per-account lock refuses the password step of a new login.
+      const login = await t.http.post('/v1/user/login').send({ email, password }).expect(429);
+      expect(login.headers['retry-after']).toBeDefined();
+    });
+
+    it('counts wrong tokens of a pending set-up secret toward the lock too', async () => {
+      const { agent } = await loggedInAgent(t);
+      const { secret } = (await agent.get('/v1/user/2fa').expect(200)).body;
+      for (let i = 0; i < 5; i++) await verify(agent, otherToken(tokenAt(secret))).expect(400);
+      await verify(agent, tokenAt(secret)).expect(429);
     });
   });
 });

@@ -197,7 +197,7 @@ describe('legends', () => {
       const b = await createLegend(owner.agent, org.id, { name: 'B', isDefault: true });
       const gone = await createLegend(owner.agent, org.id, { name: 'Gone' });
       const c = await createLegend(owner.agent, org.id, { name: 'C' });
-      await owner.agent.delete(path(org.id, gone.id)).expect(204);
+      await owner.agent.delete(path(org.id, gone.id)).expect(200);
       const other = await ownerWithOrg();
       await createLegend(other.owner.agent, other.org.id, { name: 'Theirs' });
       const res = await owner.agent.get(path(org.id)).expect(200);
@@ -300,7 +300,7 @@ describe('legends', () => {
         .expect(404)
         .expect(errorBody(404));
       const legend = await createLegend(owner.agent, org.id);
-      await owner.agent.delete(path(org.id, legend.id)).expect(204);
+      await owner.agent.delete(path(org.id, legend.id)).expect(200);
       await owner.agent
         .patch(path(org.id, legend.id))
         .send({ name: 'X' })
@@ -335,7 +335,7 @@ describe('legends', () => {
       // A deleted default legend is no longer put on anything.
       await owner.agent.patch(path(org.id, plain.id)).send({ isDefault: false }).expect(200);
       const unused = await createLegend(owner.agent, org.id, { name: 'Unused', isDefault: true });
-      await owner.agent.delete(path(org.id, unused.id)).expect(204);
+      await owner.agent.delete(path(org.id, unused.id)).expect(200);
       expect((await grant()).legendIds).toEqual([rule.id]);
       await expectVerified(org.id);
     });
@@ -356,11 +356,11 @@ describe('legends', () => {
   });
 
   describe('DELETE /v1/organization/:organization/legend/:legend', () => {
-    it('deletes an unused legend: 204, then 404 everywhere; the log keeps its history', async () => {
+    it('deletes an unused legend: 200 `{}`, then 404 everywhere; the log keeps its history', async () => {
       const { owner, org } = await ownerWithOrg();
       const legend = await createLegend(owner.agent, org.id);
-      const res = await owner.agent.delete(path(org.id, legend.id)).expect(204);
-      expect(res.text).toBe('');
+      const res = await owner.agent.delete(path(org.id, legend.id)).expect(200);
+      expect(res.body).toEqual({});
       await owner.agent.get(path(org.id, legend.id)).expect(404).expect(errorBody(404));
       expect((await owner.agent.get(path(org.id)).expect(200)).body).toEqual([]);
       await owner.agent.delete(path(org.id, legend.id)).expect(404).expect(errorBody(404));
@@ -403,8 +403,8 @@ describe('legends', () => {
       });
       expect(await snapshot(owner.agent, org.id)).toEqual(before);
 
-      await owner.agent.delete(`/v1/shareholding/${holding.id}`).expect(204);
-      await owner.agent.delete(path(org.id, legend.id)).expect(204);
+      await owner.agent.delete(`/v1/shareholding/${holding.id}`).expect(200);
+      await owner.agent.delete(path(org.id, legend.id)).expect(200);
       await expectVerified(org.id);
     });
 
@@ -543,7 +543,7 @@ describe('legends', () => {
           .patch(path(org.id, created.id))
           .send({ text: `${role} text` })
           .expect(200);
-        await who.agent.delete(path(org.id, created.id)).expect(204);
+        await who.agent.delete(path(org.id, created.id)).expect(200);
         const actors = (await log(org.id)).slice(-3).map((r) => r.actor_user_id);
         expect(actors).toEqual([who.user.id, who.user.id, who.user.id]);
       }
@@ -588,7 +588,7 @@ describe('legends', () => {
           .send({ name: 'Rule 144 (2024)', isDefault: true })
           .expect(200)
       ).body;
-      await owner.agent.delete(path(org.id, legend.id)).expect(204);
+      await owner.agent.delete(path(org.id, legend.id)).expect(200);
       expect(await events(org.id)).toEqual([
         {
           type: 'legend.created',

@@ -859,7 +859,7 @@ describe('options', () => {
       expect((await option(w, id)).pendingRequests).toHaveLength(1);
     });
 
-    it('DELETE .../exercise/request/:request rejects a pending request (204); again → 409; only editors; this option’s only', async () => {
+    it('DELETE .../exercise/request/:request rejects a pending request (200, the request now rejected); again → 409; only editors; this option’s only', async () => {
       const w = await world();
       const id = await standardGrant(w);
       const otherOption = await standardGrant(w, w.bob.id);
@@ -887,7 +887,8 @@ describe('options', () => {
       const other = await world();
       await other.owner.agent.delete(path).expect(403);
 
-      await w.owner.agent.delete(path).expect(204);
+      const res = await w.owner.agent.delete(path).expect(200);
+      expect(res.body).toEqual({ ...request, status: 'rejected' });
       const [row] = (await db.query('SELECT status FROM exercise_request WHERE id = $1', [
         request.id,
       ])) as { status: string }[];

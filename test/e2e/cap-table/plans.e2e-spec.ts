@@ -514,7 +514,7 @@ describe('stock plans and pools', () => {
         name: 'Gone',
         idPrefix: 'GO-',
       });
-      await owner.agent.delete(`/v1/organization/${org.id}/security/${deleted.id}`).expect(204);
+      await owner.agent.delete(`/v1/organization/${org.id}/security/${deleted.id}`).expect(200);
       const before = await snapshot(owner.agent, org.id, security.id);
       for (const id of [MISSING, deleted.id, other.security.id]) {
         await owner.agent
@@ -589,7 +589,7 @@ describe('stock plans and pools', () => {
         sharesReserved: '1000',
         pools: [{ name: 'A', sharesReserved: '1000' }],
       });
-      await owner.agent.delete(planPath(plan.id)).expect(204);
+      await owner.agent.delete(planPath(plan.id)).expect(200);
       await issue(owner.agent, org.id, {
         member: holder.id,
         security: security.id,
@@ -993,18 +993,19 @@ describe('stock plans and pools', () => {
       const body = { name: 'X', sharesReserved: '1', pools: [] };
       await owner.agent.put(planPath(MISSING)).send(body).expect(404).expect(errorBody(404));
       await owner.agent.put(planPath('plan-1')).send(body).expect(400);
-      await owner.agent.delete(planPath(plan.id)).expect(204);
+      await owner.agent.delete(planPath(plan.id)).expect(200);
       await owner.agent.put(planPath(plan.id)).send(body).expect(404).expect(errorBody(404));
     });
   });
 
   describe('DELETE /v1/plan/:plan', () => {
-    it('deletes an empty plan: 204, then 404 everywhere; the reservation returns; plan.deleted and the billing member count', async () => {
+    it('deletes an empty plan: 200 `{}`, then 404 everywhere; the reservation returns; plan.deleted and the billing member count', async () => {
       const { owner, org, security } = await capTable();
       const holder = await createHolder(owner.agent, org.id);
       await issue(owner.agent, org.id, { member: holder.id, security: security.id, quantity: 10 });
       const plan = await createPlan(owner.agent, org.id, security.id);
-      await owner.agent.delete(planPath(plan.id)).expect(204);
+      const res = await owner.agent.delete(planPath(plan.id)).expect(200);
+      expect(res.body).toEqual({});
       await owner.agent.get(planPath(plan.id)).expect(404).expect(errorBody(404));
       await owner.agent.get(`${planPath(plan.id)}/dashboard`).expect(404);
       await owner.agent.delete(planPath(plan.id)).expect(404);
@@ -1054,7 +1055,7 @@ describe('stock plans and pools', () => {
       });
       expect(await snapshot(owner.agent, org.id, security.id)).toEqual(before);
       await cancel(owner, org.id, granted, true);
-      await owner.agent.delete(planPath(plan.id)).expect(204);
+      await owner.agent.delete(planPath(plan.id)).expect(200);
       const cls = await owner.agent
         .get(`/v1/organization/${org.id}/security/${security.id}`)
         .expect(200);
@@ -1248,7 +1249,7 @@ describe('stock plans and pools', () => {
         pools: [{ name: 'A', sharesReserved: '5' }],
       });
       const third = await createPlan(owner.agent, org.id, security.id, { name: 'Third' });
-      await owner.agent.delete(planPath(third.id)).expect(204);
+      await owner.agent.delete(planPath(third.id)).expect(200);
       // A pool added later comes after the plan's older ones.
       const grown = await owner.agent
         .put(planPath(first.id))
@@ -1347,7 +1348,7 @@ describe('stock plans and pools', () => {
       const editor = await memberAgent(t, owner.agent, org.id, 'Editor');
       const plan = await createPlan(editor.agent, org.id, security.id, { name: 'Editor plan' });
       await editor.agent.put(planPath(plan.id)).send(body(plan, 'Edited')).expect(200);
-      await editor.agent.delete(planPath(plan.id)).expect(204);
+      await editor.agent.delete(planPath(plan.id)).expect(200);
       const [created] = await events(org.id, 'plan.created');
       expect(created).toBeDefined();
       expect((await events(org.id, 'plan.deleted'))[0].actor).toBe(editor.user.id);
@@ -1386,7 +1387,7 @@ describe('stock plans and pools', () => {
         .send({ name: 'P', security: security.id, sharesReserved: '1', pools: [] })
         .expect(403);
       await p2.agent.put(planPath(mine.id)).send(body(mine, 'Planned')).expect(200);
-      await p2.agent.delete(planPath(mine.id)).expect(204);
+      await p2.agent.delete(planPath(mine.id)).expect(200);
     });
 
     it('a role without canViewOrganization cannot read plans, the dashboard or the pools (403)', async () => {
@@ -1489,8 +1490,8 @@ describe('stock plans and pools', () => {
       sharesReserved: '1000',
       pools: [],
     });
-    await owner.agent.delete(planPath(other.id)).expect(204);
-    await owner.agent.delete(planPath(plan.id)).expect(204);
+    await owner.agent.delete(planPath(other.id)).expect(200);
+    await owner.agent.delete(planPath(plan.id)).expect(200);
     const cls = await owner.agent
       .get(`/v1/organization/${org.id}/security/${security.id}`)
       .expect(200);

@@ -56,7 +56,7 @@ describe('POST /v1/query', () => {
         pricePerShare: '0.85',
         effectiveDate: '2024-02-01',
       })
-      .expect(201);
+      .expect(200);
     const legend = await owner.agent
       .post(`/v1/organization/${org.id}/legend`)
       .send({ name: 'Rule 144', text: 'These shares have not been registered.' })

@@ -353,7 +353,7 @@ describe('share classes (securities)', () => {
       const other = await ownerWithOrg();
       await createSecurity(other.owner.agent, other.org.id, { name: 'Common', idPrefix: 'CS-' });
 
-      await owner.agent.delete(path(org.id, first.id)).expect(204);
+      await owner.agent.delete(path(org.id, first.id)).expect(200);
       await createSecurity(owner.agent, org.id, { name: 'Common', idPrefix: 'CS-' });
     });
   });
@@ -379,7 +379,7 @@ describe('share classes (securities)', () => {
         idPrefix: 'CB-',
       });
       const gone = await createSecurity(owner.agent, org.id, { name: 'Gone', idPrefix: 'G-' });
-      await owner.agent.delete(path(org.id, gone.id)).expect(204);
+      await owner.agent.delete(path(org.id, gone.id)).expect(200);
       // Another organization's classes never show.
       const other = await ownerWithOrg();
       await createSecurity(other.owner.agent, other.org.id);
@@ -648,7 +648,7 @@ describe('share classes (securities)', () => {
       const body = { name: 'Common', classType: 'common', idPrefix: 'CS-', authorizedShares: '1' };
       await owner.agent.put(path(org.id, UNKNOWN)).send(body).expect(404).expect(errorBody(404));
       const security = await createSecurity(owner.agent, org.id);
-      await owner.agent.delete(path(org.id, security.id)).expect(204);
+      await owner.agent.delete(path(org.id, security.id)).expect(200);
       await owner.agent
         .put(path(org.id, security.id))
         .send(body)
@@ -799,7 +799,7 @@ describe('share classes (securities)', () => {
         .expect(404)
         .expect(errorBody(404));
       const security = await createSecurity(owner.agent, org.id);
-      await owner.agent.delete(path(org.id, security.id)).expect(204);
+      await owner.agent.delete(path(org.id, security.id)).expect(200);
       await owner.agent
         .post(`${path(org.id, security.id)}/shares`)
         .send({ quantity: '1' })
@@ -809,11 +809,11 @@ describe('share classes (securities)', () => {
   });
 
   describe('DELETE /v1/organization/:organization/security/:security', () => {
-    it('deletes a class without issued shares: 204, then 404 everywhere; the log keeps its history', async () => {
+    it('deletes a class without issued shares: 200 `{}`, then 404 everywhere; the log keeps its history', async () => {
       const { owner, org } = await ownerWithOrg();
       const security = await createSecurity(owner.agent, org.id);
-      const res = await owner.agent.delete(path(org.id, security.id)).expect(204);
-      expect(res.text).toBe('');
+      const res = await owner.agent.delete(path(org.id, security.id)).expect(200);
+      expect(res.body).toEqual({});
       await owner.agent.get(path(org.id, security.id)).expect(404).expect(errorBody(404));
       expect((await owner.agent.get(path(org.id)).expect(200)).body).toEqual([]);
       await owner.agent.delete(path(org.id, security.id)).expect(404).expect(errorBody(404));
@@ -848,11 +848,11 @@ describe('share classes (securities)', () => {
       expect(res.body).toEqual({ error: 'Conflict', message: expect.any(String) });
       expect(await snapshot(owner.agent, org.id)).toEqual(before);
 
-      await owner.agent.delete(`/v1/shareholding/${holding.id}`).expect(204);
+      await owner.agent.delete(`/v1/shareholding/${holding.id}`).expect(200);
       expect((await owner.agent.get(path(org.id, security.id)).expect(200)).body.issuedShares).toBe(
         '0',
       );
-      await owner.agent.delete(path(org.id, security.id)).expect(204);
+      await owner.agent.delete(path(org.id, security.id)).expect(200);
       await owner.agent.get(path(org.id, security.id)).expect(404);
     });
   });
@@ -877,7 +877,7 @@ describe('share classes (securities)', () => {
         // parValue omitted: a replacement clears it.
         .send({ ...FULL, seniority: 5, parValue: undefined })
         .expect(200);
-      await owner.agent.delete(path(org.id, preferred.id)).expect(204);
+      await owner.agent.delete(path(org.id, preferred.id)).expect(200);
       await createSecurity(owner.agent, org.id, { name: FULL.name, idPrefix: FULL.idPrefix });
 
       const verification = await t.get<LedgerVerifier>(LedgerVerifier).verify(org.id);
@@ -1005,7 +1005,7 @@ describe('share classes (securities)', () => {
           .post(`${path(org.id, created.body.id)}/shares`)
           .send({ quantity: '1' })
           .expect(201);
-        await who.agent.delete(path(org.id, created.body.id)).expect(204);
+        await who.agent.delete(path(org.id, created.body.id)).expect(200);
         const actors = (await log(org.id)).slice(-4).map((r) => r.actor_user_id);
         expect(actors).toEqual([who.user.id, who.user.id, who.user.id, who.user.id]);
       }
@@ -1067,7 +1067,7 @@ describe('share classes (securities)', () => {
           .send({ quantity: '300' })
           .expect(201)
       ).body;
-      await owner.agent.delete(path(org.id, created.id)).expect(204);
+      await owner.agent.delete(path(org.id, created.id)).expect(200);
 
       const rows = await events(org.id);
       expect(rows).toEqual([

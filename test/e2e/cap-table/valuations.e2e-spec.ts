@@ -55,7 +55,7 @@ describe('valuations', () => {
       effectiveDate: '2024-01-01',
       ...fields,
     });
-    if (res.status !== 201) throw new Error(`valuation: ${res.status} ${JSON.stringify(res.body)}`);
+    if (res.status !== 200) throw new Error(`valuation: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body as ValuationBody;
   }
 
@@ -84,7 +84,7 @@ describe('valuations', () => {
   }
 
   describe('PUT /v1/valuation (create)', () => {
-    it('records a valuation: 201 with every field, decimals canonical, dates YYYY-MM-DD', async () => {
+    it('records a valuation: 200 with every field, decimals canonical, dates YYYY-MM-DD', async () => {
       const { owner, org } = await company();
       const security = await createSecurity(owner.agent, org.id);
       const reportFile = randomUUID();
@@ -96,7 +96,7 @@ describe('valuations', () => {
         effectiveDate: '2024-03-31',
         provider: '  Acme Valuations LLC ',
         reportFile,
-      }).expect(201);
+      }).expect(200);
       expect(res.body).toEqual({
         id: expect.stringMatching(UUID),
         organization: org.id,
@@ -124,7 +124,7 @@ describe('valuations', () => {
         type: 'preferred_round',
         pricePerShare: 2.5,
         effectiveDate: '2023-12-31',
-      }).expect(201);
+      }).expect(200);
       expect(res.body).toMatchObject({
         type: 'preferred_round',
         pricePerShare: '2.5',
@@ -142,7 +142,7 @@ describe('valuations', () => {
         security: null,
         provider: null,
         reportFile: null,
-      }).expect(201);
+      }).expect(200);
       expect(nulls.body).toMatchObject({ security: null, provider: null, reportFile: null });
     });
 
@@ -290,9 +290,7 @@ describe('valuations', () => {
       const other = await company('Other Co');
       const theirs = await createSecurity(other.owner.agent, other.org.id);
       const deleted = await createSecurity(owner.agent, org.id, { name: 'Gone', idPrefix: 'G-' });
-      await owner.agent
-        .delete(`/v1/organization/${org.id}/security/${deleted.id}`)
-        .expect((res) => expect([200, 204]).toContain(res.status));
+      await owner.agent.delete(`/v1/organization/${org.id}/security/${deleted.id}`).expect(200);
       const before = await snapshot(owner.agent, org.id);
       for (const security of [theirs.id, deleted.id, UNKNOWN]) {
         await put(owner.agent, {
@@ -366,6 +364,32 @@ describe('valuations', () => {
         security: null,
         provider: null,
       });
+    });
+
+    it('answers 200 both when it creates (no id) and when it updates (id), never 201', async () => {
+      const { owner, org } = await company();
+      const body = {
+        organization: org.id,
+        type: 'common',
+        pricePerShare: '2',
+        effectiveDate: '2024-05-01',
+      };
+      const created = await put(owner.agent, body);
+      expect(created.status).toBe(200);
+      expect(created.body).toMatchObject({ ...body, id: expect.stringMatching(UUID) });
+      const updated = await put(owner.agent, { ...body, id: created.body.id, pricePerShare: '3' });
+      expect(updated.status).toBe(200);
+      expect(updated.body).toEqual({
+        ...created.body,
+        pricePerShare: '3',
+        updated: expect.stringMatching(ISO_TIME),
+      });
+      // Two requests, one valuation: the first created it, the second changed it.
+      expect(await list(owner.agent, org.id)).toEqual([updated.body]);
+      expect((await logRows(org.id)).slice(-2).map((r) => r.type)).toEqual([
+        'VALUATION_RECORDED',
+        'VALUATION_AMENDED',
+      ]);
     });
 
     it('logs a VALUATION_AMENDED with only the changes, and a valuation.updated event with previous attributes', async () => {
@@ -610,7 +634,7 @@ describe('valuations', () => {
       await shareholder.agent.get(`/v1/valuation/${v.id}`).expect(403).expect(errorBody(403));
       expect(await list(owner.agent, org.id)).toEqual([v]);
 
-      const created = await put(editor.agent, create).expect(201);
+      const created = await put(editor.agent, create).expect(200);
       const updated = await put(editor.agent, update).expect(200);
       expect(updated.body.pricePerShare).toBe('99');
       const rows = await logRows(org.id);
@@ -671,7 +695,7 @@ describe('valuations', () => {
       await valuationReader.agent.get(`/v1/organization/${org.id}/valuation`).expect(403);
       await put(valuationReader.agent, body).expect(403);
       // canEdit alone writes.
-      const made = await put(editOnly.agent, body).expect(201);
+      const made = await put(editOnly.agent, body).expect(200);
       await editOnly.agent.get(`/v1/valuation/${made.body.id}`).expect(403);
     });
 
@@ -680,7 +704,7 @@ describe('valuations', () => {
       const v = await record(owner.agent, org);
       const editor = await memberAgent(t, owner.agent, org.id, 'Editor');
       await editor.agent.get(`/v1/valuation/${v.id}`).expect(200);
-      await owner.agent.delete(`/v1/organization/${org.id}/member/${editor.member.id}`).expect(204);
+      await owner.agent.delete(`/v1/organization/${org.id}/member/${editor.member.id}`).expect(200);
       await editor.agent.get(`/v1/valuation/${v.id}`).expect(403);
       await put(editor.agent, {
         organization: org.id,

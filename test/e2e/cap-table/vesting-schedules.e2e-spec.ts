@@ -10,7 +10,7 @@ import { createHolder, createSecurity } from '../../support/cap-table';
 import { cli } from '../../support/cli';
 import { ERROR_BODIES, errorBody } from '../../support/errors';
 import { eventually } from '../../support/eventually';
-import { createOrg, memberAgent } from '../../support/orgs';
+import { createOrg, joinByInvitation, memberAgent } from '../../support/orgs';
 import { loggedInAgent, LoggedInUser } from '../../support/users';
 
 const UNKNOWN = '6f1c1d1e-0000-4000-8000-000000000000';
@@ -653,21 +653,21 @@ describe('vesting schedules and the vesting projection', () => {
       expect(after).toMatchObject({ vestingSchedule: v1.id, vested: '0' });
       // v1, used by the grant, cannot be deleted; v2, unused, can.
       await owner.agent.delete(`/v1/plan/${plan.id}/vestingSchedule/${v1.id}`).expect(409);
-      await owner.agent.delete(`/v1/plan/${plan.id}/vestingSchedule/${v2.id}`).expect(204);
+      await owner.agent.delete(`/v1/plan/${plan.id}/vestingSchedule/${v2.id}`).expect(200);
       expect(await cli(t, 'ledger:verify', org.id)).toMatchObject({ code: 0 });
     });
   });
 
   describe('DELETE /v1/plan/:plan/vestingSchedule/:vestingSchedule', () => {
-    it('deletes an unused schedule (204): 404 afterwards, out of the lists, logged, with its event', async () => {
+    it('deletes an unused schedule (200 `{}`): 404 afterwards, out of the lists, logged, with its event', async () => {
       const { owner, org } = await ownerWithOrg();
       const p = await makePlan(owner, org.id);
       const kept = await createSchedule(owner.agent, org.id, { name: 'Kept' });
       const gone = await createSchedule(owner.agent, org.id, { name: 'Gone', plan: p.plan });
       const res = await owner.agent
         .delete(`/v1/plan/${p.plan}/vestingSchedule/${gone.id}`)
-        .expect(204);
-      expect(res.text).toBe('');
+        .expect(200);
+      expect(res.body).toEqual({});
       await owner.agent.get(`/v1/vestingSchedule/${gone.id}`).expect(404).expect(errorBody(404));
       expect(
         (await owner.agent.get(`/v1/vestingSchedule?organization=${org.id}&versions=all`)).body,
@@ -725,8 +725,8 @@ describe('vesting schedules and the vesting projection', () => {
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({ error: 'Not Found' });
       expect(await snapshot(org.id)).toEqual(before);
-      await owner.agent.delete(`/v1/plan/${a.plan}/vestingSchedule/${wide.id}`).expect(204);
-      await owner.agent.delete(`/v1/plan/${b.plan}/vestingSchedule/${ofB.id}`).expect(204);
+      await owner.agent.delete(`/v1/plan/${a.plan}/vestingSchedule/${wide.id}`).expect(200);
+      await owner.agent.delete(`/v1/plan/${b.plan}/vestingSchedule/${ofB.id}`).expect(200);
     });
 
     it('404 for another organization’s schedule or plan, an unknown one; 400 for a bad id', async () => {
@@ -768,7 +768,7 @@ describe('vesting schedules and the vesting projection', () => {
       const { owner, org } = await ownerWithOrg();
       const other = await ownerWithOrg('Other Co');
       const theirs = await makePlan(other.owner, other.org.id);
-      await owner.agent.get('/v1/vestingSchedule').expect(400);
+      await owner.agent.get('/v1/vestingSchedule?organization=').expect(400);
       await owner.agent.get('/v1/vestingSchedule?organization=acme').expect(400);
       const unknown = await owner.agent
         .get(`/v1/vestingSchedule?organization=${org.id}&status=active`)
@@ -780,6 +780,91 @@ describe('vesting schedules and the vesting projection', () => {
       await owner.agent
         .get(`/v1/vestingSchedule?organization=${org.id}&plan=${theirs.plan}`)
         .expect(404);
+    });
+
+    it('without ?organization=: the schedules of every organization the caller may view, and of no other', async () => {
+      // The caller owns A, is a Viewer of B, and also belongs to C (a role without
+      // canViewOrganization), D (removed) and E (deleted); F is someone else's entirely.
+      const a = await ownerWithOrg('A Co');
+      const caller = a.owner;
+      const b = await ownerWithOrg('B Co');
+      const c = await ownerWithOrg('C Co');
+      const d = await ownerWithOrg('D Co');
+      const e = await ownerWithOrg('E Co');
+      const f = await ownerWithOrg('F Co');
+      await joinByInvitation(b.owner.agent, b.org.id, caller.agent, caller.email, 'Viewer');
+      const noView = (
+        await c.owner.agent
+          .post(`/v1/organization/${c.org.id}/role`)
+          .send({ name: 'Valuations only', permissions: ['canViewValuation'] })
+          .expect(201)
+      ).body.id as string;
+      await joinByInvitation(c.owner.agent, c.org.id, caller.agent, caller.email, noView);
+      const inD = await joinByInvitation(
+        d.owner.agent,
+        d.org.id,
+        caller.agent,
+        caller.email,
+        'Admin',
+      );
+      await joinByInvitation(e.owner.agent, e.org.id, caller.agent, caller.email, 'Viewer');
+
+      const pa = await makePlan(a.owner, a.org.id);
+      const pf = await makePlan(f.owner, f.org.id);
+      const a1 = await createSchedule(a.owner.agent, a.org.id, { name: 'A wide' });
+      const b1 = await createSchedule(b.owner.agent, b.org.id, { name: 'B wide' });
+      await createSchedule(c.owner.agent, c.org.id, { name: 'C wide' });
+      await createSchedule(d.owner.agent, d.org.id, { name: 'D wide' });
+      await createSchedule(e.owner.agent, e.org.id, { name: 'E wide' });
+      await createSchedule(f.owner.agent, f.org.id, { name: 'F wide' });
+      const a2 = await createSchedule(a.owner.agent, a.org.id, { name: 'A plan', plan: pa.plan });
+      const a2v2 = (
+        await a.owner.agent
+          .put(`/v1/vestingSchedule/${a2.id}`)
+          .send({ organization: a.org.id, ...STANDARD, name: 'A plan v2', plan: pa.plan })
+          .expect(200)
+      ).body;
+      await d.owner.agent.delete(`/v1/organization/${d.org.id}/member/${inD.id}`).expect(200);
+      await e.owner.agent.delete(`/v1/organization/${e.org.id}`).expect(200);
+
+      const all = (q = '') => caller.agent.get(`/v1/vestingSchedule${q}`);
+      // Current versions, oldest first, across A and B only (each names its organization).
+      const mine = (await all().expect(200)).body as ScheduleBody[];
+      expect(mine).toEqual([a1, b1, a2v2]);
+      expect(mine.map((s) => s.organization)).toEqual([a.org.id, b.org.id, a.org.id]);
+      expect((await all('?versions=all').expect(200)).body).toEqual([
+        a1,
+        b1,
+        { ...a2, supersededBy: a2v2.id },
+        a2v2,
+      ]);
+      expect((await all('?limit=1&offset=1').expect(200)).body).toEqual([b1]);
+      // plan=: a plan of one's own organizations; another organization's is 404, as with one.
+      expect((await all(`?plan=${pa.plan}`).expect(200)).body).toEqual([a2v2]);
+      await all(`?plan=${pf.plan}`).expect(404).expect(errorBody(404));
+      await all(`?plan=${UNKNOWN}`).expect(404);
+      await all('?plan=x').expect(400);
+      await all('?status=active').expect(400);
+
+      // With ?organization= it is that organization's list, and its permission check, as before.
+      expect((await all(`?organization=${a.org.id}`).expect(200)).body).toEqual([a1, a2v2]);
+      expect((await all(`?organization=${b.org.id}`).expect(200)).body).toEqual([b1]);
+      await all(`?organization=${c.org.id}`).expect(403).expect(errorBody(403));
+      await all(`?organization=${d.org.id}`).expect(403);
+      await all(`?organization=${e.org.id}`).expect(404);
+      await all(`?organization=${f.org.id}`).expect(403);
+      await all(`?organization=${UNKNOWN}`).expect(404);
+
+      // F's owner sees only F's; a user of no organization sees nothing.
+      expect((await f.owner.agent.get('/v1/vestingSchedule').expect(200)).body).toEqual([
+        expect.objectContaining({ organization: f.org.id, name: 'F wide' }),
+      ]);
+      const nobody = await loggedInAgent(t);
+      expect((await nobody.agent.get('/v1/vestingSchedule').expect(200)).body).toEqual([]);
+      await nobody.agent.get(`/v1/vestingSchedule?plan=${pa.plan}`).expect(404);
+      // No session: 401, with or without an organization.
+      await t.http.get('/v1/vestingSchedule').expect(401).expect(errorBody(401));
+      await t.http.get(`/v1/vestingSchedule?organization=${a.org.id}`).expect(401);
     });
 
     it('404 for an unknown schedule or organization, 400 for a bad id', async () => {
@@ -1085,7 +1170,7 @@ describe('vesting schedules and the vesting projection', () => {
         const v2 = (
           await who.agent.put(`/v1/vestingSchedule/${created.id}`).send(body(org.id)).expect(200)
         ).body;
-        await who.agent.delete(`/v1/plan/${plan}/vestingSchedule/${v2.id}`).expect(204);
+        await who.agent.delete(`/v1/plan/${plan}/vestingSchedule/${v2.id}`).expect(200);
         const actors = (await log(org.id)).slice(-3).map((r) => r.actor_user_id);
         expect(actors).toEqual([who.user.id, who.user.id, who.user.id]);
       }
@@ -1129,7 +1214,7 @@ describe('vesting schedules and the vesting projection', () => {
       const { owner, org, schedule } = await fixture();
       const viewer = await memberAgent(t, owner.agent, org.id, 'Viewer');
       await viewer.agent.get(`/v1/vestingSchedule/${schedule.id}`).expect(200);
-      await owner.agent.delete(`/v1/organization/${org.id}/member/${viewer.member.id}`).expect(204);
+      await owner.agent.delete(`/v1/organization/${org.id}/member/${viewer.member.id}`).expect(200);
       await viewer.agent.get(`/v1/vestingSchedule/${schedule.id}`).expect(403);
     });
   });
@@ -1156,6 +1241,14 @@ describe('vesting schedules and the vesting projection', () => {
         expect(op.tags).toEqual(['cap table']);
       }
       expect(doc.paths['/v1/schedule/project'].post.responses['200']).toBeDefined();
+      const del = doc.paths['/v1/plan/{plan}/vestingSchedule/{vestingSchedule}'].delete;
+      expect(del.responses['200'].description).toContain('{}');
+      expect(del.responses['204']).toBeUndefined();
+      const listed = doc.paths['/v1/vestingSchedule'].get;
+      expect(
+        listed.parameters.find((q: { name: string }) => q.name === 'organization'),
+      ).toMatchObject({ in: 'query', required: false });
+      expect(listed.description).toContain('Without it');
       const terms = doc.components.schemas.ScheduleTermsDto.properties;
       expect(terms.allocationType.enum).toEqual([...ALLOCATION_TYPES]);
       expect(terms.vestingDayOfMonth.enum).toHaveLength(32);
@@ -1187,8 +1280,8 @@ describe('vesting schedules and the vesting projection', () => {
       ).body;
       expect(v3.acceleration).toEqual({ trigger: 'single', percent: '25' });
       const other = await createSchedule(owner.agent, org.id, { name: 'Other' });
-      await owner.agent.delete(`/v1/plan/${p.plan}/vestingSchedule/${other.id}`).expect(204);
-      await owner.agent.delete(`/v1/plan/${p.plan}/vestingSchedule/${v1.id}`).expect(204);
+      await owner.agent.delete(`/v1/plan/${p.plan}/vestingSchedule/${other.id}`).expect(200);
+      await owner.agent.delete(`/v1/plan/${p.plan}/vestingSchedule/${v1.id}`).expect(200);
       await owner.agent.delete(`/v1/plan/${p.plan}/vestingSchedule/${v2.id}`).expect(409);
 
       const verified = await cli(t, 'ledger:verify', org.id);

@@ -96,13 +96,15 @@ describe('cap table import (CSV)', () => {
       });
     });
 
-    it('needs canViewCapTable (a Viewer may, a Shareholder not); 401 without a session', async () => {
+    it('any member may have the template, a non-member not (403); 401 without a session', async () => {
       const { owner, org } = await owned();
       const path = `/v1/organization/${org.id}/import`;
       const viewer = await memberAgent(t, owner.agent, org.id, 'Viewer');
       await viewer.agent.get(path).expect(200);
       const shareholder = await memberAgent(t, owner.agent, org.id, 'Shareholder');
-      await shareholder.agent.get(path).expect(403).expect(errorBody(403));
+      await shareholder.agent.get(path).expect(200);
+      const other = await owned();
+      await other.owner.agent.get(path).expect(403).expect(errorBody(403));
       await t.http.get(path).expect(401).expect(errorBody(401));
       await owner.agent.get(`${path}?fil=1`).expect(400);
       await owner.agent.get(`${path}?file=not-a-uuid`).expect(400);
@@ -218,6 +220,12 @@ describe('cap table import (CSV)', () => {
       await viewer.agent
         .get(`/v1/organization/${org.id}/import?file=${imported.body.file.id}`)
         .expect(200);
+      // The file is the cap table: a Shareholder, who may have the template, may not have it.
+      const shareholder = await memberAgent(t, owner.agent, org.id, 'Shareholder');
+      await shareholder.agent
+        .get(`/v1/organization/${org.id}/import?file=${imported.body.file.id}`)
+        .expect(403)
+        .expect(errorBody(403));
       const other = await owned();
       await other.owner.agent
         .get(`/v1/organization/${other.org.id}/import?file=${imported.body.file.id}`)

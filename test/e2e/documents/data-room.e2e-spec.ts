@@ -310,7 +310,7 @@ describe('data room', () => {
         .set('If-None-Match', first.headers.etag)
         .expect(200);
       expect(second.body).toHaveLength(1);
-      await owner.agent.delete(`${base(org.id)}/document/${file.id}`).expect(204);
+      await owner.agent.delete(`${base(org.id)}/document/${file.id}`).expect(200);
       expect(await list(owner.agent, org.id)).toEqual([]);
     });
   });
@@ -402,7 +402,7 @@ describe('data room', () => {
       await owner.agent.get(`${base(org.id)}/document/${dir.id}/content`).expect(404);
       await owner.agent.get(`${base(org.id)}/document/${dir.id}/content/x.pdf`).expect(404);
       const file = await uploaded(owner.agent, org.id, 'gone.pdf');
-      await owner.agent.delete(`${base(org.id)}/document/${file.id}`).expect(204);
+      await owner.agent.delete(`${base(org.id)}/document/${file.id}`).expect(200);
       await owner.agent
         .get(`${base(org.id)}/document/${file.id}/content`)
         .expect(404)
@@ -631,7 +631,8 @@ describe('data room', () => {
     it('deletes a file (soft: the row stays, the bytes stay) and emits document.deleted', async () => {
       const { owner, org } = await dataRoom();
       const file = await uploaded(owner.agent, org.id, 'a.pdf');
-      await owner.agent.delete(`${base(org.id)}/document/${file.id}`).expect(204);
+      const res = await owner.agent.delete(`${base(org.id)}/document/${file.id}`).expect(200);
+      expect(res.body).toEqual({});
       expect(await list(owner.agent, org.id)).toEqual([]);
       const [row] = await db.query(
         `SELECT d.deleted_at IS NOT NULL AS entry, f.deleted_at IS NOT NULL AS file
@@ -667,8 +668,8 @@ describe('data room', () => {
       expect(res.body.message).toContain('recursive=true');
       await owner.agent.delete(`${base(org.id)}/document/${a.id}?recursive=false`).expect(409);
       await owner.agent.delete(`${base(org.id)}/document/${a.id}?recursive=maybe`).expect(400);
-      await owner.agent.delete(`${base(org.id)}/document/${empty.id}`).expect(204);
-      await owner.agent.delete(`${base(org.id)}/document/${a.id}?recursive=true`).expect(204);
+      await owner.agent.delete(`${base(org.id)}/document/${empty.id}`).expect(200);
+      await owner.agent.delete(`${base(org.id)}/document/${a.id}?recursive=true`).expect(200);
 
       expect((await list(owner.agent, org.id)).map((e) => e.id)).toEqual([keep.id]);
       const [counts] = await db.query(
@@ -735,7 +736,7 @@ describe('data room', () => {
         .post(`${base(org.id)}/document/${file.id}/move`)
         .send({ name: 'a.pdf', parentFolder: dir.id })
         .expect(200);
-      await editor.agent.delete(`${base(org.id)}/document/${dir.id}?recursive=true`).expect(204);
+      await editor.agent.delete(`${base(org.id)}/document/${dir.id}?recursive=true`).expect(200);
       expect(await list(owner.agent, org.id)).toEqual([]);
     });
 

@@ -202,7 +202,10 @@ describe('GET /v1/user/invitations, accept and decline from the app', () => {
       .send({ email: invitee.email, role: 'Viewer' })
       .expect(201);
     const [invitation] = (await invitee.agent.get('/v1/user/invitations').expect(200)).body;
-    await invitee.agent.post(`/v1/user/invitations/${invitation.id}/decline`).expect(204);
+    const declined = await invitee.agent
+      .post(`/v1/user/invitations/${invitation.id}/decline`)
+      .expect(200);
+    expect(declined.body).toEqual({});
     await invitee.agent.get(`/v1/organization/${org.id}`).expect(403);
     await invitee.agent.post(`/v1/user/invitations/${invitation.id}/accept`).expect(404);
     const members = (await owner.agent.get(`/v1/organization/${org.id}/member`).expect(200)).body;

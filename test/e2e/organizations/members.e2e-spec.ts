@@ -134,11 +134,26 @@ describe('members', () => {
       .expect(201);
   });
 
-  it('removes softly: the person loses access and leaves the list', async () => {
+  it('removes softly (200, the member now removed): the person loses access and leaves the list', async () => {
     const owner = await loggedInAgent(t);
     const org = await createOrg(owner.agent);
     const viewer = await memberAgent(t, owner.agent, org.id, 'Viewer');
-    await owner.agent.delete(`/v1/organization/${org.id}/member/${viewer.member.id}`).expect(204);
+    const removed = await owner.agent
+      .delete(`/v1/organization/${org.id}/member/${viewer.member.id}`)
+      .expect(200);
+    expect(removed.body).toEqual({
+      id: viewer.member.id,
+      organization: org.id,
+      user: viewer.user.id,
+      entity: expect.any(String),
+      name: expect.any(String),
+      email: viewer.email,
+      title: null,
+      role: expect.any(String),
+      status: 'removed',
+      created: expect.any(String),
+      updated: expect.any(String),
+    });
     await viewer.agent.get(`/v1/organization/${org.id}`).expect(403);
     const list = await owner.agent.get(`/v1/organization/${org.id}/member`).expect(200);
     expect(list.body.map((m: { id: string }) => m.id)).not.toContain(viewer.member.id);
@@ -216,9 +231,9 @@ describe('concurrent changes to the Owners', () => {
       // The loser is refused either way: 409 when its removal is decided after the winner's
       // (the last Owner stays), 403 when the winner's commit came before its access check.
       const [won, lost] = [r1.status, r2.status].sort();
-      expect(won).toBe(204);
+      expect(won).toBe(200);
       expect([403, 409]).toContain(lost);
-      const after = await (r1.status === 204 ? a : b).agent
+      const after = await (r1.status === 200 ? a : b).agent
         .get(`/v1/organization/${org.id}/member`)
         .expect(200);
       expect(after.body.filter((m: { role: string }) => m.role === OWNER)).toHaveLength(1);

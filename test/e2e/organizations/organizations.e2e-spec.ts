@@ -166,7 +166,8 @@ describe('DELETE /v1/organization/:organization', () => {
     const org = await createOrg(owner.agent, 'Doomed');
     const viewer = await memberAgent(t, owner.agent, org.id, 'Viewer');
     const kept = await createOrg(owner.agent, 'Kept');
-    await owner.agent.delete(`/v1/organization/${org.id}`).expect(204);
+    const deleted = await owner.agent.delete(`/v1/organization/${org.id}`).expect(200);
+    expect(deleted.body).toEqual({});
 
     await owner.agent.get(`/v1/organization/${org.id}`).expect(404).expect(errorBody(404));
     await owner.agent.get(`/v1/organization/${org.id}/member`).expect(404);
@@ -239,7 +240,7 @@ describe('one member, one role', () => {
     await owner.agent.get(path('6f1c1d1e-0000-4000-8000-000000000000')).expect(404);
     await owner.agent.get(path('nope')).expect(400);
     // Removed members are gone.
-    await owner.agent.delete(path(recorded.body.id)).expect(204);
+    await owner.agent.delete(path(recorded.body.id)).expect(200);
     await owner.agent.get(path(recorded.body.id)).expect(404);
   });
 
@@ -273,7 +274,10 @@ describe('one member, one role', () => {
       .expect(errorBody(404));
     await other.agent.get(`/v1/organization/${org.id}/role/${custom.body.id}`).expect(403);
     await t.http.get(`/v1/organization/${org.id}/role/${custom.body.id}`).expect(401);
-    await owner.agent.delete(`/v1/organization/${org.id}/role/${custom.body.id}`).expect(204);
+    const deleted = await owner.agent
+      .delete(`/v1/organization/${org.id}/role/${custom.body.id}`)
+      .expect(200);
+    expect(deleted.body).toEqual({});
     await owner.agent.get(`/v1/organization/${org.id}/role/${custom.body.id}`).expect(404);
   });
 });
