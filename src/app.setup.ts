@@ -5,6 +5,7 @@ import helmet from 'helmet';
 import { sessionMiddleware } from './auth';
 import {
   AllExceptionsFilter,
+  conditionalListShortcut,
   JSON_TYPES,
   jsonBody,
   mapExpressErrors,
@@ -39,6 +40,8 @@ export function setupApp(app: INestApplication): INestApplication {
   app.use(helmet());
   app.enableCors({ origin: allowedOrigins(env), credentials: true });
   app.use(sessionMiddleware(env, redis));
+  // After everything every request goes through; answers only 304s of cached lists.
+  app.use(conditionalListShortcut(app));
 
   app.useGlobalPipes(
     new UuidParamsPipe(),

@@ -1,11 +1,21 @@
 import { Injectable } from '@nestjs/common';
-import { AccessContext, DomainError } from '../../common';
+import { AccessContext, DomainError, ListSpec } from '../../common';
 import { OrganizationsDirectory } from '../../organizations';
 import { LegendsService } from '../legends/legends.service';
 import { fractionalAllowed } from '../quantities';
 import { ListShareholdingsQuery } from './shareholding.dto';
 import { ShareBlockRow, ShareholdingRepository } from './shareholding.repository';
 import { ShareholdingView, toShareholdingView } from './shareholding.view';
+
+/**
+ * The shareholding list as cached: everyone with the full permission sees it alike, anyone else
+ * (self scope) their own.
+ */
+export const SHAREHOLDING_LIST: ListSpec = {
+  list: 'shareholding',
+  resources: ['shareholding', 'member'],
+  audience: (access) => (access.scope === 'self' ? `user:${access.userId}` : 'all'),
+};
 
 export interface ShareholdingConfig {
   organization: string;
@@ -35,11 +45,6 @@ export class ShareholdingReadsService {
       limit: query.limit ?? 100,
       offset: query.offset ?? 0,
     });
-  }
-
-  /** Who sees the list as it is: everyone with the full permission, else each caller their own. */
-  audience(access: AccessContext): string {
-    return access.scope === 'self' ? `user:${access.userId}` : 'all';
   }
 
   /** The guard has decided the caller may see it (canViewHolding, or it is theirs). */

@@ -19,7 +19,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Access, AccessContext, ListResponder, Permission } from '../../common';
+import { Access, AccessContext, CachedList, ListResponder, Permission } from '../../common';
 import {
   AmendShareholdingDto,
   IssueShareholdingDto,
@@ -27,7 +27,7 @@ import {
   ReplaceShareholdingDto,
   TransferDto,
 } from './shareholding.dto';
-import { ShareholdingReadsService } from './shareholding-reads.service';
+import { SHAREHOLDING_LIST, ShareholdingReadsService } from './shareholding-reads.service';
 import { ShareholdingsService } from './shareholdings.service';
 
 const SHAPE =
@@ -73,6 +73,7 @@ export class OrganizationShareholdingsController {
 
   @Get('shareholding')
   @Permission('canViewCapitalizationOrSelf')
+  @CachedList(SHAREHOLDING_LIST)
   @ApiOperation({
     summary: 'Shareholdings, oldest first (`?limit`, `?offset`, `?status`)',
     description:
@@ -86,12 +87,8 @@ export class OrganizationShareholdingsController {
     @Req() req: Request,
     @Res() res: Response,
   ) {
-    return this.lists.send(
-      req,
-      res,
-      access,
-      { resources: ['shareholding', 'member'], audience: this.reads.audience(access) },
-      () => this.reads.list(access, query),
+    return this.lists.send(req, res, access, SHAREHOLDING_LIST, () =>
+      this.reads.list(access, query),
     );
   }
 

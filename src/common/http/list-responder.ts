@@ -1,19 +1,30 @@
 import { createHash } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Injectable, SetMetadata } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { LRUCache } from 'lru-cache';
 import { Env } from '../../config';
 import type { AccessContext } from './access-context';
 
+/** What a cached list's answer depends on, declared once per list route (`@CachedList`). */
 export interface ListSpec {
+  /** Names the list in its cache key and ETag (one per route). */
+  list: string;
   /** The resources whose versions the list depends on (`['member']`). */
-  resources: string[];
+  resources: readonly string[];
   /**
    * Who sees this list as it is: `all` for everyone whose role reads the whole list, or a key of
    * the caller (their user id) when the answer is theirs alone (a self-scoped list).
    */
-  audience: string;
+  audience: (access: AccessContext) => string;
 }
+
+export const CACHED_LIST_KEY = 'ledgerline:cachedList';
+
+/**
+ * Marks a list route answered through ListResponder with this spec, so that the conditional-read
+ * shortcut (see conditional-list.middleware.ts) can answer its `If-None-Match` with 304 too.
+ */
+export const CachedList = (spec: ListSpec) => SetMetadata(CACHED_LIST_KEY, spec);
 
 /**
  * Answers hot list reads, correct by construction: the answer is keyed by the organization, the
@@ -25,7 +36,7 @@ export interface ListSpec {
  */
 @Injectable()
 export class ListResponder {
-  private readonly enabled: boolean;
+  readonly enabled: boolean;
   private readonly cache: LRUCache<string, Buffer>;
 
   constructor(env: Env) {
@@ -48,23 +59,34 @@ export class ListResponder {
       res.send(await load());
       return;
     }
-    const versions = spec.resources.map((r) => `${r}:${access.versions[r] ?? '0'}`).join(',');
-    const query = req.originalUrl.includes('?')
-      ? req.originalUrl.slice(req.originalUrl.indexOf('?'))
-      : '';
-    const key = `${access.organizationId}|${req.route?.path}|${versions}|${spec.audience}|${query}`;
-    const etag = `"${createHash('sha1').update(key).digest('base64url')}"`;
-    res.setHeader('ETag', etag);
-    res.setHeader('Cache-Control', 'private, no-cache');
-    if (req.get('if-none-match') === etag) {
-      res.status(304).end();
-      return;
-    }
+    const { key, etag } = this.version(req, access, spec);
+    if (this.notModified(req, res, etag)) return;
     let body = this.cache.get(key);
     if (!body) {
       body = Buffer.from(await load(), 'utf8');
       this.cache.set(key, body);
     }
     res.send(body);
+  }
+
+  /**
+   * Sets the list's ETag and caching headers; when the request's `If-None-Match` is that ETag,
+   * answers 304 and says so (the caller sends nothing more).
+   */
+  notModified(req: Request, res: Response, etag: string): boolean {
+    res.setHeader('ETag', etag);
+    res.setHeader('Cache-Control', 'private, no-cache');
+    if (req.get('if-none-match') !== etag) return false;
+    res.status(304).end();
+    return true;
+  }
+
+  /** The cache key and strong ETag of the list as this caller sees it now. */
+  version(req: Request, access: AccessContext, spec: ListSpec): { key: string; etag: string } {
+    const versions = spec.resources.map((r) => `${r}:${access.versions[r] ?? '0'}`).join(',');
+    const url = req.originalUrl;
+    const query = url.includes('?') ? url.slice(url.indexOf('?')) : '';
+    const key = `${access.organizationId}|${spec.list}|${versions}|${spec.audience(access)}|${query}`;
+    return { key, etag: `"${createHash('sha1').update(key).digest('base64url')}"` };
   }
 }

@@ -47,7 +47,7 @@ export class QueryParamsGuard implements CanActivate {
   }
 }
 
-function queryParamsOf(controller: Type, handler: Handler): Set<string> {
+export function queryParamsOf(controller: Type, handler: Handler): Set<string> {
   const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, handler.name) ?? {}) as Record<
     string,
     { index: number; data?: unknown }

@@ -29,6 +29,7 @@ import {
   ApiErrors,
   ApiKeyedErrors,
   ListResponder,
+  ListSpec,
   MultipartBody,
   Permission,
 } from '../../common';
@@ -44,6 +45,16 @@ import {
   MoveEntryDto,
 } from './data-room.dto';
 import { ENTRY_SHAPE } from './data-room.view';
+
+/**
+ * Every member who may list the data room sees the same list. Not `@CachedList`: the
+ * conditional-read shortcut runs before module middleware, and the production switch is one.
+ */
+const DOCUMENT_LIST: ListSpec = {
+  list: 'document',
+  resources: ['document', 'folder'],
+  audience: () => 'all',
+};
 
 const DISABLED =
   'Disabled when NODE_ENV=production: the route then answers 404 like an unknown path.';
@@ -79,12 +90,8 @@ export class DataRoomController {
     @Req() req: Request,
     @Res() res: Response,
   ) {
-    return this.lists.send(
-      req,
-      res,
-      access,
-      { resources: ['document', 'folder'], audience: 'all' },
-      () => this.reads.list(access.organizationId!, query),
+    return this.lists.send(req, res, access, DOCUMENT_LIST, () =>
+      this.reads.list(access.organizationId!, query),
     );
   }
 

@@ -25,6 +25,7 @@ import {
   Access,
   AccessContext,
   Authenticated,
+  CachedList,
   CurrentUserId,
   ListResponder,
   MultipartBody,
@@ -34,7 +35,7 @@ import { InvitationsService } from './invitations.service';
 import { AcceptInvitationDto, AddMemberDto, InviteMemberDto, UpdateMemberDto } from './member.dto';
 import { MemberAdditionsService } from './member-additions.service';
 import { MemberChangesService } from './member-changes.service';
-import { MembersService } from './members.service';
+import { MEMBER_LIST, MembersService } from './members.service';
 
 @ApiTags('members')
 @Controller('v1/organization')
@@ -49,6 +50,7 @@ export class MembersController {
 
   @Get(':organization/member')
   @Permission('canViewOrganization')
+  @CachedList(MEMBER_LIST)
   @ApiOperation({
     summary: 'Active and invited members',
     description: 'Roles without `canViewMember` (Shareholder) see only their own member record.',
@@ -59,13 +61,7 @@ export class MembersController {
       'With an `ETag`; `If-None-Match` answers 304 while nothing changed.',
   })
   list(@Access() access: AccessContext, @Req() req: Request, @Res() res: Response) {
-    return this.lists.send(
-      req,
-      res,
-      access,
-      { resources: ['member'], audience: this.members.audience(access) },
-      () => this.members.list(access),
-    );
+    return this.lists.send(req, res, access, MEMBER_LIST, () => this.members.list(access));
   }
 
   @Get(':organization/member/:member')

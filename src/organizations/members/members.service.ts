@@ -1,7 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { AccessContext, DomainError } from '../../common';
+import { AccessContext, DomainError, ListSpec } from '../../common';
 import { MemberRepository } from './member.repository';
 import { MemberView, toMemberView } from './member.view';
+
+/** Roles without `canViewMember` (a Shareholder) see only their own row. */
+const ownOnly = (access: AccessContext) => !access.permissions.has('canViewMember');
+
+/** The member list as cached: everyone with `canViewMember` sees it alike, anyone else their own. */
+export const MEMBER_LIST: ListSpec = {
+  list: 'member',
+  resources: ['member'],
+  audience: (access) => (ownOnly(access) ? `user:${access.userId}` : 'all'),
+};
 
 /** Reading members. */
 @Injectable()
@@ -15,17 +25,8 @@ export class MembersService {
   list(access: AccessContext): Promise<string> {
     return this.members.listJson(
       access.organizationId!,
-      this.ownOnly(access) ? access.userId : undefined,
+      ownOnly(access) ? access.userId : undefined,
     );
-  }
-
-  /** Who sees the list as it is: everyone with `canViewMember`, else each caller their own. */
-  audience(access: AccessContext): string {
-    return this.ownOnly(access) ? `user:${access.userId}` : 'all';
-  }
-
-  private ownOnly(access: AccessContext) {
-    return !access.permissions.has('canViewMember');
   }
 
   /** One member; the guard has decided the caller may see it (canViewMember, or their own). */

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { ListResponder } from '../../../src/common';
 import { createTestApp, createTestDatabase, TestApp, TestDatabase } from '../../support/app';
+import { createSecurity, issue } from '../../support/cap-table';
 import { createOrg, memberAgent } from '../../support/orgs';
 import { loggedInAgent, logIn } from '../../support/users';
 
@@ -91,6 +93,99 @@ describe('versioned list cache', () => {
   });
 });
 
+/**
+ * Conditional reads of `@CachedList` routes are answered before the framework's routing when the
+ * caller's copy is current; everything else is the route's to answer. `ListResponder.send` runs
+ * only on the route's own path, so a spy on it tells which of the two answered.
+ */
+describe('conditional-read shortcut', () => {
+  let t: TestApp;
+  let send: jest.SpyInstance;
+  beforeAll(async () => {
+    t = await createTestApp();
+    send = jest.spyOn(t.get<ListResponder>(ListResponder), 'send');
+  });
+  afterAll(() => t.close());
+  beforeEach(() => send.mockClear());
+
+  const members = (org: string) => `/v1/organization/${org}/member`;
+
+  it('answers 304 itself, with the headers every answer carries and the renewed session', async () => {
+    const owner = await loggedInAgent(t);
+    const org = await createOrg(owner.agent);
+    const first = await owner.agent.get(members(org.id)).expect(200);
+    expect(send).toHaveBeenCalledTimes(1);
+    const again = await owner.agent
+      .get(members(org.id))
+      .set('If-None-Match', first.headers.etag)
+      .expect(304);
+    expect(send).toHaveBeenCalledTimes(1);
+    expect(again.headers.etag).toBe(first.headers.etag);
+    expect(again.headers['cache-control']).toBe('private, no-cache');
+    expect(again.headers['x-request-id']).toBeDefined();
+    expect(again.headers['x-content-type-options']).toBe('nosniff');
+    // The rolling session: a 304 renews the cookie like any answer.
+    expect(String(again.headers['set-cookie'])).toMatch(/^connect\.sid=/);
+    // With a trailing slash, as the route itself matches.
+    await owner.agent
+      .get(`${members(org.id)}/`)
+      .set('If-None-Match', first.headers.etag)
+      .expect(304);
+    expect(send).toHaveBeenCalledTimes(1);
+  });
+
+  it('steps aside for the route to refuse: no session, another organization, a removed member', async () => {
+    const owner = await loggedInAgent(t);
+    const org = await createOrg(owner.agent);
+    const viewer = await memberAgent(t, owner.agent, org.id, 'Viewer');
+    const etag = (await viewer.agent.get(members(org.id)).expect(200)).headers.etag;
+    await t.http.get(members(org.id)).set('If-None-Match', etag).expect(401);
+    const stranger = await loggedInAgent(t);
+    await stranger.agent.get(members(org.id)).set('If-None-Match', etag).expect(403);
+    await stranger.agent.get(members(randomUUID())).set('If-None-Match', etag).expect(404);
+    await owner.agent.delete(`${members(org.id)}/${viewer.member.id}`).expect(200);
+    await viewer.agent.get(members(org.id)).set('If-None-Match', etag).expect(403);
+    await owner.agent.get(members('not-a-uuid')).set('If-None-Match', etag).expect(400);
+  });
+
+  it('serves the shareholding list by query string, and leaves unknown parameters to the route', async () => {
+    const owner = await loggedInAgent(t);
+    const org = await createOrg(owner.agent);
+    const security = await createSecurity(owner.agent, org.id);
+    const holder = await owner.agent.post(members(org.id)).send({ name: 'Ada Holder' }).expect(201);
+    await issue(owner.agent, org.id, {
+      member: holder.body.id,
+      security: security.id,
+      quantity: 10,
+    });
+    const path = `/v1/organization/${org.id}/shareholding`;
+    const limited = await owner.agent.get(`${path}?limit=5`).expect(200);
+    const all = await owner.agent.get(path).expect(200);
+    expect(limited.headers.etag).not.toBe(all.headers.etag);
+    send.mockClear();
+    await owner.agent.get(`${path}?limit=5`).set('If-None-Match', limited.headers.etag).expect(304);
+    expect(send).not.toHaveBeenCalled();
+    // Another query string is another list.
+    await owner.agent.get(path).set('If-None-Match', limited.headers.etag).expect(200);
+    const unknown = await owner.agent
+      .get(`${path}?limit=5&colour=red`)
+      .set('If-None-Match', limited.headers.etag)
+      .expect(400);
+    expect(unknown.body.message).toContain('"colour"');
+    // A write changes the list: the old ETag gets the new list from the route.
+    await issue(owner.agent, org.id, {
+      member: holder.body.id,
+      security: security.id,
+      quantity: 5,
+    });
+    const changed = await owner.agent
+      .get(`${path}?limit=5`)
+      .set('If-None-Match', limited.headers.etag)
+      .expect(200);
+    expect(changed.body).toHaveLength(2);
+  });
+});
+
 describe('LIST_CACHE=off', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -104,5 +199,10 @@ describe('LIST_CACHE=off', () => {
     const res = await owner.agent.get(`/v1/organization/${org.id}/member`).expect(200);
     expect(res.headers.etag).toBeUndefined();
     expect(res.body).toHaveLength(1);
+    // Nothing answers 304 then, whatever the request claims to hold.
+    await owner.agent
+      .get(`/v1/organization/${org.id}/member`)
+      .set('If-None-Match', '"anything"')
+      .expect(200);
   });
 });
