@@ -26,8 +26,12 @@ export interface CapTableRow {
   ownershipPercent: string;
 }
 
-/** Rows read one batch at a time; `close` frees the connection (also done by iterating to the end). */
-export interface CapTableRowSource extends AsyncIterable<CapTableRow> {
+/**
+ * Rows in batches (of up to BATCH, in order), read a batch at a time: a consumer handles a batch
+ * in one go, without a promise per row. `close` frees the connection (also done by iterating to
+ * the end).
+ */
+export interface CapTableRowSource extends AsyncIterable<CapTableRow[]> {
   close(): Promise<void>;
 }
 
@@ -82,10 +86,10 @@ export class CapTableRowsReader {
       await runner.startTransaction('REPEATABLE READ');
       await runner.query('SET TRANSACTION READ ONLY');
       const column = new OwnershipColumn();
-      for await (const r of cursor<{ q: string }>(runner, 'quantities', QUANTITIES_SQL, [
+      for await (const batch of cursor<{ q: string }>(runner, 'quantities', QUANTITIES_SQL, [
         organizationId,
       ]))
-        column.add(r.q);
+        for (const r of batch) column.add(r.q);
       column.finish();
       const rows = cursor<RowWithoutPercent>(runner, 'rows', ROWS_SQL, [organizationId]);
       return withPercents(rows, column, () => end(runner));
@@ -136,7 +140,9 @@ export class CapTableRowsReader {
     column.finish();
     return withPercents(
       (async function* () {
-        yield* rows;
+        for (let start = 0; start < rows.length; start += BATCH) {
+          yield rows.slice(start, start + BATCH);
+        }
       })(),
       column,
       async () => undefined,
@@ -160,18 +166,18 @@ async function* cursor<T>(
   name: string,
   sql: string,
   params: unknown[],
-): AsyncGenerator<T> {
+): AsyncGenerator<T[]> {
   await runner.query(`DECLARE ${name} NO SCROLL CURSOR FOR ${sql}`, params);
   for (;;) {
     const batch = (await runner.query(`FETCH ${BATCH} FROM ${name}`)) as T[];
-    yield* batch;
+    if (batch.length) yield batch;
     if (batch.length < BATCH) break;
   }
   await runner.query(`CLOSE ${name}`);
 }
 
 function withPercents(
-  rows: AsyncGenerator<RowWithoutPercent>,
+  rows: AsyncGenerator<RowWithoutPercent[]>,
   column: OwnershipColumn,
   release: () => Promise<void>,
 ): CapTableRowSource {
@@ -187,7 +193,11 @@ function withPercents(
     async *[Symbol.asyncIterator]() {
       let i = 0;
       try {
-        for await (const row of rows) yield { ...row, ownershipPercent: column.percent(i++) };
+        for await (const batch of rows) {
+          // The rows are this reader's own: completed in place rather than copied.
+          for (const row of batch) (row as CapTableRow).ownershipPercent = column.percent(i++);
+          yield batch as CapTableRow[];
+        }
       } finally {
         await close();
       }

@@ -2,17 +2,14 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Injectable, Logger } from '@nestjs/common';
 import contentDisposition from 'content-disposition';
-import { stringify } from 'csv-stringify';
 import type { Response } from 'express';
 import { CapTableCsv, CapTableRowSource } from '../../cap-table';
 import { DomainError } from '../../common';
 import { OrganizationsDirectory } from '../../organizations';
-import { CAP_TABLE_COLUMNS, csvCells } from './csv-columns';
+import { CAP_TABLE_COLUMNS, csvCells, csvRecord } from './csv-columns';
 import { CapTableExportQuery } from './csv.dto';
 
 export const CSV_TYPE = 'text/csv; charset=utf-8';
-/** RFC 4180 line ends, which every spreadsheet reads. */
-export const RECORD_DELIMITER = '\r\n';
 
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -22,9 +19,9 @@ const fileNamePart = (name: string) =>
   name.replace(/[\\/:*?"<>|\u0000-\u001f\u007f]+/g, '_').trim() || 'organization';
 
 /**
- * Writes cap tables to the response as they are read, never whole in memory: CSV through
- * csv-stringify (cells that would start a formula neutralised), or a JSON array of the same
- * rows. Everything that can fail with a proper error (the organization, `asOf`, the first pass
+ * Writes cap tables to the response as they are read, never whole in memory: CSV (cells that
+ * would start a formula neutralised, see csv-columns.ts), or a JSON array of the same rows. A
+ * batch of rows becomes one piece of text and one write, not a stream chunk per row. Everything that can fail with a proper error (the organization, `asOf`, the first pass
  * of the rows) happens before the headers go out; a failure later can only cut the response.
  */
 @Injectable()
@@ -43,16 +40,11 @@ export class CsvExportService {
     const sources = [source];
     if (query.format === 'json') {
       res.setHeader('Content-Type', 'application/json; charset=utf-8');
-      return this.send(res, [Readable.from(jsonArray(source))], sources);
+      return this.send(res, [text(jsonArray(source))], sources);
     }
     const name = `captable-${fileNamePart(organization.name)}-${query.asOf ?? today()}.csv`;
     this.csvHeaders(res, name);
-    const csv = stringify({
-      header: true,
-      columns: [...CAP_TABLE_COLUMNS],
-      record_delimiter: RECORD_DELIMITER,
-    });
-    return this.send(res, [Readable.from(cellsOf(source)), csv], sources);
+    return this.send(res, [text(csvText(CAP_TABLE_COLUMNS, cellsOf(source)))], sources);
   }
 
   /** Every organization's cap table, one after the other, each row led by the organization's id. */
@@ -60,20 +52,16 @@ export class CsvExportService {
     const organizations = await this.capTable.organizationsWithShares();
     const sources: CapTableRowSource[] = [];
     const capTable = this.capTable;
-    async function* rows() {
+    async function* records() {
       for (const id of organizations) {
         const source = await capTable.rows(id);
         sources.push(source);
-        for await (const cells of cellsOf(source)) yield [id, ...cells];
+        for await (const batch of cellsOf(source)) yield batch.map((cells) => [id, ...cells]);
       }
     }
     this.csvHeaders(res, `captable-all-organizations-${today()}.csv`);
-    const csv = stringify({
-      header: true,
-      columns: ['organization', ...CAP_TABLE_COLUMNS],
-      record_delimiter: RECORD_DELIMITER,
-    });
-    return this.send(res, [Readable.from(rows()), csv], sources);
+    const columns = ['organization', ...CAP_TABLE_COLUMNS];
+    return this.send(res, [text(csvText(columns, records()))], sources);
   }
 
   /** A small CSV document (the import template) as an attachment. */
@@ -105,21 +93,34 @@ export class CsvExportService {
   }
 }
 
+/** Pieces of text as a stream that reads one piece ahead (a piece is a batch of rows). */
+const text = (pieces: AsyncIterable<string>) => Readable.from(pieces, { highWaterMark: 1 });
+
 async function* cellsOf(source: CapTableRowSource) {
-  for await (const row of source) yield csvCells(row);
+  for await (const batch of source) yield batch.map(csvCells);
+}
+
+/** The header row, then each batch of records as one piece of CSV text. */
+async function* csvText(columns: readonly string[], batches: AsyncIterable<string[][]>) {
+  yield csvRecord(columns);
+  for await (const records of batches) {
+    let text = '';
+    for (const cells of records) text += csvRecord(cells);
+    yield text;
+  }
 }
 
 /** `[row,row,...]`, a batch of rows per chunk. */
 async function* jsonArray(source: CapTableRowSource) {
-  let batch = '[';
+  let text = '[';
   let first = true;
-  for await (const row of source) {
-    batch += (first ? '' : ',') + JSON.stringify(row);
-    first = false;
-    if (batch.length > 64 * 1024) {
-      yield batch;
-      batch = '';
+  for await (const batch of source) {
+    for (const row of batch) {
+      text += (first ? '' : ',') + JSON.stringify(row);
+      first = false;
     }
+    yield text;
+    text = '';
   }
-  yield `${batch}]`;
+  yield `${text}]`;
 }
