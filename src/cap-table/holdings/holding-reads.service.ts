@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../../common';
 import { InTransaction } from '../../database';
-import { BUILT_IN_ROLES } from '../../organizations';
+import { OrganizationsDirectory } from '../../organizations';
 import { today } from '../quantities';
 import { ShareholdingView, toShareholdingView } from '../shareholdings/shareholding.view';
 import { ListMyHoldingsQuery } from './holding.dto';
@@ -27,7 +27,10 @@ export interface PortfolioEntry {
  */
 @Injectable()
 export class HoldingReadsService {
-  constructor(private readonly holdings: HoldingRepository) {}
+  constructor(
+    private readonly holdings: HoldingRepository,
+    private readonly organizations: OrganizationsDirectory,
+  ) {}
 
   async get(id: string, tx?: InTransaction): Promise<HoldingView> {
     const holding = await this.holdings.findById(id, tx);
@@ -51,12 +54,8 @@ export class HoldingReadsService {
     if (!entity) throw DomainError.notFound('no such entity');
     let memberships = await this.holdings.membershipsOf(entityId);
     if (entity.ownerUserId !== userId) {
-      const organizations = [...new Set(memberships.map((m) => m.organizationId))];
-      const roles = await this.holdings.callerRoles(userId, organizations);
       const visible = new Set(
-        roles
-          .filter((r) => permissionsOf(r.roleId, r.storedPermissions).has('canViewCapTable'))
-          .map((r) => r.organizationId),
+        await this.organizations.organizationsPermitting(userId, 'canViewCapTable'),
       );
       memberships = memberships.filter((m) => visible.has(m.organizationId));
       if (!memberships.length) {
@@ -90,10 +89,4 @@ export class HoldingReadsService {
       ),
     );
   }
-}
-
-/** A role's permissions: built-in roles from the code's table, custom ones from their row. */
-function permissionsOf(roleId: string, stored: string[] | null): ReadonlySet<string> {
-  const builtIn = BUILT_IN_ROLES.find((r) => r.id === roleId);
-  return new Set<string>(builtIn ? builtIn.permissions : (stored ?? []));
 }

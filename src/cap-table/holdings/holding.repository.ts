@@ -19,13 +19,6 @@ export interface EntityMembership {
   organizationName: string;
 }
 
-/** The caller's active membership of an organization and the permissions of its role. */
-export interface CallerRole {
-  organizationId: string;
-  roleId: string;
-  storedPermissions: string[] | null;
-}
-
 /** Reads of holdings (their writes go through the ledger) and of what their views need. */
 @Injectable()
 export class HoldingRepository extends AggregateRepository<Holding> {
@@ -121,17 +114,5 @@ export class HoldingRepository extends AggregateRepository<Holding> {
        ORDER BY o.name, o.id, m.created, m.id`,
       [entityId],
     ) as Promise<EntityMembership[]>;
-  }
-
-  /** The caller's active memberships among the organizations, with their roles' permissions. */
-  callerRoles(userId: string, organizationIds: string[]): Promise<CallerRole[]> {
-    if (!organizationIds.length) return Promise.resolve([]);
-    return this.repository.query(
-      `SELECT m.organization_id AS "organizationId", m.role_id AS "roleId",
-              r.permissions AS "storedPermissions"
-       FROM member m LEFT JOIN role r ON r.id = m.role_id
-       WHERE m.user_id = $1 AND m.status = 'active' AND m.organization_id = ANY($2::uuid[])`,
-      [userId, organizationIds],
-    ) as Promise<CallerRole[]>;
   }
 }

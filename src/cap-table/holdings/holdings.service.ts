@@ -179,9 +179,8 @@ export class HoldingsService {
   /**
    * DELETE: the holding is cancelled (soft; it stays with status `cancelled`). A grant's
    * outstanding shares go back to its pool or leave the plan, as the plan's
-   * defaultCancellationBehavior says.
+   * defaultCancellationBehavior says. Answers the holding as it now stands (status `cancelled`).
    */
-  /** Cancels the holding; answers it as it now stands (status `cancelled`). */
   async cancel(access: AccessContext, id: string): Promise<HoldingView> {
     const organizationId = access.organizationId!;
     return this.ledger.change(organizationId, access.userId, { holdings: [id] }, async (c) => {

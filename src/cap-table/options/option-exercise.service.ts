@@ -149,8 +149,7 @@ export class OptionExerciseService {
     });
   }
 
-  /** Rejects a pending request of the option. */
-  /** Rejects a pending request; answers it as it now stands (status `rejected`). */
+  /** Rejects a pending request of the option; answers it as it now stands (status `rejected`). */
   async reject(
     access: AccessContext,
     path: OptionPath,

@@ -172,8 +172,10 @@ export class ShareholdingsService {
     });
   }
 
-  /** DELETE: the shareholding is voided (a cancellation transaction); its shares are unissued again. */
-  /** Voids the shareholding; answers it as it now stands (status `voided`). */
+  /**
+   * DELETE: the shareholding is voided (a cancellation transaction); its shares are unissued
+   * again. Answers it as it now stands (status `voided`).
+   */
   async void(access: AccessContext, id: string): Promise<ShareholdingView> {
     return this.ledger.change(
       access.organizationId!,

@@ -21,9 +21,8 @@ export class ValuationsController {
       '(no `id`) or updated (spec section 7 lists 200 and 201 only; a PUT answers 200).',
   })
   @ApiOkResponse({ description: `The valuation as recorded (created or updated): ${SHAPE}` })
-  async put(@Access() access: AccessContext, @Body() dto: PutValuationDto): Promise<ValuationView> {
-    const { view } = await this.valuations.put(access, dto);
-    return view;
+  put(@Access() access: AccessContext, @Body() dto: PutValuationDto): Promise<ValuationView> {
+    return this.valuations.put(access, dto);
   }
 
   @Get('organization/:organization/valuation')

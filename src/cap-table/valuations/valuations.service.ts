@@ -74,11 +74,8 @@ export class ValuationsService {
     return row ? toValuationView(row) : null;
   }
 
-  /** Creates (no `id`: 201) or updates (`id` of this organization's valuation: 200). */
-  async put(
-    access: AccessContext,
-    dto: PutValuationDto,
-  ): Promise<{ created: boolean; view: ValuationView }> {
+  /** Creates (no `id`) or updates (`id` of this organization's valuation); answers it as stored. */
+  async put(access: AccessContext, dto: PutValuationDto): Promise<ValuationView> {
     const organizationId = access.organizationId!;
     if (
       dto.security &&
@@ -107,7 +104,7 @@ export class ValuationsService {
           object: view,
           description: `valuation ${view.type} of ${view.effectiveDate}: ${view.pricePerShare} per share`,
         });
-        return { created: true, view };
+        return view;
       }
       const current = c.state.valuations.get(dto.id);
       if (!current) throw DomainError.notFound('no such valuation in this organization');
@@ -115,7 +112,7 @@ export class ValuationsService {
         Object.entries(fields).filter(([k, v]) => current[k as keyof ValuationChanges] !== v),
       ) as ValuationChanges;
       const before = await this.read(c, dto.id);
-      if (!Object.keys(changes).length) return { created: false, view: before };
+      if (!Object.keys(changes).length) return before;
       await c.apply('VALUATION_AMENDED', dto.effectiveDate, { valuationId: dto.id, changes });
       const after = await this.read(c, dto.id);
       // Named as the API names them (`security`, not the column's `securityId`).
@@ -128,7 +125,7 @@ export class ValuationsService {
         previous,
         description: `valuation ${after.type} of ${after.effectiveDate}: changed ${Object.keys(previous).join(', ')}`,
       });
-      return { created: false, view: after };
+      return after;
     });
   }
 

@@ -21,8 +21,9 @@ const fileNamePart = (name: string) =>
 /**
  * Writes cap tables to the response as they are read, never whole in memory: CSV (cells that
  * would start a formula neutralised, see csv-columns.ts), or a JSON array of the same rows. A
- * batch of rows becomes one piece of text and one write, not a stream chunk per row. Everything that can fail with a proper error (the organization, `asOf`, the first pass
- * of the rows) happens before the headers go out; a failure later can only cut the response.
+ * batch of rows becomes one piece of text and one write, not a stream chunk per row. Everything
+ * that can fail with a proper error (the organization, `asOf`, the first pass of the rows)
+ * happens before the headers go out; a failure later can only cut the response.
  */
 @Injectable()
 export class CsvExportService {

@@ -1,6 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import { CAP_TABLE_COLUMNS } from './csv-columns';
-import { RECORD_DELIMITER } from './csv-columns';
+import { CAP_TABLE_COLUMNS, RECORD_DELIMITER } from './csv-columns';
 
 /** One row showing what each column takes (`status` and `ownershipPercent` are not read). */
 const EXAMPLE: Record<(typeof CAP_TABLE_COLUMNS)[number], string> = {

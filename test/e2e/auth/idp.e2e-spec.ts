@@ -20,6 +20,18 @@ function redirectForm(t: TestApp, fields: Record<string, string>, cookie?: strin
   return req.send(fields);
 }
 
+/** Each form post (fields, double-submit cookie) is refused 403 `{message}`, with no session. */
+async function expectCsrfRefused(
+  t: TestApp,
+  cases: [Record<string, string>, string | undefined][],
+) {
+  for (const [fields, cookie] of cases) {
+    const res = await redirectForm(t, fields, cookie).expect(403);
+    expect(res.body).toEqual({ message: 'CSRF token validation failed' });
+    expect(sessionSetCookie(res)).toBeUndefined();
+  }
+}
+
 describe('identity-provider login', () => {
   let t: TestApp;
   let idp: FakeIdp;
@@ -173,16 +185,12 @@ describe('identity-provider login', () => {
 
     it('rules 1 and 3: a missing or different g_csrf_token is 403 {message}', async () => {
       const credential = await idp.sign(newIdentity());
-      for (const [fields, cookie] of [
+      await expectCsrfRefused(t, [
         [{ credential }, 'abc'],
         [{ credential, g_csrf_token: 'abc' }, undefined],
         [{ credential, g_csrf_token: 'abc' }, 'abd'],
         [{ credential, g_csrf_token: '' }, ''],
-      ] as [Record<string, string>, string | undefined][]) {
-        const res = await form(fields, cookie).expect(403);
-        expect(res.body).toEqual({ message: 'CSRF token validation failed' });
-        expect(sessionSetCookie(res)).toBeUndefined();
-      }
+      ]);
     });
 
     it('rule 5: a credential that does not verify redirects to /login?error=auth_failed', async () => {
@@ -250,15 +258,11 @@ describe('identity-provider login when IDP_CLIENT_ID is unset', () => {
 
     it('rules 1 and 3 next: a missing or different g_csrf_token is 403 {message}', async () => {
       const credential = await goodToken();
-      for (const [fields, cookie] of [
+      await expectCsrfRefused(t, [
         [{ credential }, 'abc'],
         [{ credential, g_csrf_token: 'abc' }, undefined],
         [{ credential, g_csrf_token: 'abc' }, 'abd'],
-      ] as [Record<string, string>, string | undefined][]) {
-        const res = await form(fields, cookie).expect(403);
-        expect(res.body).toEqual({ message: 'CSRF token validation failed' });
-        expect(sessionSetCookie(res)).toBeUndefined();
-      }
+      ]);
     });
 
     it('rule 5: a credential with a valid CSRF token redirects to /login?error=auth_failed', async () => {
