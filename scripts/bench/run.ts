@@ -14,8 +14,9 @@
  * Both organizations live in the one database, so the member list is read next to the other
  * organization's 10,000 members (`--only=members` measures it alone, as before).
  * For each list it checks that the services and the bare server answer the same JSON byte for
- * byte, counts the SQL round trips (through a counting proxy in front of PostgreSQL) and Redis
- * commands (INFO commandstats) per request, then drives every target with autocannon in
+ * byte, counts the SQL round trips (on two more instances of the service, connected through a
+ * counting proxy in front of PostgreSQL; the timed ones connect directly, as the bare server
+ * does) and Redis commands (INFO commandstats) per request, then drives every target with autocannon in
  * interleaved rounds (after a 2 s warm-up of each) and prints the medians of requests/s, p99 and
  * CPU per request, and the ratios against the targets (member list ≥ 0.8 of bare, shareholding
  * list ≥ 0.7 of bare, dashboard < 300 ms).
@@ -118,6 +119,7 @@ async function main() {
   const database = `ledgerline_bench_${process.pid}`;
   const databaseUrl = withDatabase(server, database);
   const children: ChildProcess[] = [];
+  const counting: ChildProcess[] = [];
   const counter = new PgCounter(new URL(server).hostname, Number(new URL(server).port || 5432));
   const redis = new Redis(redisUrl);
   try {
@@ -132,8 +134,15 @@ async function main() {
     viaCounter.port = String(counter.port);
 
     const prefix = `llbench:${process.pid}:`;
-    const service = await startService(children, viaCounter.toString(), redisUrl, prefix, 'on');
-    const uncached = await startService(children, viaCounter.toString(), redisUrl, prefix, 'off');
+    // The timed services reach PostgreSQL directly, as the bare server does; SQL is counted on
+    // two more instances of their own behind the counting proxy, stopped once they have counted
+    // (a proxy in the measured path would cost the service a hop the bare server does not pay).
+    const service = await startService(children, databaseUrl, redisUrl, prefix, 'on');
+    const uncached = await startService(children, databaseUrl, redisUrl, prefix, 'off');
+    const counted = {
+      on: await startService(counting, viaCounter.toString(), redisUrl, prefix, 'on'),
+      off: await startService(counting, viaCounter.toString(), redisUrl, prefix, 'off'),
+    };
     const cookie = await signUp(service.url, databaseUrl);
 
     // The lists, each with the route of the bare server answering it.
@@ -211,12 +220,13 @@ async function main() {
         title,
         scenarios,
         counts: {
-          cached: await countPerRequest(counter, redis, `${service.url}${path}`, cookie),
-          uncached: await countPerRequest(counter, redis, `${uncached.url}${path}`, cookie),
+          cached: await countPerRequest(counter, redis, `${counted.on.url}${path}`, cookie),
+          uncached: await countPerRequest(counter, redis, `${counted.off.url}${path}`, cookie),
         },
         results: {},
       });
     }
+    await stopAll(counting);
     if (capTable) {
       dashboard = await timeDashboard(service.url, cookie, capTable);
       if (dashboard.warning) console.log(`WARNING: ${dashboard.warning}`);
@@ -244,6 +254,7 @@ async function main() {
     );
     if (modeling) reportModeling(modeling);
   } finally {
+    await stopAll(counting);
     await stopAll(children);
     if (PROFILE) printProfile();
     await counter.close();
