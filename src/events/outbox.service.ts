@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { API_VERSION } from './event-envelope';
-import { OutboxEvent } from './outbox-event.entity';
 
 export interface DomainEvent {
   type: string;
@@ -19,6 +17,19 @@ export interface DomainEvent {
 export const newEventId = () => `evt_${randomBytes(16).toString('hex')}`;
 
 /**
+ * All the events of a call in one statement, each column an array (10,000 events of a cap table
+ * import are one round trip, not ten statements of a thousand rows' parameters). `sequence`, the
+ * relay's order, is drawn after the sort, so it follows the order the events were given in.
+ * `data` is JSON text as the event would go on the wire (dates as ISO strings).
+ */
+const INSERT_EVENTS = `
+  INSERT INTO outbox_event (id, type, organization_id, actor_user_id, data, description, api_version)
+  SELECT id, type, organization_id, actor_user_id, data::jsonb, description, $7
+  FROM unnest($1::varchar[], $2::varchar[], $3::uuid[], $4::uuid[], $5::text[], $6::text[])
+    WITH ORDINALITY AS e(id, type, organization_id, actor_user_id, data, description, n)
+  ORDER BY n`;
+
+/**
  * Records domain events as outbox rows. Takes the EntityManager of the caller's transaction (see
  * UnitOfWork), so an event exists exactly when the change that caused it was committed.
  */
@@ -29,24 +40,18 @@ export class OutboxService {
       throw new Error('OutboxService.record must run inside the transaction of the change');
     }
     if (!events.length) return;
-    const rows = events.map((e) =>
-      manager.create(OutboxEvent, {
-        id: newEventId(),
-        type: e.type,
-        organizationId: e.organizationId,
-        actorUserId: e.actorUserId ?? null,
-        data: { object: toPlain(e.object), previous_attributes: toPlain(e.previous ?? {}) },
-        description: e.description ?? null,
-        apiVersion: API_VERSION,
-      }),
-    );
-    // jsonb columns defeat TypeORM's deep-partial typing; the rows are complete entities.
-    await manager.insert(OutboxEvent, rows as QueryDeepPartialEntity<OutboxEvent>[]);
+    const column = <T>(value: (e: DomainEvent) => T) => events.map(value);
+    await manager.query(INSERT_EVENTS, [
+      column(() => newEventId()),
+      column((e) => e.type),
+      column((e) => e.organizationId),
+      column((e) => e.actorUserId ?? null),
+      column((e) => JSON.stringify({ object: e.object, previous_attributes: e.previous ?? {} })),
+      column((e) => e.description ?? null),
+      API_VERSION,
+    ]);
   }
 }
-
-/** Entities to plain JSON (dates as ISO strings), as they would be sent on the wire. */
-const toPlain = (value: object): Record<string, unknown> => JSON.parse(JSON.stringify(value));
 
 /** The changed fields of `before` compared to `after`, with their previous values. */
 export function previousAttributes<T extends object>(before: T, after: T): Record<string, unknown> {

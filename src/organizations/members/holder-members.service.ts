@@ -23,7 +23,7 @@ export interface KnownHolders {
   byName: Map<string, string[]>;
 }
 
-/** Events per outbox write: well under PostgreSQL's 65,535 parameters a statement. */
+/** Events per outbox write (one statement each): a call's arguments stay few. */
 const EVENTS_PER_WRITE = 1000;
 
 /**

@@ -54,6 +54,54 @@ describe('outbox → relay → queue → idempotent consumer', () => {
     }
   });
 
+  it('records the events of one call in their order, data as it goes on the wire', async () => {
+    const t = await createTestApp({ database, redisPrefix });
+    try {
+      const org = randomUUID();
+      const actor = randomUUID();
+      const at = new Date('2026-01-02T03:04:05.678Z');
+      const ds = t.get<DataSource>(DataSource);
+      await ds.transaction((manager) =>
+        t.get<OutboxService>(OutboxService).record(
+          manager,
+          ...Array.from({ length: 300 }, (_, i) => ({
+            type: i % 2 ? 'member.added' : 'member.updated',
+            organizationId: org,
+            actorUserId: i === 0 ? actor : null,
+            object: { n: i, at, name: `quote " back \\ slash {${i}}` },
+            ...(i === 1 ? { previous: { n: 0 } } : {}),
+            ...(i === 2 ? { description: 'the third' } : {}),
+          })),
+        ),
+      );
+      const rows = await ds
+        .getRepository(OutboxEvent)
+        .find({ where: { organizationId: org }, order: { sequence: 'ASC' } });
+      expect(rows.map((r) => (r.data.object as { n: number }).n)).toEqual(
+        Array.from({ length: 300 }, (_, i) => i),
+      );
+      expect(new Set(rows.map((r) => r.id)).size).toBe(300);
+      expect(rows[0]).toMatchObject({
+        type: 'member.updated',
+        actorUserId: actor,
+        description: null,
+        data: {
+          object: { n: 0, at: '2026-01-02T03:04:05.678Z', name: 'quote " back \\ slash {0}' },
+          previous_attributes: {},
+        },
+      });
+      expect(rows[1]).toMatchObject({
+        type: 'member.added',
+        actorUserId: null,
+        data: { previous_attributes: { n: 0 } },
+      });
+      expect(rows[2].description).toBe('the third');
+      expect(rows[0].apiVersion).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    } finally {
+      await t.close({ keepData: true });
+    }
+  });
+
   it('a rolled-back transaction leaves no event and produces no job', async () => {
     const t = await createTestApp({ database, redisPrefix });
     try {
