@@ -17,8 +17,8 @@ export interface DomainEvent {
 export const newEventId = () => `evt_${randomBytes(16).toString('hex')}`;
 
 /**
- * All the events of a call in one statement, each column an array (10,000 events of a cap table
- * import are one round trip, not ten statements of a thousand rows' parameters). `sequence`, the
+ * All the events of a call in one statement, each column an array (one round trip, one short
+ * statement to parse, however many events; TypeORM's insert sent a parameter a field). `sequence`, the
  * relay's order, is drawn after the sort, so it follows the order the events were given in.
  * `data` is JSON text as the event would go on the wire (dates as ISO strings).
  */

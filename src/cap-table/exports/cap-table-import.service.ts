@@ -71,8 +71,11 @@ export interface ImportSource {
 /** The first count the numeric(38, 10) columns cannot hold (29 digits before the point). */
 const TOO_MANY_SHARES = toDecimal(`1${'0'.repeat(28)}`);
 
-/** Rows the reducer takes between two turns of the event loop. */
-const YIELD_EVERY = 1000;
+/**
+ * Rows the reducer takes between two turns of the event loop: a short turn (about 10 ms), so the
+ * answer of one statement is seen, and the next one sent, without waiting on the reducer.
+ */
+const YIELD_EVERY = 200;
 /** Issuances decided before they are handed to the writer. */
 const WRITE_EVERY = 10_000;
 
@@ -185,14 +188,14 @@ export class CapTableImport {
     const writer = new IssuanceWriter(tx, organizationId, access.userId, state, legendIds, members);
 
     state.touched = emptyTouched();
-    let pending: ImportedIssuance[] = [];
+    const pending: ImportedIssuance[] = [];
     let issued = 0;
     let insufficientShares = false;
     for (let n = 0; n < planned.length; n++) {
       if (n % YIELD_EVERY === YIELD_EVERY - 1) {
+        // Whole chunks only: a remainder sent as a statement of its own would cost a round trip.
         if (write && !errors.length && pending.length >= WRITE_EVERY) {
-          writer.write(pending);
-          pending = [];
+          writer.write(pending.splice(0, WRITE_EVERY));
         }
         await new Promise((resolve) => setImmediate(resolve));
       }
