@@ -55,9 +55,10 @@ describe('outbox → relay → queue → idempotent consumer', () => {
   });
 
   it('records the events of one call in their order, data as it goes on the wire', async () => {
-    const t = await createTestApp({ database, redisPrefix });
+    // Queues of its own, and its rows deleted at the end: the other tests count jobs and events.
+    const t = await createTestApp({ database, redisPrefix: `${redisPrefix}order:` });
+    const org = randomUUID();
     try {
-      const org = randomUUID();
       const actor = randomUUID();
       const at = new Date('2026-01-02T03:04:05.678Z');
       const ds = t.get<DataSource>(DataSource);
@@ -98,6 +99,10 @@ describe('outbox → relay → queue → idempotent consumer', () => {
       expect(rows[2].description).toBe('the third');
       expect(rows[0].apiVersion).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     } finally {
+      await t
+        .get<DataSource>(DataSource)
+        .getRepository(OutboxEvent)
+        .delete({ organizationId: org });
       await t.close({ keepData: true });
     }
   });
