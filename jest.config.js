@@ -4,7 +4,9 @@ const common = { testEnvironment: 'node', transform, moduleFileExtensions: ['ts'
 
 module.exports = {
   maxWorkers: process.env.JEST_WORKERS ?? 3,
-  testTimeout: 30000,
+  // A test that runs the real CLI (`ts-node src/cli.ts`) waits ~10 s per run while three workers
+  // share two cores; 60 s still stops a test that hangs.
+  testTimeout: 60000,
   projects: [
     {
       ...common,

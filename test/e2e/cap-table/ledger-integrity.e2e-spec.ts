@@ -307,6 +307,6 @@ describe('ledger integrity', () => {
       const fresh = await cli(t, 'ledger:verify', org.id);
       expect(fresh).toMatchObject({ code: 0 });
       expect(fresh.stdout).toMatch(/1 transactions replayed/);
-    });
+    }, 120_000);
   });
 });
