@@ -76,3 +76,25 @@ export function sum(values: readonly DecimalInput[]): Decimal {
 export function floorToWhole(value: Decimal): Decimal {
   return value.toDecimalPlaces(40, Decimal.ROUND_HALF_UP).floor();
 }
+
+/**
+ * Texts that order non-negative decimals exactly as `comparedTo` does, for sorting many of them:
+ * every value is written with the same number of places and its integer part padded to the same
+ * width, so comparing two texts compares the values. A sort of 10,000 holders compares texts
+ * instead of decimals (several times faster; most of a large dashboard's sort was decimal
+ * comparison).
+ */
+export function decimalSortKeys(values: readonly Decimal[]): string[] {
+  let places = 0;
+  for (const v of values) {
+    if (!v.isFinite() || (v.isNegative() && !v.isZero())) {
+      throw new CapMathError(`Not a finite non-negative number: ${v.toString()}`);
+    }
+    places = Math.max(places, v.decimalPlaces());
+  }
+  // toFixed never uses exponent notation; with `places` it does not round either (abs: no "-0").
+  const texts = values.map((v) => v.abs().toFixed(places));
+  let width = 0;
+  for (const t of texts) width = Math.max(width, t.length);
+  return texts.map((t) => t.padStart(width, '0'));
+}

@@ -3,7 +3,7 @@
  * and money are Decimals (60 significant digits, half-up); dates are `YYYY-MM-DD` strings.
  */
 export { CapMathError } from './errors';
-export { isWholeNumber, sum, toDecimal, toDecimalString } from './decimal';
+export { decimalSortKeys, isWholeNumber, sum, toDecimal, toDecimalString } from './decimal';
 export type { DecimalInput } from './decimal';
 export {
   addDays,

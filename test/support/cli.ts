@@ -9,9 +9,10 @@ const ROOT = resolve(__dirname, '../..');
 /** Runs the real CLI against this file's database; resolves with its exit code and output. */
 export async function cli(t: TestApp, ...args: string[]) {
   try {
+    // As `npm run cli` does (ts-node, transpile only), without npx's own start-up on every run.
     const { stdout, stderr } = await run(
-      'npx',
-      ['ts-node', '--transpile-only', 'src/cli.ts', ...args],
+      process.execPath,
+      ['-r', 'ts-node/register/transpile-only', 'src/cli.ts', ...args],
       {
         cwd: ROOT,
         env: { ...process.env, DATABASE_URL: t.database.url },

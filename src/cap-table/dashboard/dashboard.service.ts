@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type Decimal from 'decimal.js';
 import { In, Repository } from 'typeorm';
 import {
+  decimalSortKeys,
   fullyDiluted,
   ownershipPercentages,
   sum,
@@ -21,6 +22,9 @@ import { LedgerStore } from '../ledger/ledger-store';
 import { today } from '../quantities';
 import { Security } from '../securities/security.entity';
 import { ValuationsService, ValuationView } from '../valuations/valuations.service';
+
+/** Comparator of texts, larger first. */
+const descending = (a: string, b: string) => (a < b ? 1 : a > b ? -1 : 0);
 
 export interface Dashboard {
   asOf: string;
@@ -113,19 +117,29 @@ export class DashboardService {
         .filter(([, n]) => n.gt(0))
         .map(([key]) => key),
     );
-    // Largest holders first (decimals compared before they become text).
-    const rows = [...keys]
-      .map((key) => {
-        const shares = position.holders.get(key) ?? zero;
-        const dilutedShares = shares
-          .plus(position.options.get(key) ?? zero)
-          .plus(converted.get(key) ?? zero);
-        return { key, shares, dilutedShares };
-      })
+    // Largest holders first, then most shares fully diluted, then by member id: the decimals
+    // compared exactly, through their sort keys.
+    const keyList = [...keys];
+    const shares = keyList.map((key) => position.holders.get(key) ?? zero);
+    const dilutedShares = keyList.map((key, i) =>
+      shares[i].plus(position.options.get(key) ?? zero).plus(converted.get(key) ?? zero),
+    );
+    const sharesKeys = decimalSortKeys(shares);
+    const dilutedKeys = decimalSortKeys(dilutedShares);
+    // Each row made once, with all its fields (no object spreads: 10,000 of them showed in the
+    // profile).
+    const rows = keyList
+      .map((key, i) => ({
+        key,
+        shares: shares[i],
+        dilutedShares: dilutedShares[i],
+        sharesKey: sharesKeys[i],
+        dilutedKey: dilutedKeys[i],
+      }))
       .sort(
         (a, b) =>
-          b.shares.comparedTo(a.shares) ||
-          b.dilutedShares.comparedTo(a.dilutedShares) ||
+          descending(a.sharesKey, b.sharesKey) ||
+          descending(a.dilutedKey, b.dilutedKey) ||
           (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
       );
     const members = await this.organizations.membersById(organizationId, [...keys]);
@@ -137,16 +151,18 @@ export class DashboardService {
         : []),
     ]);
     const seesAll = access.permissions.has('canViewCapitalizationOrSelf');
-    const byHolder = rows
-      .map((r, i) => ({ ...r, i, member: members.get(r.key) }))
-      .filter((r) => seesAll || (r.member?.userId ?? null) === access.userId)
-      .map((r) => ({
+    const byHolder: Dashboard['byHolder'] = [];
+    rows.forEach((r, i) => {
+      const member = members.get(r.key);
+      if (!seesAll && (member?.userId ?? null) !== access.userId) return;
+      byHolder.push({
         member: r.key,
-        name: r.member?.name ?? '',
+        name: member?.name ?? '',
         shares: toDecimalString(r.shares),
-        percent: toDecimalString(percents[r.i].percent),
-        fullyDilutedPercent: toDecimalString(dilutedPercents[r.i].percent),
-      }));
+        percent: toDecimalString(percents[i].percent),
+        fullyDilutedPercent: toDecimalString(dilutedPercents[i].percent),
+      });
+    });
     const classPercents = ownershipPercentages(
       position.classes.map((c) => ({ key: c.id, shares: c.issued })),
     );
