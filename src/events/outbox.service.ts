@@ -17,8 +17,14 @@ export interface DomainEvent {
 export const newEventId = () => `evt_${randomBytes(16).toString('hex')}`;
 
 /**
- * All the events of a call in one statement, each column an array (one round trip, one short
- * statement to parse, however many events; TypeORM's insert sent a parameter a field). `sequence`, the
+ * Events per statement: the statement's cost grows faster than its rows (measured on 10,000
+ * events: five statements of 2,000 take ~250 ms, one of 10,000 ~550 ms).
+ */
+const EVENTS_PER_STATEMENT = 2000;
+
+/**
+ * The events of a call in few statements, each column an array (one short statement to parse
+ * per EVENTS_PER_STATEMENT events; TypeORM's insert sent a parameter a field). `sequence`, the
  * relay's order, is drawn after the sort, so it follows the order the events were given in.
  * `data` is JSON text as the event would go on the wire (dates as ISO strings).
  */
@@ -39,17 +45,19 @@ export class OutboxService {
     if (!manager.queryRunner?.isTransactionActive) {
       throw new Error('OutboxService.record must run inside the transaction of the change');
     }
-    if (!events.length) return;
-    const column = <T>(value: (e: DomainEvent) => T) => events.map(value);
-    await manager.query(INSERT_EVENTS, [
-      column(() => newEventId()),
-      column((e) => e.type),
-      column((e) => e.organizationId),
-      column((e) => e.actorUserId ?? null),
-      column((e) => JSON.stringify({ object: e.object, previous_attributes: e.previous ?? {} })),
-      column((e) => e.description ?? null),
-      API_VERSION,
-    ]);
+    for (let start = 0; start < events.length; start += EVENTS_PER_STATEMENT) {
+      const chunk = events.slice(start, start + EVENTS_PER_STATEMENT);
+      const column = <T>(value: (e: DomainEvent) => T) => chunk.map(value);
+      await manager.query(INSERT_EVENTS, [
+        column(() => newEventId()),
+        column((e) => e.type),
+        column((e) => e.organizationId),
+        column((e) => e.actorUserId ?? null),
+        column((e) => JSON.stringify({ object: e.object, previous_attributes: e.previous ?? {} })),
+        column((e) => e.description ?? null),
+        API_VERSION,
+      ]);
+    }
   }
 }
 

@@ -142,7 +142,7 @@ export class DashboardService {
           descending(a.dilutedKey, b.dilutedKey) ||
           (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
       );
-    const members = await this.organizations.membersById(organizationId, [...keys]);
+    const members = await this.organizations.membersById(organizationId, keyList);
     const percents = ownershipPercentages(rows);
     const dilutedPercents = ownershipPercentages([
       ...rows.map((r) => ({ key: r.key, shares: r.dilutedShares })),

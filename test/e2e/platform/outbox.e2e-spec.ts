@@ -54,7 +54,7 @@ describe('outbox → relay → queue → idempotent consumer', () => {
     }
   });
 
-  it('records the events of one call in their order, data as it goes on the wire', async () => {
+  it('records the events of one call in their order (across statements), data as it goes on the wire', async () => {
     // Queues of its own, and its rows deleted at the end: the other tests count jobs and events.
     const t = await createTestApp({ database, redisPrefix: `${redisPrefix}order:` });
     const org = randomUUID();
@@ -65,7 +65,7 @@ describe('outbox → relay → queue → idempotent consumer', () => {
       await ds.transaction((manager) =>
         t.get<OutboxService>(OutboxService).record(
           manager,
-          ...Array.from({ length: 300 }, (_, i) => ({
+          ...Array.from({ length: 2100 }, (_, i) => ({
             type: i % 2 ? 'member.added' : 'member.updated',
             organizationId: org,
             actorUserId: i === 0 ? actor : null,
@@ -79,9 +79,9 @@ describe('outbox → relay → queue → idempotent consumer', () => {
         .getRepository(OutboxEvent)
         .find({ where: { organizationId: org }, order: { sequence: 'ASC' } });
       expect(rows.map((r) => (r.data.object as { n: number }).n)).toEqual(
-        Array.from({ length: 300 }, (_, i) => i),
+        Array.from({ length: 2100 }, (_, i) => i),
       );
-      expect(new Set(rows.map((r) => r.id)).size).toBe(300);
+      expect(new Set(rows.map((r) => r.id)).size).toBe(2100);
       expect(rows[0]).toMatchObject({
         type: 'member.updated',
         actorUserId: actor,
