@@ -27,6 +27,14 @@ export class ActivityAction {
   @Column({ type: 'varchar', length: 40, nullable: true })
   eventId: string | null;
 
+  /** The permission a reader's role needs to see the entry (see activity-audience.ts). */
+  @Column({ type: 'varchar', length: 60 })
+  audiencePermission: string;
+
+  /** Members who see the entry without that permission: those it is about, as its records' holders. */
+  @Column({ type: 'uuid', array: true, default: () => "'{}'" })
+  audienceMemberIds: string[];
+
   @CreateDateColumn({ type: 'timestamptz' })
   created: Date;
 }

@@ -3,6 +3,7 @@ import { Logger } from '@nestjs/common';
 import type { Job } from 'bull';
 import { EventConsumers, EventEnvelope, QueueName } from '../events';
 import { ActivityAction } from './activity-action.entity';
+import { audienceOf } from './activity-audience';
 
 const CONSUMER = 'activity';
 
@@ -19,6 +20,7 @@ export class ActivityConsumer {
   async handle(job: Job<EventEnvelope>): Promise<void> {
     const event = job.data;
     if (!event.organization) return;
+    const audience = audienceOf(event.type, event.subjects);
     await this.consumers.once(CONSUMER, event.id, async (manager) => {
       await manager.insert(ActivityAction, {
         organizationId: event.organization!,
@@ -27,6 +29,8 @@ export class ActivityConsumer {
         userId: event.actor,
         eventId: event.id,
         metadata: { eventId: event.id, data: event.data } as never,
+        audiencePermission: audience.permission,
+        audienceMemberIds: [...audience.members],
         created: new Date(event.created),
       });
     });

@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
-import { DomainError } from '../common';
+import { Repository, SelectQueryBuilder } from 'typeorm';
+import { AccessContext, DomainError } from '../common';
+import { membersOfUserSql } from '../organizations';
 import { ActivityAction } from './activity-action.entity';
+import { WRITTEN_ENTRY_AUDIENCE } from './activity-audience';
 import { CreateActionDto, DEFAULT_LIST_LIMIT, ListActionsQuery } from './activity.dto';
 import { ActivityActionView, toActivityActionView } from './activity.view';
 
@@ -29,22 +31,27 @@ export class ActivityService {
         description: dto.description,
         metadata: dto.metadata ?? {},
         eventId: null,
+        audiencePermission: WRITTEN_ENTRY_AUDIENCE.permission,
+        audienceMemberIds: [...WRITTEN_ENTRY_AUDIENCE.members],
       }),
     );
     return toActivityActionView(action);
   }
 
-  /** Newest first in (created, id) order; `before` must be an entry of this organization (else 400). */
-  async list(organizationId: string, query: ListActionsQuery): Promise<ActivityActionView[]> {
-    const repo = this.actions;
-    const qb = repo
-      .createQueryBuilder('a')
-      .where('a.organization_id = :organizationId', { organizationId })
+  /**
+   * Newest first in (created, id) order, only the entries the caller may read (their role holds the
+   * entry's permission, or the entry is about one of their member records), so `limit` counts
+   * entries the caller sees. `before` must be such an entry (else 400).
+   */
+  async list(access: AccessContext, query: ListActionsQuery): Promise<ActivityActionView[]> {
+    const qb = this.visible(access, 'a')
       .orderBy('a.created', 'DESC')
       .addOrderBy('a.id', 'DESC')
       .limit(query.limit ?? DEFAULT_LIST_LIMIT);
     if (query.before) {
-      const cursor = await repo.exists({ where: { id: query.before, organizationId } });
+      const cursor = await this.visible(access, 'c')
+        .andWhere('c.id = :before', { before: query.before })
+        .getExists();
       if (!cursor)
         throw DomainError.badRequest('before must be the id of an action of this organization');
       // Compared in SQL: timestamptz has microseconds, a JavaScript Date only milliseconds.
@@ -57,5 +64,18 @@ export class ActivityService {
       qb.andWhere("a.type LIKE :prefix ESCAPE '\\'", { prefix: `${escapeLike(query.type)}%` });
     }
     return (await qb.getMany()).map(toActivityActionView);
+  }
+
+  /** The organization's entries that the caller's permissions or member records let them read. */
+  private visible(access: AccessContext, alias: string): SelectQueryBuilder<ActivityAction> {
+    return this.actions
+      .createQueryBuilder(alias)
+      .where(`${alias}.organization_id = :organizationId`, {
+        organizationId: access.organizationId,
+      })
+      .andWhere(
+        `(${alias}.audience_permission = ANY(:permissions) OR ${alias}.audience_member_ids && ARRAY${membersOfUserSql(':organizationId', ':userId')})`,
+        { permissions: [...access.permissions], userId: access.userId },
+      );
   }
 }

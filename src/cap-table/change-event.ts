@@ -1,9 +1,13 @@
 import { AccessContext } from '../common';
-import { DomainEvent } from '../events';
+import { DomainEvent, EventType } from '../events';
 
-/** A domain event of a change the caller made in their organization (spec section 6). */
+/**
+ * A domain event of a change the caller made in their organization (spec section 6). When the
+ * object names its holder (`member`, as shareholding and holding views do), the holder is the
+ * event's subject: the activity log shows it to them as their routes show them the record.
+ */
 export const changeEvent = (
-  type: string,
+  type: EventType,
   access: AccessContext,
   object: object,
   description: string,
@@ -15,4 +19,16 @@ export const changeEvent = (
   object,
   previous,
   description,
+  subjects: holderOf(object),
 });
+
+const holderOf = (object: object): string[] => {
+  const member = (object as { member?: unknown }).member;
+  return typeof member === 'string' ? [member] : [];
+};
+
+/** An event whose object does not name its holder (an exercise, a request): the holder given. */
+export const holderEvent = (
+  holderMemberId: string,
+  ...args: Parameters<typeof changeEvent>
+): DomainEvent => ({ ...changeEvent(...args), subjects: [holderMemberId] });

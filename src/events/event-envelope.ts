@@ -8,6 +8,8 @@ export interface EventEnvelope {
   actor: string | null;
   /** What happened, in words (activity log); not part of outbound deliveries. */
   description: string | null;
+  /** Members who may see the event as the holder of its records; not part of outbound deliveries. */
+  subjects: string[];
   data: {
     object: Record<string, unknown>;
     previous_attributes: Record<string, unknown>;

@@ -8,3 +8,5 @@ export { OutboxRelay } from './outbox-relay.service';
 export { QueueName } from './queues';
 export type { EventEnvelope } from './event-envelope';
 export { resourceVersionsSql } from './resource-versions';
+export { EVENT_TYPES } from './event-types';
+export type { EventType } from './event-types';

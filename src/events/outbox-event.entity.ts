@@ -35,6 +35,10 @@ export class OutboxEvent {
   @Column({ type: 'text', nullable: true })
   description: string | null;
 
+  /** Members the event is about who may see it as the holder of its records (DomainEvent). */
+  @Column({ type: 'uuid', array: true, default: () => "'{}'" })
+  subjectMemberIds: string[];
+
   @Column({ type: 'varchar', length: 20 })
   apiVersion: string;
 

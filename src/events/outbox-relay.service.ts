@@ -20,6 +20,7 @@ export const toEnvelope = (e: OutboxEvent): EventEnvelope => ({
   organization: e.organizationId,
   actor: e.actorUserId,
   description: e.description,
+  subjects: e.subjectMemberIds ?? [],
   data: e.data,
 });
 

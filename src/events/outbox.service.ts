@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { API_VERSION } from './event-envelope';
+import type { EventType } from './event-types';
 
 export interface DomainEvent {
-  type: string;
+  type: EventType;
   organizationId: string | null;
   actorUserId?: string | null;
   object: object;
@@ -12,6 +13,12 @@ export interface DomainEvent {
   previous?: Record<string, unknown>;
   /** What happened, in words, naming what changed (becomes the activity entry's description). */
   description?: string;
+  /**
+   * The members the event is about who may read every record it carries through that record's
+   * own route without a role permission (the holder of a shareholding, grant or member record).
+   * The activity log shows the event to them; it is not part of outbound deliveries.
+   */
+  subjects?: readonly string[];
 }
 
 export const newEventId = () => `evt_${randomBytes(16).toString('hex')}`;
@@ -29,10 +36,12 @@ const EVENTS_PER_STATEMENT = 2000;
  * `data` is JSON text as the event would go on the wire (dates as ISO strings).
  */
 const INSERT_EVENTS = `
-  INSERT INTO outbox_event (id, type, organization_id, actor_user_id, data, description, api_version)
-  SELECT id, type, organization_id, actor_user_id, data::jsonb, description, $7
-  FROM unnest($1::varchar[], $2::varchar[], $3::uuid[], $4::uuid[], $5::text[], $6::text[])
-    WITH ORDINALITY AS e(id, type, organization_id, actor_user_id, data, description, n)
+  INSERT INTO outbox_event
+    (id, type, organization_id, actor_user_id, data, description, subject_member_ids, api_version)
+  SELECT id, type, organization_id, actor_user_id, data::jsonb, description,
+         CASE WHEN subjects = '' THEN '{}'::uuid[] ELSE string_to_array(subjects, ',')::uuid[] END, $8
+  FROM unnest($1::varchar[], $2::varchar[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::text[])
+    WITH ORDINALITY AS e(id, type, organization_id, actor_user_id, data, description, subjects, n)
   ORDER BY n`;
 
 /**
@@ -55,6 +64,8 @@ export class OutboxService {
         column((e) => e.actorUserId ?? null),
         column((e) => JSON.stringify({ object: e.object, previous_attributes: e.previous ?? {} })),
         column((e) => e.description ?? null),
+        // A member id list per event as text: PostgreSQL's unnest cannot take a ragged array.
+        column((e) => [...new Set(e.subjects ?? [])].join(',')),
         API_VERSION,
       ]);
     }

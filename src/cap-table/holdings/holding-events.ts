@@ -1,6 +1,6 @@
 /** What the holding changes share: finding the locked holding, and their domain events. */
 import { AccessContext, DomainError } from '../../common';
-import type { DomainEvent } from '../../events';
+import type { DomainEvent, EventType } from '../../events';
 import type { LedgerChange } from '../ledger/ledger-writer';
 import type { HoldingState } from '../ledger/state';
 import type { HoldingView } from './holding.view';
@@ -20,7 +20,7 @@ export function assertActive(h: HoldingState): void {
 
 /** A holding's domain event, its object the holding view. */
 export const holdingEvent = (
-  type: string,
+  type: EventType,
   access: AccessContext,
   view: HoldingView,
   description: string,

@@ -12,7 +12,7 @@ import { decimalText, quantity, today } from '../quantities';
 import { ExerciseRequest } from './exercise-request.entity';
 import { ExerciseDto, ExerciseRequestDto } from './option.dto';
 import { ExerciseRequestView, toExerciseRequestView } from './option.view';
-import { changeEvent } from '../change-event';
+import { holderEvent } from '../change-event';
 
 /** Where the deprecated-style paths address an option: `/v1/plan/:plan/pool/:pool/option/:option`. */
 export interface OptionPath {
@@ -72,7 +72,8 @@ export class OptionExerciseService {
         await c.tx.manager.getRepository(ExerciseRequest).findOneByOrFail({ id: record.id }),
       );
       await c.record(
-        changeEvent(
+        holderEvent(
+          option.memberId,
           'option.exercise_requested',
           access,
           view,
@@ -135,7 +136,8 @@ export class OptionExerciseService {
       const security = c.state.securities.get(shares.securityId)!;
       const price = decimalText(option.terms.exercisePrice);
       await c.record(
-        changeEvent(
+        holderEvent(
+          option.memberId,
           'option.exercised',
           access,
           result,
@@ -170,7 +172,8 @@ export class OptionExerciseService {
           await c.tx.manager.getRepository(ExerciseRequest).findOneByOrFail({ id: requestId }),
         );
         await c.record(
-          changeEvent(
+          holderEvent(
+            option.memberId,
             'option.exercise_request_rejected',
             access,
             view,

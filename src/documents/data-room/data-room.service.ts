@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AccessContext, DomainError } from '../../common';
-import { DomainEvent, previousAttributes, Tx, UnitOfWork } from '../../events';
+import { DomainEvent, EventType, previousAttributes, Tx, UnitOfWork } from '../../events';
 import { FileStore, Upload } from '../files/file-store.service';
 import { contentTypeOf, extensionOf } from '../files/file-types';
 import { StoredFileRepository } from '../files/stored-file.repository';
@@ -175,7 +175,7 @@ export class DataRoomService {
 
   private event(
     access: AccessContext,
-    type: string,
+    type: EventType,
     view: DataRoomEntryView,
     description: string,
   ): DomainEvent {

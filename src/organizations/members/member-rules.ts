@@ -1,5 +1,5 @@
 import { AccessContext, DomainError } from '../../common';
-import type { DomainEvent } from '../../events';
+import type { DomainEvent, EventType } from '../../events';
 import { OWNER_ROLE_ID } from '../permissions/permissions';
 import { Member } from './member.entity';
 import { toMemberView } from './member.view';
@@ -15,7 +15,7 @@ export function assertMayGrant(access: AccessContext, roleId: string) {
 export const memberLabel = (m: Pick<Member, 'email' | 'name'>) => m.email ?? m.name;
 
 export function memberEvent(
-  type: string,
+  type: EventType,
   actorUserId: string,
   member: Member,
   description: string,
@@ -28,5 +28,7 @@ export function memberEvent(
     object: toMemberView(member),
     previous,
     description,
+    // A member sees the entries about their own member record, as its route shows it to them.
+    subjects: [member.id],
   };
 }

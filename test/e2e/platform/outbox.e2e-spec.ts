@@ -47,7 +47,7 @@ describe('outbox → relay → queue → idempotent consumer', () => {
       const outbox = t.get<OutboxService>(OutboxService);
       const manager = t.get<DataSource>(DataSource).manager;
       await expect(
-        outbox.record(manager, { type: 'x.y', organizationId: null, object: {} }),
+        outbox.record(manager, { type: 'organization.updated', organizationId: null, object: {} }),
       ).rejects.toThrow(/transaction/);
     } finally {
       await t.close({ keepData: true });
@@ -66,12 +66,14 @@ describe('outbox → relay → queue → idempotent consumer', () => {
         t.get<OutboxService>(OutboxService).record(
           manager,
           ...Array.from({ length: 2100 }, (_, i) => ({
-            type: i % 2 ? 'member.added' : 'member.updated',
+            type: i % 2 ? ('member.added' as const) : ('member.updated' as const),
             organizationId: org,
             actorUserId: i === 0 ? actor : null,
             object: { n: i, at, name: `quote " back \\ slash {${i}}` },
             ...(i === 1 ? { previous: { n: 0 } } : {}),
             ...(i === 2 ? { description: 'the third' } : {}),
+            // Repeated ids are kept once; an event with no subjects has an empty list.
+            ...(i === 3 ? { subjects: [actor, org, actor] } : {}),
           })),
         ),
       );
@@ -97,6 +99,8 @@ describe('outbox → relay → queue → idempotent consumer', () => {
         data: { previous_attributes: { n: 0 } },
       });
       expect(rows[2].description).toBe('the third');
+      expect(rows[3].subjectMemberIds).toEqual([actor, org]);
+      expect(rows[2].subjectMemberIds).toEqual([]);
       expect(rows[0].apiVersion).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     } finally {
       await t
