@@ -19,6 +19,8 @@ module.exports = {
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts', '<rootDir>/test/service/**/*.spec.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
+      // Every answer the suite receives is checked against the OpenAPI document.
+      setupFilesAfterEach: ['<rootDir>/test/support/openapi-after-each.ts'],
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
   ],

@@ -1,6 +1,6 @@
 import { INestApplication, ValidationPipe } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
 import { sessionMiddleware } from './auth';
 import {
@@ -14,13 +14,14 @@ import {
   validationError,
 } from './common';
 import { Env, isProduction } from './config';
+import { openApiDocument } from './openapi';
 import { RedisConnections } from './redis';
 
 /**
  * The one place that wires the HTTP layer: main.ts and every e2e test build the app through it,
  * so the tests exercise exactly what production serves.
  */
-export function setupApp(app: INestApplication): INestApplication {
+export async function setupApp(app: INestApplication): Promise<INestApplication> {
   const env = app.get(Env);
   const redis = app.get(RedisConnections);
   const express = app as NestExpressApplication;
@@ -55,7 +56,7 @@ export function setupApp(app: INestApplication): INestApplication {
   app.useGlobalFilters(new AllExceptionsFilter());
   app.enableShutdownHooks();
 
-  if (!isProduction(env) && env.SWAGGER_ENABLED !== false) mountOpenApi(app);
+  if (!isProduction(env) && env.SWAGGER_ENABLED !== false) await mountOpenApi(app, env);
   return app;
 }
 
@@ -63,30 +64,7 @@ function allowedOrigins(env: Env): string[] {
   return [env.FRONTEND_URL, ...env.ALLOWED_ORIGINS].map((u) => new URL(u).origin);
 }
 
-function mountOpenApi(app: INestApplication) {
-  const config = new DocumentBuilder()
-    .setTitle('Ledgerline API')
-    .setDescription(
-      [
-        'Cap table and organization management.',
-        '',
-        '**Authentication**: a server-side session cookie (`connect.sid`).',
-        '',
-        '**Errors** (spec section 7): `{error, message}`; `{error, key, message}` for the keyed ' +
-          'errors (401 carries `unauthorized`, 404 `resourceNotFound`, a missing required field ' +
-          '`invalidFields`); `{message}` on the few routes that say so.',
-        '',
-        '**Cross-site requests**: every POST, PUT, PATCH and DELETE is refused with 403 `{message}` ' +
-          'when its `Origin` is not the frontend (`FRONTEND_URL`, `ALLOWED_ORIGINS`) or the API ' +
-          'itself, or, without `Origin`, when `Sec-Fetch-Site` is `cross-site`; a body must be ' +
-          '`application/json` (`multipart/form-data` on upload routes), else 415.',
-        '',
-        '**Query parameters**: a GET with a query parameter the route does not know answers 400 `{message}`.',
-      ].join('\n'),
-    )
-    .setVersion('1')
-    .addCookieAuth('connect.sid')
-    .build();
-  const document = SwaggerModule.createDocument(app, config);
+async function mountOpenApi(app: INestApplication, env: Env) {
+  const document = await openApiDocument(app, env.API_PUBLIC_URL ?? `http://localhost:${env.PORT}`);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
 }

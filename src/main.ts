@@ -10,7 +10,7 @@ async function bootstrap() {
   const env = loadEnv();
   const logger = new AppLogger(env.LOG_LEVEL);
   const app = await NestFactory.create(AppModule, { logger, bufferLogs: true });
-  setupApp(app);
+  await setupApp(app);
   await app.listen(app.get(Env).PORT);
   logger.log(`Ledgerline listening on http://localhost:${env.PORT}`, 'Bootstrap');
 }

@@ -60,7 +60,7 @@ async function seed() {
   }
   loadEnv();
   const app = await NestFactory.create(AppModule, { logger: new AppLogger('warn') });
-  setupApp(app);
+  await setupApp(app);
   await app.listen(0, '127.0.0.1');
   try {
     const accounts = app.get(AccountProvisioning);

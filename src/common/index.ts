@@ -46,6 +46,7 @@ export {
   MessageResponse,
   SuccessResponse,
 } from './http/openapi';
+export { completeDocument, ERROR_BODY } from './http/openapi-document';
 export { normalizeEmail } from './email';
 
 export { CommonModule } from './common.module';

@@ -7,7 +7,9 @@ import Redis from 'ioredis';
 import { AppModule } from '../../src/app.module';
 import { setupApp } from '../../src/app.setup';
 import { AppLogger } from '../../src/common';
+import { openApiDocument } from '../../src/openapi';
 import { FakeSmtp } from '../fakes/smtp';
+import { ResponseChecker } from './openapi-responses';
 import { cloneDatabase, dropDatabase } from './postgres';
 
 export interface TestDatabase {
@@ -74,7 +76,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     imports: [AppModule, ...(options.imports ?? [])],
   }).compile();
   const app = moduleRef.createNestApplication({ logger: new AppLogger('error') });
-  setupApp(app);
+  app.use(new ResponseChecker((await openApiDocument(app)) as never).middleware());
+  await setupApp(app);
   await app.init();
   const server = app.getHttpServer();
   return {

@@ -1,0 +1,97 @@
+import type { OpenAPIObject } from '@nestjs/swagger';
+import { STRING_PARAMS } from './uuid-params.pipe';
+
+type Json = Record<string, unknown>;
+interface Operation {
+  summary?: string;
+  description?: string;
+  tags?: string[];
+  parameters?: { name: string; in: string; required?: boolean; schema?: Json }[];
+  requestBody?: unknown;
+  responses: Record<string, { description?: string; content?: Record<string, { schema?: Json }> }>;
+  security?: unknown[];
+  'x-permission'?: string;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
+
+/** The one error body of every refusal (spec section 7). */
+export const ERROR_BODY = 'ErrorBody';
+const ERROR_SCHEMA: Json = {
+  type: 'object',
+  description:
+    '`{error, message}`; `{error, key, message}` for keyed errors; `{message}` on the routes that ' +
+    'say so. Some refusals add details (`problems`, `rows`, `fields`).',
+  properties: {
+    error: { type: 'string', example: 'Bad Request' },
+    key: { type: 'string', example: 'resourceNotFound' },
+    message: { type: 'string' },
+  },
+  additionalProperties: true,
+  anyOf: [{ required: ['error'] }, { required: ['message'] }],
+};
+
+const STANDARD_ERRORS: Record<string, string> = {
+  '400': 'Malformed path, query or body `{error, message}`',
+  '401': 'No valid session `{error, key, message}`',
+};
+
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  health: 'Liveness of the service and what it depends on',
+  identity: 'Registration, login, sessions, two-factor authentication, user state and colors',
+};
+
+/**
+ * What every route already declares, written into the document so no route has to repeat it:
+ * its path parameters (a UUID unless the spec makes it a free string, as the global pipe checks),
+ * a 400 for any route that validates a path, query or body, the one error body for every
+ * refusal, a description naming the permission, and the tags the operations use.
+ */
+export function completeDocument<T extends OpenAPIObject>(doc: T): T {
+  doc.components = { ...doc.components, schemas: { ...doc.components?.schemas } };
+  doc.components.schemas![ERROR_BODY] = ERROR_SCHEMA;
+  const errorContent = {
+    'application/json': { schema: { $ref: `#/components/schemas/${ERROR_BODY}` } },
+  };
+  const tags = new Set<string>();
+  for (const [path, item] of Object.entries(doc.paths)) {
+    const pathParams = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+    for (const method of METHODS) {
+      const op = (item as Record<string, Operation | undefined>)[method];
+      if (!op) continue;
+      op.parameters = op.parameters ?? [];
+      for (const name of pathParams) {
+        const declared = op.parameters.find((p) => p.in === 'path' && p.name === name);
+        const schema = STRING_PARAMS.has(name)
+          ? { type: 'string' }
+          : { type: 'string', format: 'uuid' };
+        if (declared) declared.schema = { ...schema, ...declared.schema };
+        else op.parameters.push({ name, in: 'path', required: true, schema });
+      }
+      if (!op.parameters.length) delete op.parameters;
+      const validated = op.parameters?.length || op.requestBody;
+      if (validated && !op.responses['400']) {
+        op.responses['400'] = { description: STANDARD_ERRORS['400'] };
+      }
+      for (const [status, response] of Object.entries(op.responses)) {
+        if (Number(status) >= 400 && !response.content) response.content = errorContent;
+      }
+      if (!op.tags?.length) op.tags = [path.split('/').filter(Boolean)[1] ?? 'service'];
+      for (const tag of op.tags) tags.add(tag);
+      if (!op.description) {
+        const permission = op['x-permission'];
+        const access = permission
+          ? `Needs \`${permission}\` in the organization the route addresses.`
+          : op.security?.length
+            ? 'Needs a session.'
+            : 'Open to anyone.';
+        op.description = op.summary ? `${op.summary}. ${access}` : access;
+      }
+    }
+  }
+  doc.tags = [...tags].sort().map((name) => ({
+    name,
+    description: TAG_DESCRIPTIONS[name] ?? `The ${name} routes`,
+  }));
+  return doc;
+}
