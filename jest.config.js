@@ -20,7 +20,7 @@ module.exports = {
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts', '<rootDir>/test/service/**/*.spec.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       // Every answer the suite receives is checked against the OpenAPI document.
-      setupFilesAfterEach: ['<rootDir>/test/support/openapi-after-each.ts'],
+      setupFilesAfterEnv: ['<rootDir>/test/support/openapi-after-each.ts'],
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
   ],
