@@ -1,7 +1,6 @@
 import { Body, Controller, Get, Param, Post, Res, UploadedFiles } from '@nestjs/common';
 import {
   ApiBody,
-  ApiConsumes,
   ApiCreatedResponse,
   ApiOkResponse,
   ApiOperation,
@@ -10,7 +9,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Access, AccessContext, ApiKeyedErrors, MultipartBody, Permission } from '../../common';
+import { Access, AccessContext, ApiKeyedErrors, Multipart, Permission } from '../../common';
 import { sendStoredFile } from './file-download';
 import type { Upload } from './file-store.service';
 import { OrganizationFileFields } from './files.dto';
@@ -29,7 +28,7 @@ export class OrganizationFilesController {
 
   @Post('file')
   @Permission('canEditDocuments', { bodyRecords: { plan: 'plan', holding: 'holding' } })
-  @MultipartBody()
+  @Multipart({ maxFileBytes: (env) => env.STORAGE_UPLOAD_SIZE_LIMIT_MB * 1024 * 1024 })
   @ApiOperation({
     summary: 'Upload a file of the organization (a plan document, a grant agreement...)',
     description:
@@ -38,7 +37,6 @@ export class OrganizationFilesController {
       'or holding of the organization (another organization’s or unknown → 404), whose holders ' +
       'then find it in `GET /v1/incentive/documents`. Emits `document.uploaded` (object: the file record).',
   })
-  @ApiConsumes('multipart/form-data')
   @ApiBody({
     schema: {
       type: 'object',
