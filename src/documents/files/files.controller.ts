@@ -19,7 +19,8 @@ import { FILE_RECORD_SHAPE } from './stored-file.view';
 const DOWNLOAD =
   'Content-Type of the file, Content-Length, RFC 6266/5987 Content-Disposition with its stored name, X-Content-Type-Options: nosniff. A deleted file → 404.';
 const VIEWERS =
-  'Requires `canViewFile`: members whose role has it in the file’s organization (Viewer and up), or the file’s uploader; a profile’s file only its own user (403 for anyone else).';
+  'Requires `canViewFile`: members whose role has it in the file’s organization (Viewer and up), or the file’s uploader; a profile’s file only its own user (403 for anyone else). ' +
+  'A data room document also requires `canViewDocuments`, an imported cap table (CSV import) `canViewCapTable`, in the caller’s role, whoever uploaded it (403).';
 
 @ApiTags('documents')
 @Controller('v1/organization/:organization')
@@ -73,8 +74,12 @@ export class FileContentController {
   })
   @ApiProduces('application/octet-stream')
   @ApiOkResponse({ description: 'The file’s bytes' })
-  async attachment(@Param('file') id: string, @Res() res: Response) {
-    const { file, bytes } = await this.files.content(id);
+  async attachment(
+    @Access() access: AccessContext,
+    @Param('file') id: string,
+    @Res() res: Response,
+  ) {
+    const { file, bytes } = await this.files.content(access, id);
     sendStoredFile(res, file, bytes, 'attachment');
   }
 
@@ -89,8 +94,8 @@ export class FileContentController {
   })
   @ApiProduces('application/octet-stream')
   @ApiOkResponse({ description: 'The file’s bytes' })
-  async inline(@Param('file') id: string, @Res() res: Response) {
-    const { file, bytes } = await this.files.content(id);
+  async inline(@Access() access: AccessContext, @Param('file') id: string, @Res() res: Response) {
+    const { file, bytes } = await this.files.content(access, id);
     sendStoredFile(res, file, bytes, 'inline');
   }
 }

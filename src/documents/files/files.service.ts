@@ -4,9 +4,19 @@ import { AccessContext, DomainError } from '../../common';
 import { LegalRecordsService } from '../../profiles';
 import { cleanName, FileStore, Upload } from './file-store.service';
 import { contentTypeOf, extensionOf } from './file-types';
-import type { StoredFile } from './stored-file.entity';
+import type { FilePurpose, StoredFile } from './stored-file.entity';
 import { StoredFileRepository } from './stored-file.repository';
 import { FileRecordView, toFileRecordView } from './stored-file.view';
+
+/**
+ * Files whose purpose asks for more than `canViewFile` (which the route's guard decides, the
+ * uploader included): a data room document is read by those who may view documents, an imported
+ * cap table by those who may view the cap table, whoever uploaded them.
+ */
+const PURPOSE_PERMISSION: Partial<Record<FilePurpose, string>> = {
+  document: 'canViewDocuments',
+  import: 'canViewCapTable',
+};
 
 /** What an organization file documents (the guard has checked both are the organization's). */
 export interface FileLinks {
@@ -76,10 +86,17 @@ export class FilesService {
     return toFileRecordView(files[0]);
   }
 
-  /** A file that is not deleted, and its bytes. */
-  async content(id: string): Promise<{ file: StoredFile; bytes: Readable }> {
+  /**
+   * A file that is not deleted, and its bytes; 403 when its purpose needs a permission the
+   * caller's role lacks in its organization.
+   */
+  async content(access: AccessContext, id: string): Promise<{ file: StoredFile; bytes: Readable }> {
     const file = await this.files.findLive(id);
     if (!file) throw DomainError.notFound('no such file');
+    const needed = PURPOSE_PERMISSION[file.purpose];
+    if (needed && !access.permissions.has(needed)) {
+      throw DomainError.forbidden(`requires ${needed}`);
+    }
     return { file, bytes: await this.store.open(file) };
   }
 
