@@ -36,7 +36,9 @@ export class OrganizationFilesController {
       'Requires `canEditDocuments`. One file in the field `file` (at most ' +
       'STORAGE_UPLOAD_SIZE_LIMIT_MB: 413); optional fields `plan` and `holding` link it to a plan ' +
       'or holding of the organization (another organization’s or unknown → 404), whose holders ' +
-      'then find it in `GET /v1/incentive/documents`. Emits `document.uploaded` (object: the file record).',
+      'then find it in `GET /v1/incentive/documents` (a plan’s documents: every grantee of the ' +
+      'plan). Both at once: the holding must be a grant of that plan (else 400 naming `holding`). ' +
+      'Emits `document.uploaded` (object: the file record).',
   })
   @ApiBody({
     schema: {

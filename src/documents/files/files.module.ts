@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CapTableExportsModule } from '../../cap-table';
 import { ProfilesModule } from '../../profiles';
 import { DocumentsCoreModule } from '../documents-core.module';
 import { FileContentController, OrganizationFilesController } from './files.controller';
@@ -8,7 +9,7 @@ import { ProfileFilesController } from './profile-files.controller';
 
 /** Files outside the data room: organization files, profile files, incentive documents. */
 @Module({
-  imports: [DocumentsCoreModule, ProfilesModule],
+  imports: [DocumentsCoreModule, ProfilesModule, CapTableExportsModule],
   controllers: [
     OrganizationFilesController,
     FileContentController,

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
+import { IncentiveFacts } from '../../cap-table';
 import { AccessContext, DomainError } from '../../common';
 import { LegalRecordsService } from '../../profiles';
 import { cleanName, FileStore, Upload } from './file-store.service';
@@ -34,15 +35,28 @@ export class FilesService {
     private readonly store: FileStore,
     private readonly files: StoredFileRepository,
     private readonly legalRecords: LegalRecordsService,
+    private readonly incentives: IncentiveFacts,
   ) {}
 
-  /** Stores one file of the organization; emits `document.uploaded`. */
+  /**
+   * Stores one file of the organization; emits `document.uploaded`. Linked to a plan and a holding
+   * at once, the holding must be a grant of that plan: its grantees all see the plan's documents.
+   */
   async uploadForOrganization(
     access: AccessContext,
     uploads: Upload[] | undefined,
     links: FileLinks,
   ): Promise<FileRecordView> {
     const organizationId = access.organizationId!;
+    if (links.plan && links.holding) {
+      const plan = await this.incentives.planOfHolding(organizationId, links.holding);
+      if (plan !== links.plan) {
+        throw DomainError.badRequest(
+          `holding ${links.holding} is not a grant of plan ${links.plan}: a file linked to both ` +
+            'is shown to every grantee of the plan',
+        );
+      }
+    }
     const request = {
       organizationId,
       uploadedByUserId: access.userId,
