@@ -1,6 +1,5 @@
 import { request as httpRequest, type ClientRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Response } from 'supertest';
 import { UploadSlots } from '../../../src/common';
 import { createTestApp, TestApp } from '../../support/app';
 import { errorBody } from '../../support/errors';
@@ -339,10 +338,8 @@ describe('upload routes: guarded before the body is read', () => {
       const first = heldUpload(path, { cookie });
       const second = heldUpload(path, { cookie });
       try {
-        const refused = (await eventually(async () => {
-          const res = await upload(owner, org.id);
-          return res.status === 429 ? res : false;
-        }, 5000)) as Response;
+        await eventually(async () => slots().inUse(owner.user.id) === 2, 5000);
+        const refused = await upload(owner, org.id).expect(429);
         expect(refused.body).toEqual({
           error: 'Too Many Requests',
           key: 'tooManyUploads',
@@ -364,7 +361,8 @@ describe('upload routes: guarded before the body is read', () => {
       const third = heldUpload(path, { cookie });
       const fourth = heldUpload(path, { cookie });
       try {
-        await eventually(async () => (await upload(owner, org.id)).status === 429, 5000);
+        await eventually(async () => slots().inUse(owner.user.id) === 2, 5000);
+        await upload(owner, org.id).expect(429);
         third.finish();
         fourth.finish();
         expect((await third.answer).status).toBe(201);
