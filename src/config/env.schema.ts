@@ -291,6 +291,16 @@ export class Env {
   @Max(1024, integer(1, 1024))
   DATA_ROOM_UPLOAD_SIZE_LIMIT_MB = 10;
 
+  /**
+   * Uploads one user may have in progress at once in this process (each may hold its files in
+   * memory up to the size limit); one more answers 429 `tooManyUploads`.
+   */
+  @Transform(toInt)
+  @IsInt(integer(1, 100))
+  @Min(1, integer(1, 100))
+  @Max(100, integer(1, 100))
+  UPLOAD_CONCURRENCY_PER_USER = 3;
+
   /** File extensions an upload may have (lower case, without the dot). */
   @Transform(toList)
   @IsString({ each: true })

@@ -28,6 +28,7 @@ export const ERROR_CATALOGUE = {
   // Our own keys (not in the spec's section 7; spec:check only checks the spec's are here).
   capTableNotEmpty: { wire: 'capTableNotEmpty', status: 409 },
   databaseTimeout: { wire: 'databaseTimeout', status: 503 },
+  tooManyUploads: { wire: 'tooManyUploads', status: 429 },
 } as const satisfies Record<string, { wire: string; status: number }>;
 
 export type ErrorKey = keyof typeof ERROR_CATALOGUE;
