@@ -4,6 +4,7 @@ export { LedgerVerifier } from './ledger/ledger-verifier';
 export type { Difference, Verification } from './ledger/ledger-verifier';
 export { CapTableExportsModule } from './exports/cap-table-exports.module';
 export { CertificateFacts } from './exports/certificate-facts.service';
+export { IncentiveFacts } from './exports/incentive-facts.service';
 export { CapTableCsv } from './exports/cap-table-csv.service';
 export type {
   CapTableImportRow,

@@ -4,6 +4,7 @@ import { parseKey, SecretBox } from './crypto/secret-box';
 import { TokenService } from './crypto/token.service';
 import { ListResponder } from './http/list-responder';
 import { RecordResolvers } from './http/record-resolvers';
+import { UploadSlots } from './http/upload-slots';
 
 /**
  * Development-only key, used when ENCRYPTION_KEY is unset outside production (validateEnv makes
@@ -13,7 +14,8 @@ const DEV_ENCRYPTION_KEY = 'ledgerline-development-only-key!';
 
 /**
  * The shared singletons of Common: the registry every module adds its record resolvers to, the
- * SecretBox keyed by ENCRYPTION_KEY, the TokenService and the ListResponder (with its cache).
+ * SecretBox keyed by ENCRYPTION_KEY, the TokenService, the ListResponder (with its cache) and the
+ * UploadSlots every upload route counts its callers' uploads in.
  * Global, imported once by the app.
  */
 @Global()
@@ -31,7 +33,8 @@ const DEV_ENCRYPTION_KEY = 'ledgerline-development-only-key!';
     },
     TokenService,
     ListResponder,
+    UploadSlots,
   ],
-  exports: [RecordResolvers, SecretBox, TokenService, ListResponder],
+  exports: [RecordResolvers, SecretBox, TokenService, ListResponder, UploadSlots],
 })
 export class CommonModule {}

@@ -8,18 +8,16 @@ export { AllExceptionsFilter } from './errors/exception.filter';
 export { mapExpressErrors } from './errors/render-error';
 export { validationError } from './errors/validation';
 
-export {
-  Authenticated,
-  CsrfExempt,
-  MultipartBody,
-  Permission,
-  Public,
+export { Authenticated, CsrfExempt, Permission, Public } from './http/access.decorators';
+export type {
+  Access as AccessRule,
+  MultipartOptions,
+  PermissionTarget,
 } from './http/access.decorators';
-export type { Access as AccessRule, PermissionTarget } from './http/access.decorators';
 export { Access, CurrentUserId } from './http/access-context';
 export type { AccessContext } from './http/access-context';
 export { AccessGuard, PERMISSION_CHECKER } from './http/access.guard';
-export type { PermissionChecker } from './http/access.guard';
+export type { FormState, PermissionChecker } from './http/access.guard';
 export { RecordResolvers } from './http/record-resolvers';
 export type { RecordResolver } from './http/record-resolvers';
 export { CsrfGuard } from './http/csrf.guard';
@@ -29,7 +27,8 @@ export { JSON_TYPES, jsonBody } from './http/json-body';
 export { CachedList, ListResponder } from './http/list-responder';
 export type { ListSpec } from './http/list-responder';
 export { conditionalListShortcut } from './http/conditional-list.middleware';
-export { multipartMiddleware } from './http/multipart.middleware';
+export { Multipart, MultipartInterceptor } from './http/multipart';
+export { UploadSlots } from './http/upload-slots';
 export { requestIdMiddleware } from './http/request-id.middleware';
 export { UuidParamsPipe } from './http/uuid-params.pipe';
 export { listRoutes, routesOf } from './http/route-table';

@@ -39,6 +39,29 @@ describe('validateEnv', () => {
     expect(() => validateEnv({ PORT: '70000' })).toThrow(/PORT must be an integer from 0 to 65535/);
   });
 
+  it('bounds statements: 15 s per request, 5 min for imports and exports, never the long one shorter', () => {
+    const env = validateEnv({});
+    expect(env.DATABASE_STATEMENT_TIMEOUT_MS).toBe(15_000);
+    expect(env.DATABASE_LONG_STATEMENT_TIMEOUT_MS).toBe(300_000);
+    expect(
+      validateEnv({ DATABASE_STATEMENT_TIMEOUT_MS: '2000' }).DATABASE_STATEMENT_TIMEOUT_MS,
+    ).toBe(2000);
+    expect(() => validateEnv({ DATABASE_STATEMENT_TIMEOUT_MS: '0' })).toThrow(
+      /DATABASE_STATEMENT_TIMEOUT_MS must be an integer from 1 to 2147483647 \(got "0"\)/,
+    );
+    expect(() => validateEnv({ DATABASE_LONG_STATEMENT_TIMEOUT_MS: '15s' })).toThrow(
+      /DATABASE_LONG_STATEMENT_TIMEOUT_MS must be an integer/,
+    );
+    expect(() =>
+      validateEnv({
+        DATABASE_STATEMENT_TIMEOUT_MS: '60000',
+        DATABASE_LONG_STATEMENT_TIMEOUT_MS: '30000',
+      }),
+    ).toThrow(
+      'DATABASE_LONG_STATEMENT_TIMEOUT_MS: must be at least DATABASE_STATEMENT_TIMEOUT_MS (60000)',
+    );
+  });
+
   it('accepts MAIL_FROM as a bare address or as "Name <address>", and nothing else', () => {
     expect(validateEnv({ MAIL_FROM: 'no-reply@example.com' }).MAIL_FROM).toBe(
       'no-reply@example.com',

@@ -57,6 +57,9 @@ const integer = (min: number, max?: number) => ({
     `${args.property} must be an integer ${max === undefined ? `>= ${min}` : `from ${min} to ${max}`} (got "${String(args.value)}")`,
 });
 
+/** The largest statement_timeout PostgreSQL takes (ms, a 32-bit integer). */
+const PG_MAX_TIMEOUT_MS = 2_147_483_647;
+
 export const NODE_ENVS = ['development', 'production', 'test'] as const;
 export const LOG_LEVELS = ['error', 'warn', 'log', 'debug', 'verbose'] as const;
 export type LogLevelName = (typeof LOG_LEVELS)[number];
@@ -78,6 +81,27 @@ export class Env {
 
   @IsString()
   EMBEDDED_POSTGRES_DIR = './.data/postgres';
+
+  /**
+   * PostgreSQL's statement_timeout on every connection of the app: a statement that runs (or
+   * waits for a lock) longer is cancelled and its request answered 503. Bounds what one request
+   * can make the database do.
+   */
+  @Transform(toInt)
+  @IsInt(integer(1, PG_MAX_TIMEOUT_MS))
+  @Min(1, integer(1, PG_MAX_TIMEOUT_MS))
+  @Max(PG_MAX_TIMEOUT_MS, integer(1, PG_MAX_TIMEOUT_MS))
+  DATABASE_STATEMENT_TIMEOUT_MS = 15_000;
+
+  /**
+   * The limit inside the transactions of imports and exports (which raise it for themselves),
+   * and on the connections of the CLI.
+   */
+  @Transform(toInt)
+  @IsInt(integer(1, PG_MAX_TIMEOUT_MS))
+  @Min(1, integer(1, PG_MAX_TIMEOUT_MS))
+  @Max(PG_MAX_TIMEOUT_MS, integer(1, PG_MAX_TIMEOUT_MS))
+  DATABASE_LONG_STATEMENT_TIMEOUT_MS = 300_000;
 
   @Transform(emptyToUndefined)
   @IsOptional()
@@ -267,6 +291,16 @@ export class Env {
   @Max(1024, integer(1, 1024))
   DATA_ROOM_UPLOAD_SIZE_LIMIT_MB = 10;
 
+  /**
+   * Uploads one user may have in progress at once in this process (each may hold its files in
+   * memory up to the size limit); one more answers 429 `tooManyUploads`.
+   */
+  @Transform(toInt)
+  @IsInt(integer(1, 100))
+  @Min(1, integer(1, 100))
+  @Max(100, integer(1, 100))
+  UPLOAD_CONCURRENCY_PER_USER = 3;
+
   /** File extensions an upload may have (lower case, without the dot). */
   @Transform(toList)
   @IsString({ each: true })
@@ -302,6 +336,14 @@ export function validateEnv(raw: Record<string, unknown>): Env {
   if (env.STORAGE_DRIVER === 'gcs' && !env.STORAGE_BUCKET) {
     problems.push(
       '  STORAGE_BUCKET: required when STORAGE_DRIVER=gcs (a Cloud Storage bucket name)',
+    );
+  }
+  if (
+    Number.isInteger(env.DATABASE_LONG_STATEMENT_TIMEOUT_MS) &&
+    env.DATABASE_LONG_STATEMENT_TIMEOUT_MS < env.DATABASE_STATEMENT_TIMEOUT_MS
+  ) {
+    problems.push(
+      `  DATABASE_LONG_STATEMENT_TIMEOUT_MS: must be at least DATABASE_STATEMENT_TIMEOUT_MS (${env.DATABASE_STATEMENT_TIMEOUT_MS})`,
     );
   }
   if (env.NODE_ENV === 'production' && !env.ENCRYPTION_KEY) {

@@ -1,7 +1,10 @@
 import { DynamicModule, Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
 import { Env } from '../config';
 import { EmbeddedPostgresHandle, useEmbeddedPostgres } from './embedded';
+import type { StatementLimits } from './statement-limits';
 import { ENTITY_GLOBS, typeormOptions } from './typeorm-options';
 
 /** Where the database is: DATABASE_URL, or an embedded server started (and stopped) by us. */
@@ -33,26 +36,61 @@ export class DatabaseServer implements OnApplicationShutdown {
 })
 class DatabaseServerModule {}
 
-const connection = (allEntities: boolean) =>
+/**
+ * Statement limits of the app's connections: every request's statements stop at
+ * DATABASE_STATEMENT_TIMEOUT_MS. The CLI is run by an operator, one command at a time, and its
+ * `ledger:verify` replays a whole log: its connections have the long limit throughout.
+ */
+const limitsOf = (env: Env, cli: boolean): StatementLimits => ({
+  statement: cli ? env.DATABASE_LONG_STATEMENT_TIMEOUT_MS : env.DATABASE_STATEMENT_TIMEOUT_MS,
+  long: env.DATABASE_LONG_STATEMENT_TIMEOUT_MS,
+});
+
+/**
+ * Applies the pending migrations on a connection of their own, without a statement limit: a
+ * migration rewrites whole tables once, at deployment, and cut half-way it would stop the start.
+ */
+async function migrate(url: string) {
+  const migrations = new DataSource(typeormOptions(url));
+  await migrations.initialize();
+  try {
+    await migrations.runMigrations({ transaction: 'each' });
+  } finally {
+    await migrations.destroy();
+  }
+}
+
+const connection = (cli: boolean) =>
   TypeOrmModule.forRootAsync({
     imports: [DatabaseServerModule],
-    inject: [DatabaseServer],
-    useFactory: (server: DatabaseServer) => ({
-      ...typeormOptions(server.url),
+    inject: [DatabaseServer, Env],
+    useFactory: (server: DatabaseServer, env: Env) => ({
+      ...typeormOptions(server.url, limitsOf(env, cli)),
       autoLoadEntities: true,
       // Tools that load a few modules still need every entity their foreign keys point to.
-      ...(allEntities ? { entities: ENTITY_GLOBS } : {}),
-      // Pending migrations are applied at start-up, before the app serves anything.
-      migrationsRun: true,
+      ...(cli ? { entities: ENTITY_GLOBS } : {}),
       retryAttempts: 3,
       retryDelay: 1000,
     }),
+    // Pending migrations are applied at start-up (see migrate), before the app serves anything.
+    dataSourceFactory: async (options) => {
+      const postgres = options as PostgresConnectionOptions;
+      await migrate(postgres.url!);
+      return new DataSource(postgres);
+    },
   });
+
+/** The CLI's connection, in place of the app's (a module of its own: not both at once). */
+@Module({})
+class CliDatabaseModule {}
 
 @Module({ imports: [connection(false)] })
 export class DatabaseModule {
-  /** For the CLI: the connection with every entity, whichever modules are loaded. */
+  /**
+   * For the CLI: the connection with every entity, whichever modules are loaded, and the long
+   * statement limit.
+   */
   static withAllEntities(): DynamicModule {
-    return { module: DatabaseModule, imports: [connection(true)] };
+    return { module: CliDatabaseModule, imports: [connection(true)] };
   }
 }

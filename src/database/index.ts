@@ -2,3 +2,4 @@ export { DatabaseModule } from './database.module';
 export { AggregateRepository } from './aggregate-repository';
 export type { InTransaction } from './aggregate-repository';
 export { ForeignKey } from './foreign-key';
+export { allowLongStatements } from './statement-limits';

@@ -1,12 +1,14 @@
 import { join } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
+import { StatementLimits, statementLimitParameters } from './statement-limits';
 
 /**
  * The one definition of how we talk to PostgreSQL, shared by the app, the migration CLI and the
  * test harness. `synchronize` is off for good: the schema only changes through migrations.
+ * Without `limits` statements run as long as they take (migrations, the test harness).
  */
-export function typeormOptions(url: string): DataSourceOptions {
+export function typeormOptions(url: string, limits?: StatementLimits): DataSourceOptions {
   return {
     type: 'postgres',
     url,
@@ -18,7 +20,11 @@ export function typeormOptions(url: string): DataSourceOptions {
     migrations: [join(__dirname, 'migrations', '*.{ts,js}')],
     migrationsTableName: 'migrations',
     migrationsTransactionMode: 'each',
-    extra: { max: 10, connectionTimeoutMillis: 5000 },
+    extra: {
+      max: 10,
+      connectionTimeoutMillis: 5000,
+      ...(limits ? statementLimitParameters(limits) : {}),
+    },
   };
 }
 

@@ -1,7 +1,7 @@
-import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth';
-import { multipartMiddleware, PERMISSION_CHECKER } from '../common';
+import { PERMISSION_CHECKER } from '../common';
 import { MailModule } from '../mail';
 import { ProfilesModule } from '../profiles';
 import { Invitation } from './invitations/invitation.entity';
@@ -30,8 +30,6 @@ import { RolesController } from './roles/roles.controller';
 import { RolesService } from './roles/roles.service';
 import { SiteAdminController } from './site-admin/site-admin.controller';
 import { SiteAdminModule } from './site-admin/site-admin.module';
-
-const MEMBER_UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024;
 
 /**
  * Organizations, members, roles, invitations, site admins and the permission guard's decisions
@@ -74,10 +72,4 @@ const MEMBER_UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024;
   ],
   exports: [PERMISSION_CHECKER, OrganizationsDirectory, HolderMembers],
 })
-export class OrganizationsModule implements NestModule {
-  configure(consumer: MiddlewareConsumer) {
-    consumer
-      .apply(multipartMiddleware(MEMBER_UPLOAD_LIMIT_BYTES))
-      .forRoutes({ path: 'v1/organization/member/upload', method: RequestMethod.POST });
-  }
-}
+export class OrganizationsModule {}

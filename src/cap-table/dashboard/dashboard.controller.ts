@@ -23,7 +23,7 @@ export class DashboardController {
       'fullyDilutedPercent}], byClass: [{security, name, authorized, issued, percent}], latestValuation}. ' +
       'Percentages have 4 decimals and add up to exactly 100. `?asOf=YYYY-MM-DD` replays the log up to ' +
       'that date. byHolder lists every holder for roles with canViewCapitalizationOrSelf, else only the ' +
-      'caller’s own rows.',
+      'caller’s own rows; latestValuation is null for roles without canViewValuation.',
   })
   @ApiOkResponse({ description: 'The dashboard' })
   dashboard(@Access() access: AccessContext, @Query() query: DashboardQuery) {

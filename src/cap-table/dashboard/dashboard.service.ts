@@ -66,7 +66,7 @@ const OPTION_TYPES_SQL = [...EXERCISABLE_TYPES].map((t) => `'${t}'`).join(', ');
  * The cap table at a glance: today's from the current tables (aggregated by PostgreSQL), or as it
  * stood on `asOf`, replayed from the log. Everyone who may view the organization sees the
  * totals and the classes; holder by holder only those whose role may view the whole cap table,
- * anyone else their own rows.
+ * anyone else their own rows; the latest valuation only those who may view valuations.
  */
 @Injectable()
 export class DashboardService {
@@ -180,7 +180,9 @@ export class DashboardService {
         issued: toDecimalString(c.issued),
         percent: toDecimalString(classPercents[i].percent),
       })),
-      latestValuation,
+      // The valuation routes need canViewValuation: the dashboard shows no more than they do.
+      // (The fully diluted figures still convert at its price, as for everyone.)
+      latestValuation: access.permissions.has('canViewValuation') ? latestValuation : null,
     };
   }
 

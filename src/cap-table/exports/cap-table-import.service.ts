@@ -4,6 +4,7 @@ import type Decimal from 'decimal.js';
 import { In, IsNull } from 'typeorm';
 import { isWholeNumber, toDecimal, toDecimalString } from '../../../libs/cap-math';
 import { AccessContext, DomainError } from '../../common';
+import { allowLongStatements } from '../../database';
 import { Tx } from '../../events';
 import { HolderMembers, NewHolder, OrganizationsDirectory } from '../../organizations';
 import { StakeholderCounts } from '../billing-counts';
@@ -115,6 +116,7 @@ export class CapTableImport {
     source: ImportSource | null,
     write = true,
   ): Promise<ImportOutcome> {
+    await allowLongStatements(tx);
     const organizationId = access.organizationId!;
     const organization = await this.organizations.organization(organizationId);
     if (!organization) throw DomainError.notFound('no such organization');

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import type { QueryRunner } from 'typeorm';
 import { toDecimalString } from '../../../libs/cap-math';
+import { allowLongStatements } from '../../database';
 import { OrganizationsDirectory } from '../../organizations';
 import type { LedgerState } from '../ledger/ledger-state';
 import { Shareholding } from '../shareholdings/shareholding.entity';
@@ -85,6 +86,7 @@ export class CapTableRowsReader {
     try {
       await runner.startTransaction('REPEATABLE READ');
       await runner.query('SET TRANSACTION READ ONLY');
+      await allowLongStatements(runner);
       const column = new OwnershipColumn();
       for await (const batch of cursor<{ q: string }>(runner, 'quantities', QUANTITIES_SQL, [
         organizationId,

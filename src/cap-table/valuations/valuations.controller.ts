@@ -13,12 +13,16 @@ export class ValuationsController {
   constructor(private readonly valuations: ValuationsService) {}
 
   @Put('valuation')
-  @Permission('canEdit', { body: 'organization', bodyRecords: { id: 'valuation' } })
+  @Permission('canEdit', {
+    body: 'organization',
+    bodyRecords: { id: 'valuation', reportFile: 'file' },
+  })
   @ApiOperation({
     summary: 'Record a valuation, or update one (`id`)',
     description:
       'canEdit in the body’s organization. Answers 200 whether the valuation was created ' +
-      '(no `id`) or updated (spec section 7 lists 200 and 201 only; a PUT answers 200).',
+      '(no `id`) or updated (spec section 7 lists 200 and 201 only; a PUT answers 200). ' +
+      '`reportFile` must be a file of the organization (404 otherwise).',
   })
   @ApiOkResponse({ description: `The valuation as recorded (created or updated): ${SHAPE}` })
   put(@Access() access: AccessContext, @Body() dto: PutValuationDto): Promise<ValuationView> {

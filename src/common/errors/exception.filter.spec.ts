@@ -119,6 +119,19 @@ describe('AllExceptionsFilter.render', () => {
     });
   });
 
+  it('answers a statement cancelled at its time limit (57014) with 503 databaseTimeout, wrapped or not', () => {
+    const expected = {
+      status: 503,
+      body: { error: 'Service Unavailable', key: 'databaseTimeout', message: expect.any(String) },
+    };
+    const cancelled = () =>
+      Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' });
+    const wrapped = new QueryFailedError('SELECT secret FROM x', [], cancelled());
+    expect(render(wrapped)).toEqual(expected);
+    expect(render(cancelled())).toEqual(expected);
+    expect(JSON.stringify(render(wrapped))).not.toContain('secret');
+  });
+
   it('answers anything unexpected with a bare 500', () => {
     expect(render(new Error('secret internal detail'))).toEqual({
       status: 500,

@@ -22,6 +22,9 @@ const CONNECTION_ERRORS = new Set([
   '08003',
 ]);
 
+/** SQLSTATE of a statement cancelled by statement_timeout (or by an operator). */
+const QUERY_CANCELED = '57014';
+
 /** Keys of section 7 that every error of a status carries (the spec names them for these). */
 const STATUS_KEYS: Partial<Record<number, string>> = {
   401: ERROR_CATALOGUE.unauthorized.wire,
@@ -63,6 +66,13 @@ export function toDomainError(exception: unknown): DomainError | undefined {
   const code = (exception as { code?: string } | undefined)?.code;
   if (code && CONNECTION_ERRORS.has(code)) {
     return new DomainError('databaseMissing', 503, 'the database is unavailable');
+  }
+  // A statement cancelled at its limit (DATABASE_STATEMENT_TIMEOUT_MS), wrapped by TypeORM or not.
+  if (code === QUERY_CANCELED) {
+    return DomainError.keyed(
+      'databaseTimeout',
+      'the request took too long in the database and was stopped; try again later',
+    );
   }
   // Body-parser and other express-level errors carry an http status (and a safe message).
   const status =

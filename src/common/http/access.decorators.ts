@@ -5,6 +5,7 @@ import {
   ApiNotFoundResponse,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
+import type { Env } from '../../config';
 
 export const ACCESS_KEY = 'ledgerline:access';
 
@@ -24,7 +25,11 @@ export interface PermissionTarget {
   record?: string;
   /** Path parameter holding the record id; defaults to the record kind. */
   param?: string;
-  /** Body field holding the organization id (routes without one in the path). */
+  /**
+   * Body field holding the organization id (routes without one in the path). On an upload route
+   * (`@Multipart`) the same name may be given in the query string instead, so that the permission
+   * is decided before the form is read; in both, they must be equal (else 400).
+   */
   body?: string;
   /** Query parameter holding the organization id (lists of routes without one in the path). */
   query?: string;
@@ -94,5 +99,18 @@ export interface CsrfRule {
 export const CsrfExempt = (reason: string) =>
   SetMetadata(CSRF_KEY, { exempt: reason } satisfies CsrfRule);
 
-/** The route accepts a `multipart/form-data` body besides JSON. */
+/**
+ * The route accepts a `multipart/form-data` body besides JSON. Only through `@Multipart(...)`,
+ * which also reads the form once the guards have let the request through.
+ */
 export const MultipartBody = () => SetMetadata(CSRF_KEY, { multipart: true } satisfies CsrfRule);
+
+export const MULTIPART_KEY = 'ledgerline:multipart';
+
+/** How an upload route's form is read (see `@Multipart`). */
+export interface MultipartOptions {
+  /** The largest file, in bytes (from the environment, or fixed). */
+  maxFileBytes: (env: Env) => number;
+  /** Files one request may carry; 1 unless said. */
+  maxFiles?: number;
+}

@@ -3,12 +3,30 @@ import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import './session.types';
 import { DomainError } from '../errors/domain-error';
-import { Access, ACCESS_KEY, PermissionTarget } from './access.decorators';
+import {
+  Access,
+  ACCESS_KEY,
+  MULTIPART_KEY,
+  MultipartOptions,
+  PermissionTarget,
+} from './access.decorators';
+
+/**
+ * Where an upload route's form stands when its permission is decided: `unread` by the guard (the
+ * form fields are not known yet: what needs them waits), `read` once `@Multipart` has parsed it
+ * (the whole decision again, with them).
+ */
+export type FormState = 'unread' | 'read';
 
 /** Decides a `@Permission(...)` route; provided by the organizations module. */
 export interface PermissionChecker {
   /** Throws DomainError (403/404) when refused; sets `req.access` when granted. */
-  authorize(req: Request, permission: string, target: PermissionTarget): Promise<void>;
+  authorize(
+    req: Request,
+    permission: string,
+    target: PermissionTarget,
+    form?: FormState,
+  ): Promise<void>;
 }
 export const PERMISSION_CHECKER = Symbol('PERMISSION_CHECKER');
 
@@ -38,7 +56,13 @@ export class AccessGuard implements CanActivate {
     if (access.kind === 'public') return true;
     if (!req.session?.userId) throw DomainError.unauthorized('no valid session');
     if (access.kind === 'authenticated') return true;
-    await this.checker.authorize(req, access.permission, access.target);
+    // An upload is decided before a byte of its form is read (`@Multipart` reads it afterwards).
+    const upload = this.reflector.getAllAndOverride<MultipartOptions | undefined>(MULTIPART_KEY, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    const form = upload && req.is('multipart/form-data') ? 'unread' : undefined;
+    await this.checker.authorize(req, access.permission, access.target, form);
     return true;
   }
 }

@@ -1,7 +1,6 @@
 import { Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
 import {
   ApiBody,
-  ApiConsumes,
   ApiCreatedResponse,
   ApiOkResponse,
   ApiOperation,
@@ -10,7 +9,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Access, AccessContext, ApiKeyedErrors, MultipartBody, Permission } from '../../common';
+import { Access, AccessContext, ApiKeyedErrors, Multipart, Permission } from '../../common';
 import { sendStoredFile } from '../files/file-download';
 import { FILE_RECORD_SHAPE } from '../files/stored-file.view';
 import { CapTableExportQuery, ImportQuery, ImportTemplateQuery } from './csv.dto';
@@ -92,7 +91,7 @@ export class CapTableCsvController {
 
   @Post('import')
   @Permission('canEditCapTable')
-  @MultipartBody()
+  @Multipart({ maxFileBytes: (env) => env.STORAGE_UPLOAD_SIZE_LIMIT_MB * 1024 * 1024 })
   @ApiOperation({
     summary: 'Import a cap table CSV: every row issued as shares, all or nothing',
     description:
@@ -111,7 +110,6 @@ export class CapTableCsvController {
       'per new class, one `shareholding.imported`. `?dryRun=true` does all of it and rolls back: 200, ' +
       `nothing changed. Over STORAGE_UPLOAD_SIZE_LIMIT_MB → 413. ${ROW_ERRORS}.`,
   })
-  @ApiConsumes('multipart/form-data')
   @ApiBody({
     schema: {
       type: 'object',

@@ -14,7 +14,6 @@ import {
 import {
   ApiBody,
   ApiConflictResponse,
-  ApiConsumes,
   ApiCreatedResponse,
   ApiOkResponse,
   ApiOperation,
@@ -30,7 +29,7 @@ import {
   ApiKeyedErrors,
   ListResponder,
   ListSpec,
-  MultipartBody,
+  Multipart,
   Permission,
 } from '../../common';
 import { sendStoredFile } from '../files/file-download';
@@ -50,6 +49,9 @@ import { ENTRY_SHAPE } from './data-room.view';
  * Every member who may list the data room sees the same list. Not `@CachedList`: the
  * conditional-read shortcut runs before module middleware, and the production switch is one.
  */
+/** Files one data room upload may carry (each up to DATA_ROOM_UPLOAD_SIZE_LIMIT_MB, in memory). */
+const MAX_FILES_PER_UPLOAD = 10;
+
 const DOCUMENT_LIST: ListSpec = {
   list: 'document',
   resources: ['document', 'folder'],
@@ -97,7 +99,10 @@ export class DataRoomController {
 
   @Post('document')
   @Permission('canEditDocuments', { bodyRecords: { parentFolder: 'document' } })
-  @MultipartBody()
+  @Multipart({
+    maxFileBytes: (env) => env.DATA_ROOM_UPLOAD_SIZE_LIMIT_MB * 1024 * 1024,
+    maxFiles: MAX_FILES_PER_UPLOAD,
+  })
   @ApiOperation({
     summary: 'Upload files into the data room',
     description:
@@ -110,7 +115,6 @@ export class DataRoomController {
       ' ' +
       DISABLED,
   })
-  @ApiConsumes('multipart/form-data')
   @ApiBody({
     schema: {
       type: 'object',

@@ -1,7 +1,6 @@
 import { Body, Controller, Get, Param, Post, Res, UploadedFiles } from '@nestjs/common';
 import {
   ApiBody,
-  ApiConsumes,
   ApiCreatedResponse,
   ApiOkResponse,
   ApiOperation,
@@ -10,7 +9,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Access, AccessContext, ApiKeyedErrors, MultipartBody, Permission } from '../../common';
+import { Access, AccessContext, ApiKeyedErrors, Multipart, Permission } from '../../common';
 import { sendStoredFile } from './file-download';
 import type { Upload } from './file-store.service';
 import { OrganizationFileFields } from './files.dto';
@@ -20,7 +19,8 @@ import { FILE_RECORD_SHAPE } from './stored-file.view';
 const DOWNLOAD =
   'Content-Type of the file, Content-Length, RFC 6266/5987 Content-Disposition with its stored name, X-Content-Type-Options: nosniff. A deleted file → 404.';
 const VIEWERS =
-  'Requires `canViewFile`: members whose role has it in the file’s organization (Viewer and up), or the file’s uploader; a profile’s file only its own user (403 for anyone else).';
+  'Requires `canViewFile`: members whose role has it in the file’s organization (Viewer and up), or the file’s uploader; a profile’s file only its own user (403 for anyone else). ' +
+  'A data room document also requires `canViewDocuments`, an imported cap table (CSV import) `canViewCapTable`, in the caller’s role, whoever uploaded it (403).';
 
 @ApiTags('documents')
 @Controller('v1/organization/:organization')
@@ -29,16 +29,17 @@ export class OrganizationFilesController {
 
   @Post('file')
   @Permission('canEditDocuments', { bodyRecords: { plan: 'plan', holding: 'holding' } })
-  @MultipartBody()
+  @Multipart({ maxFileBytes: (env) => env.STORAGE_UPLOAD_SIZE_LIMIT_MB * 1024 * 1024 })
   @ApiOperation({
     summary: 'Upload a file of the organization (a plan document, a grant agreement...)',
     description:
       'Requires `canEditDocuments`. One file in the field `file` (at most ' +
       'STORAGE_UPLOAD_SIZE_LIMIT_MB: 413); optional fields `plan` and `holding` link it to a plan ' +
       'or holding of the organization (another organization’s or unknown → 404), whose holders ' +
-      'then find it in `GET /v1/incentive/documents`. Emits `document.uploaded` (object: the file record).',
+      'then find it in `GET /v1/incentive/documents` (a plan’s documents: every grantee of the ' +
+      'plan). Both at once: the holding must be a grant of that plan (else 400 naming `holding`). ' +
+      'Emits `document.uploaded` (object: the file record).',
   })
-  @ApiConsumes('multipart/form-data')
   @ApiBody({
     schema: {
       type: 'object',
@@ -75,8 +76,12 @@ export class FileContentController {
   })
   @ApiProduces('application/octet-stream')
   @ApiOkResponse({ description: 'The file’s bytes' })
-  async attachment(@Param('file') id: string, @Res() res: Response) {
-    const { file, bytes } = await this.files.content(id);
+  async attachment(
+    @Access() access: AccessContext,
+    @Param('file') id: string,
+    @Res() res: Response,
+  ) {
+    const { file, bytes } = await this.files.content(access, id);
     sendStoredFile(res, file, bytes, 'attachment');
   }
 
@@ -91,8 +96,8 @@ export class FileContentController {
   })
   @ApiProduces('application/octet-stream')
   @ApiOkResponse({ description: 'The file’s bytes' })
-  async inline(@Param('file') id: string, @Res() res: Response) {
-    const { file, bytes } = await this.files.content(id);
+  async inline(@Access() access: AccessContext, @Param('file') id: string, @Res() res: Response) {
+    const { file, bytes } = await this.files.content(access, id);
     sendStoredFile(res, file, bytes, 'inline');
   }
 }

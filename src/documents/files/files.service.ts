@@ -1,12 +1,23 @@
 import type { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
+import { IncentiveFacts } from '../../cap-table';
 import { AccessContext, DomainError } from '../../common';
 import { LegalRecordsService } from '../../profiles';
 import { cleanName, FileStore, Upload } from './file-store.service';
 import { contentTypeOf, extensionOf } from './file-types';
-import type { StoredFile } from './stored-file.entity';
+import type { FilePurpose, StoredFile } from './stored-file.entity';
 import { StoredFileRepository } from './stored-file.repository';
 import { FileRecordView, toFileRecordView } from './stored-file.view';
+
+/**
+ * Files whose purpose asks for more than `canViewFile` (which the route's guard decides, the
+ * uploader included): a data room document is read by those who may view documents, an imported
+ * cap table by those who may view the cap table, whoever uploaded them.
+ */
+const PURPOSE_PERMISSION: Partial<Record<FilePurpose, string>> = {
+  document: 'canViewDocuments',
+  import: 'canViewCapTable',
+};
 
 /** What an organization file documents (the guard has checked both are the organization's). */
 export interface FileLinks {
@@ -24,15 +35,28 @@ export class FilesService {
     private readonly store: FileStore,
     private readonly files: StoredFileRepository,
     private readonly legalRecords: LegalRecordsService,
+    private readonly incentives: IncentiveFacts,
   ) {}
 
-  /** Stores one file of the organization; emits `document.uploaded`. */
+  /**
+   * Stores one file of the organization; emits `document.uploaded`. Linked to a plan and a holding
+   * at once, the holding must be a grant of that plan: its grantees all see the plan's documents.
+   */
   async uploadForOrganization(
     access: AccessContext,
     uploads: Upload[] | undefined,
     links: FileLinks,
   ): Promise<FileRecordView> {
     const organizationId = access.organizationId!;
+    if (links.plan && links.holding) {
+      const plan = await this.incentives.planOfHolding(organizationId, links.holding);
+      if (plan !== links.plan) {
+        throw DomainError.badRequest(
+          `holding ${links.holding} is not a grant of plan ${links.plan}: a file linked to both ` +
+            'is shown to every grantee of the plan',
+        );
+      }
+    }
     const request = {
       organizationId,
       uploadedByUserId: access.userId,
@@ -76,10 +100,17 @@ export class FilesService {
     return toFileRecordView(files[0]);
   }
 
-  /** A file that is not deleted, and its bytes. */
-  async content(id: string): Promise<{ file: StoredFile; bytes: Readable }> {
+  /**
+   * A file that is not deleted, and its bytes; 403 when its purpose needs a permission the
+   * caller's role lacks in its organization.
+   */
+  async content(access: AccessContext, id: string): Promise<{ file: StoredFile; bytes: Readable }> {
     const file = await this.files.findLive(id);
     if (!file) throw DomainError.notFound('no such file');
+    const needed = PURPOSE_PERMISSION[file.purpose];
+    if (needed && !access.permissions.has(needed)) {
+      throw DomainError.forbidden(`requires ${needed}`);
+    }
     return { file, bytes: await this.store.open(file) };
   }
 

@@ -1,13 +1,12 @@
 import { Controller, Param, Post, UploadedFiles } from '@nestjs/common';
 import {
   ApiBody,
-  ApiConsumes,
   ApiCreatedResponse,
   ApiOperation,
   ApiPayloadTooLargeResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import { ApiKeyedErrors, CurrentUserId, MultipartBody, Permission } from '../../common';
+import { ApiKeyedErrors, CurrentUserId, Multipart, Permission } from '../../common';
 import type { Upload } from './file-store.service';
 import { FilesService } from './files.service';
 import { FILE_RECORD_SHAPE } from './stored-file.view';
@@ -19,7 +18,7 @@ export class ProfileFilesController {
 
   @Post('file')
   @Permission('canUpdateProfile', { record: 'profile' })
-  @MultipartBody()
+  @Multipart({ maxFileBytes: (env) => env.STORAGE_UPLOAD_SIZE_LIMIT_MB * 1024 * 1024 })
   @ApiOperation({
     summary: 'Upload a file of one’s own profile; an image becomes the avatar',
     description:
@@ -29,7 +28,6 @@ export class ProfileFilesController {
       'bytes at `/v1/file/<avatarFileId>/content/<name>`). The file belongs to the user alone ' +
       '(organization null): only they can read it. No event (no organization).',
   })
-  @ApiConsumes('multipart/form-data')
   @ApiBody({
     schema: {
       type: 'object',

@@ -4,6 +4,7 @@ import type { QueryRunner, Repository } from 'typeorm';
 import type Decimal from 'decimal.js';
 import { toDecimal, toDecimalString } from '../../../libs/cap-math';
 import { EquityTransaction } from '../../cap-table';
+import { allowLongStatements } from '../../database';
 import type { MemberRow, OrganizationRow } from './ocf-objects';
 import type { Amendment, LogRow, ShareholdingFacts } from './ocf-transactions';
 
@@ -247,6 +248,7 @@ export class OcfExportReader {
     try {
       await runner.startTransaction('REPEATABLE READ');
       await runner.query('SET TRANSACTION READ ONLY');
+      await allowLongStatements(runner);
     } catch (err) {
       await runner.release();
       throw err;

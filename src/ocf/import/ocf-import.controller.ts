@@ -2,7 +2,6 @@ import { Controller, Post, Query, Req, Res } from '@nestjs/common';
 import {
   ApiBody,
   ApiConflictResponse,
-  ApiConsumes,
   ApiCreatedResponse,
   ApiOkResponse,
   ApiOperation,
@@ -10,7 +9,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Access, AccessContext, ApiKeyedErrors, MultipartBody, Permission } from '../../common';
+import { Access, AccessContext, ApiKeyedErrors, Multipart, Permission } from '../../common';
 import { OcfImportQuery } from './ocf-import.dto';
 import { OcfImportService } from './ocf-import.service';
 
@@ -26,7 +25,7 @@ export class OcfImportController {
 
   @Post('ocf')
   @Permission('canEditCapTable')
-  @MultipartBody()
+  @Multipart({ maxFileBytes: (env) => env.STORAGE_UPLOAD_SIZE_LIMIT_MB * 1024 * 1024 })
   @ApiOperation({
     summary: 'Import an Open Cap Format package (zip) into an empty cap table, all or nothing',
     description:
@@ -46,7 +45,6 @@ export class OcfImportController {
       'in all once inflated; entries with `..`, absolute paths or backslashes are refused. Over ' +
       'STORAGE_UPLOAD_SIZE_LIMIT_MB → 413. `?dryRun=true` does all of it and rolls back: 200.',
   })
-  @ApiConsumes('multipart/form-data')
   @ApiBody({
     schema: {
       type: 'object',

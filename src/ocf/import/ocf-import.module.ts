@@ -1,7 +1,5 @@
-import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { CapTableCoreModule } from '../../cap-table';
-import { multipartMiddleware } from '../../common';
-import { Env } from '../../config';
 import { OcfImportController } from './ocf-import.controller';
 import { OcfImportService } from './ocf-import.service';
 
@@ -11,13 +9,4 @@ import { OcfImportService } from './ocf-import.service';
   controllers: [OcfImportController],
   providers: [OcfImportService],
 })
-export class OcfImportModule implements NestModule {
-  constructor(private readonly env: Env) {}
-
-  /** The package is parsed before the guards, one file of at most STORAGE_UPLOAD_SIZE_LIMIT_MB. */
-  configure(consumer: MiddlewareConsumer) {
-    consumer
-      .apply(multipartMiddleware(this.env.STORAGE_UPLOAD_SIZE_LIMIT_MB * 1024 * 1024, 1))
-      .forRoutes({ path: 'v1/organization/:organization/ocf', method: RequestMethod.POST });
-  }
-}
+export class OcfImportModule {}

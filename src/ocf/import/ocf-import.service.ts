@@ -7,6 +7,7 @@ import {
   type LedgerState,
 } from '../../cap-table';
 import { AccessContext, DomainError } from '../../common';
+import { allowLongStatements } from '../../database';
 import type { Tx } from '../../events';
 import { HolderMembers, OrganizationsDirectory } from '../../organizations';
 import { ImportCounts, planImport, PlannedTransaction } from './ocf-mapping';
@@ -76,6 +77,7 @@ export class OcfImportService {
 
     try {
       return await this.ledger.change(organizationId, access.userId, {}, async (c) => {
+        await allowLongStatements(c.tx);
         await this.assertEmpty(c.tx, organizationId);
         const emails = read.package.stakeholders.flatMap((s) => emailsOf(s.object));
         const known = await this.holderMembers.find(c.tx, organizationId, [...new Set(emails)], []);

@@ -14,10 +14,11 @@ import {
   ApiBadRequestResponse,
   ApiBody,
   ApiConflictResponse,
-  ApiConsumes,
   ApiCreatedResponse,
   ApiOkResponse,
   ApiOperation,
+  ApiPayloadTooLargeResponse,
+  ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
@@ -28,7 +29,7 @@ import {
   CachedList,
   CurrentUserId,
   ListResponder,
-  MultipartBody,
+  Multipart,
   Permission,
 } from '../../common';
 import { InvitationsService } from './invitations.service';
@@ -36,6 +37,8 @@ import { AcceptInvitationDto, AddMemberDto, InviteMemberDto, UpdateMemberDto } f
 import { MemberAdditionsService } from './member-additions.service';
 import { MemberChangesService } from './member-changes.service';
 import { MEMBER_LIST, MembersService } from './members.service';
+
+const MEMBER_UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024;
 
 @ApiTags('members')
 @Controller('v1/organization')
@@ -138,18 +141,28 @@ export class MembersController {
 
   @Post('member/upload')
   @Permission('canEditOrganization', { body: 'organization' })
-  @MultipartBody()
+  @Multipart({ maxFileBytes: () => MEMBER_UPLOAD_LIMIT_BYTES })
   @ApiOperation({
     summary: 'Record members from a CSV file (columns name, email, role, title), all or nothing',
     description:
-      'Each row goes through the rules of `POST .../member`. Any bad row → 400 ' +
+      'Requires `canEditOrganization` in the organization named by `?organization=` or by the ' +
+      'form field `organization` (both: they must be equal, else 400). Prefer the query string: ' +
+      'the permission is then decided before the file is read (401/403/404 without reading it). ' +
+      'With the form field alone, a caller who may edit no organization at all is refused (403) ' +
+      'before the file is read, anyone else once the form is read. The file (field `file`) is at ' +
+      'most 10 MB (413). Each row goes through the rules of `POST .../member`. Any bad row → 400 ' +
       '`{error, message, errors: [{row, column, reason}]}` and nothing is created. Row 1 is the header.',
   })
-  @ApiConsumes('multipart/form-data')
+  @ApiQuery({
+    name: 'organization',
+    required: false,
+    schema: { type: 'string', format: 'uuid' },
+    description: 'The organization (instead of, or equal to, the form field)',
+  })
   @ApiBody({
     schema: {
       type: 'object',
-      required: ['organization', 'file'],
+      required: ['file'],
       properties: {
         organization: { type: 'string', format: 'uuid' },
         file: { type: 'string', format: 'binary' },
@@ -157,6 +170,7 @@ export class MembersController {
     },
   })
   @ApiCreatedResponse({ description: 'The created members' })
+  @ApiPayloadTooLargeResponse({ description: 'The file is over 10 MB' })
   upload(@Access() access: AccessContext, @Req() req: Request) {
     const files = (req.files as Express.Multer.File[] | undefined) ?? [];
     return this.additions.upload(access, files[0]);

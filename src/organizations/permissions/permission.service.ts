@@ -4,6 +4,7 @@ import type { Request } from 'express';
 import {
   AccessContext,
   DomainError,
+  FormState,
   PermissionChecker,
   PermissionTarget,
   RecordResolvers,
@@ -43,14 +44,19 @@ export class PermissionService implements PermissionChecker {
     private readonly records: RecordResolvers,
   ) {}
 
-  async authorize(req: Request, permission: string, target: PermissionTarget): Promise<void> {
+  async authorize(
+    req: Request,
+    permission: string,
+    target: PermissionTarget,
+    form?: FormState,
+  ): Promise<void> {
     if (!isPermissionName(permission)) throw new Error(`Unknown permission ${permission}`);
     const userId = req.session.userId as string;
     try {
       req.access =
         permission === 'canReadSite'
           ? await this.siteAdmin(userId)
-          : await this.decide(req, userId, permission, target);
+          : await this.decide(req, userId, permission, target, form);
     } catch (err) {
       if (target.hideForbidden && err instanceof DomainError && err.status === 403) {
         throw DomainError.notFound();
@@ -92,13 +98,18 @@ export class PermissionService implements PermissionChecker {
     userId: string,
     asked: PermissionName,
     target: PermissionTarget,
+    form: FormState | undefined,
   ): Promise<AccessContext> {
     const params = (req.params ?? {}) as Record<string, string>;
     const pathOrganization = params.organization ?? null;
     if (pathOrganization !== null) assertUuid(pathOrganization, 'organization');
 
     const kind = target.record ?? this.recordParamKind(params);
-    const requestBody = (req.body ?? {}) as Record<string, unknown>;
+    // An unread form has no fields yet: what needs them is decided once it is read.
+    const requestBody = (form === 'unread' ? {} : (req.body ?? {})) as Record<string, unknown>;
+    if (form === 'unread' && target.bodyRecord) {
+      throw new Error('an upload route cannot address its record by a form field');
+    }
     if (
       target.bodyRecord &&
       (requestBody[target.bodyRecord] === undefined || requestBody[target.bodyRecord] === null)
@@ -114,14 +125,23 @@ export class PermissionService implements PermissionChecker {
       return { ...NO_ORGANIZATION, userId };
     }
     // The organization in context: the path's, else (routes without one) the query's or body's.
+    const fromBody = pathOrganization === null && !target.query && (target.body || !kind);
     const otherOrganization =
       pathOrganization !== null
         ? null
         : target.query
           ? this.queryOrganization(req, target.query, target.queryOptional === true)
-          : target.body || !kind
-            ? this.bodyOrganization(req, target.body ?? 'organization')
+          : fromBody
+            ? this.bodyOrganization(req, requestBody, target.body ?? 'organization', form)
             : null;
+    if (fromBody && otherOrganization === null) {
+      // An upload naming its organization in the form alone: until the form is read, only someone
+      // who holds the permission in some organization gets that far.
+      if (!(await this.organizationsPermitting(userId, asked)).length) {
+        throw DomainError.forbidden(`requires ${asked}`);
+      }
+      return { ...NO_ORGANIZATION, userId };
+    }
     const contextOrganization = pathOrganization ?? otherOrganization;
     let id: string;
     let resolver;
@@ -134,7 +154,7 @@ export class PermissionService implements PermissionChecker {
     } else {
       id = contextOrganization!;
     }
-    const body = this.bodyRecords(req, target);
+    const body = this.bodyRecords(requestBody, target);
     const row = await this.access.decide(
       buildAccessQuery({ resolver, id, pathOrganization: contextOrganization }, userId, body),
     );
@@ -215,17 +235,35 @@ export class PermissionService implements PermissionChecker {
     return value;
   }
 
-  private bodyOrganization(req: Request, field: string): string {
-    const value = (req.body as Record<string, unknown> | undefined)?.[field];
-    if (value === undefined || value === null || value === '') {
+  /**
+   * The body's organization. An upload's may come in the query string instead (decided before
+   * the form is read), or in both when equal; null while the form is unread and the query has none.
+   */
+  private bodyOrganization(
+    req: Request,
+    body: Record<string, unknown>,
+    field: string,
+    form: FormState | undefined,
+  ): string | null {
+    const given = (value: unknown) => value !== undefined && value !== null && value !== '';
+    const inBody = body[field];
+    const inQuery = form ? this.queryValue(req, field) : undefined;
+    if (given(inQuery)) {
+      assertUuid(inQuery, field);
+      if (given(inBody) && inBody !== inQuery) {
+        throw DomainError.badRequest(`${field} of the form and of the query string differ`);
+      }
+      return inQuery;
+    }
+    if (!given(inBody)) {
+      if (form === 'unread') return null;
       throw DomainError.keyed('invalidFields', `${field} is required`);
     }
-    assertUuid(value, field);
-    return value;
+    assertUuid(inBody, field);
+    return inBody;
   }
 
-  private bodyRecords(req: Request, target: PermissionTarget) {
-    const body = (req.body ?? {}) as Record<string, unknown>;
+  private bodyRecords(body: Record<string, unknown>, target: PermissionTarget) {
     return Object.entries(target.bodyRecords ?? {})
       .filter(([field]) => body[field] !== undefined && body[field] !== null)
       .map(([field, kind]) => {

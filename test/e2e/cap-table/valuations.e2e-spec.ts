@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Agent } from 'supertest';
 import { DataSource } from 'typeorm';
 import { EquityTransaction } from '../../../src/cap-table/ledger/equity-transaction.entity';
@@ -10,6 +9,7 @@ import { errorBody } from '../../support/errors';
 import { eventually } from '../../support/eventually';
 import { createOrg, joinByInvitation, memberAgent, OrgFixture } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
+import { pdf, tempStorage } from '../documents/upload-fixtures';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -31,11 +31,24 @@ interface ValuationBody {
 describe('valuations', () => {
   let t: TestApp;
   let ds: DataSource;
+  const storage = tempStorage();
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ env: { STORAGE_DIR: storage.dir } });
     ds = t.get<DataSource>(DataSource);
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    storage.remove();
+  });
+
+  /** A report uploaded to the organization (a valuation's reportFile must be one of its files). */
+  async function reportOf(agent: Agent, orgId: string): Promise<string> {
+    const res = await agent
+      .post(`/v1/organization/${orgId}/file`)
+      .attach('file', pdf('409A report'), 'report.pdf');
+    if (res.status !== 201) throw new Error(`upload: ${res.status} ${JSON.stringify(res.body)}`);
+    return (res.body as { id: string }).id;
+  }
 
   /** An owner with a fresh organization. */
   async function company(name = 'Valued Inc.') {
@@ -87,7 +100,7 @@ describe('valuations', () => {
     it('records a valuation: 200 with every field, decimals canonical, dates YYYY-MM-DD', async () => {
       const { owner, org } = await company();
       const security = await createSecurity(owner.agent, org.id);
-      const reportFile = randomUUID();
+      const reportFile = await reportOf(owner.agent, org.id);
       const res = await put(owner.agent, {
         organization: org.id,
         type: '409A',
@@ -439,7 +452,7 @@ describe('valuations', () => {
 
       // The activity names fields as the API does (security, reportFile), like previous_attributes.
       const security = await createSecurity(owner.agent, org.id);
-      const reportFile = randomUUID();
+      const reportFile = await reportOf(owner.agent, org.id);
       const second = await put(owner.agent, {
         organization: org.id,
         id: v.id,
