@@ -90,7 +90,7 @@ export class ScheduleTermsDto {
   acceleration?: AccelerationDto | null;
 }
 
-/** `POST /v1/vestingSchedule` and `PUT /v1/vestingSchedule/:vestingScheduleOld`. */
+/** `POST /v1/vestingSchedule` and `PUT /v1/vestingSchedule/:vestingSchedule` (the spec’s `:vestingScheduleOld`). */
 export class VestingScheduleDto extends ScheduleTermsDto {
   @ApiProperty({ format: 'uuid' })
   @IsUUID()

@@ -53,10 +53,9 @@ export class VestingSchedulesController {
     return this.schedules.create(access, dto);
   }
 
-  @Put('vestingSchedule/:vestingScheduleOld')
+  @Put('vestingSchedule/:vestingSchedule')
   @Permission('canEditCapTable', {
     record: 'vestingSchedule',
-    param: 'vestingScheduleOld',
     body: 'organization',
     bodyRecords: { plan: 'plan' },
   })
@@ -74,7 +73,7 @@ export class VestingSchedulesController {
   @ApiConflictResponse({ description: 'The version was already superseded' })
   replace(
     @Access() access: AccessContext,
-    @Param('vestingScheduleOld') id: string,
+    @Param('vestingSchedule') id: string,
     @Body() dto: VestingScheduleDto,
   ) {
     return this.schedules.replace(access, id, dto);

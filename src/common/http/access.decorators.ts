@@ -1,6 +1,7 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import {
   ApiCookieAuth,
+  ApiExtension,
   ApiForbiddenResponse,
   ApiNotFoundResponse,
   ApiUnauthorizedResponse,
@@ -76,6 +77,8 @@ export const Authenticated = () =>
 export const Permission = (permission: string, target: PermissionTarget = {}) =>
   applyDecorators(
     SetMetadata(ACCESS_KEY, { kind: 'permission', permission, target } satisfies Access),
+    // Integrators read it in the document; completeDocument names it in the description.
+    ApiExtension('x-permission', permission),
     ApiCookieAuth(),
     ApiUnauthorizedResponse({ description: 'No valid session `{error, key, message}`' }),
     ApiForbiddenResponse({

@@ -40,6 +40,11 @@ export const Multipart = (options: MultipartOptions) =>
     UseInterceptors(MultipartInterceptor),
     ApiConsumes('multipart/form-data'),
     ApiResponse({
+      status: 413,
+      type: KeyedErrorResponse,
+      description: '`payloadTooLarge`: a file is larger than the route’s limit',
+    }),
+    ApiResponse({
       status: 429,
       type: KeyedErrorResponse,
       description:

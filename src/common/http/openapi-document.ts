@@ -34,6 +34,9 @@ const ERROR_SCHEMA: Json = {
 const STANDARD_ERRORS: Record<string, string> = {
   '400': 'Malformed path, query or body `{error, message}`',
   '401': 'No valid session `{error, key, message}`',
+  '503':
+    'The database is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS ' +
+    '(`{error, key: "databaseTimeout", message}`); try again',
 };
 
 const TAG_DESCRIPTIONS: Record<string, string> = {
@@ -73,8 +76,10 @@ export function completeDocument<T extends OpenAPIObject>(doc: T): T {
       if (validated && !op.responses['400']) {
         op.responses['400'] = { description: STANDARD_ERRORS['400'] };
       }
+      // Any route that reads the database may be cut by the statement time limit.
+      op.responses['503'] = op.responses['503'] ?? { description: STANDARD_ERRORS['503'] };
       for (const [status, response] of Object.entries(op.responses)) {
-        if (Number(status) >= 400 && !response.content) response.content = errorContent;
+        if (Number(status) >= 400) response.content = errorContent;
       }
       if (!op.tags?.length) op.tags = [path.split('/').filter(Boolean)[1] ?? 'service'];
       for (const tag of op.tags) tags.add(tag);

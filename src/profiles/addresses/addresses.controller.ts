@@ -23,15 +23,15 @@ export class AddressesController {
     return this.addresses.get(id);
   }
 
-  @Patch(':id')
-  @Permission('canUpdateRecord(Addresses)', { record: 'address', param: 'id' })
+  @Patch(':address')
+  @Permission('canUpdateRecord(Addresses)', { record: 'address' })
   @ApiOperation({
     summary: 'Update an address',
     description:
       'A personal address by its user; an organization’s address by members with canEditOrganization.',
   })
   @ApiBadRequestResponse({ description: 'Invalid field (country must be ISO 3166-1 alpha-2...)' })
-  update(@Param('id') id: string, @Body() dto: UpdateAddressDto): Promise<AddressView> {
+  update(@Param('address') id: string, @Body() dto: UpdateAddressDto): Promise<AddressView> {
     return this.addresses.update(id, dto);
   }
 }

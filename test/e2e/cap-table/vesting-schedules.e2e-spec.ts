@@ -1224,7 +1224,7 @@ describe('vesting schedules and the vesting projection', () => {
       const doc = (await t.http.get('/docs-json').expect(200)).body;
       const routes: [string, string, string][] = [
         ['post', '/v1/vestingSchedule', 'canEditCapTable'],
-        ['put', '/v1/vestingSchedule/{vestingScheduleOld}', 'canEditCapTable'],
+        ['put', '/v1/vestingSchedule/{vestingSchedule}', 'canEditCapTable'],
         ['delete', '/v1/plan/{plan}/vestingSchedule/{vestingSchedule}', 'canEditCapTable'],
         ['get', '/v1/vestingSchedule/{vestingSchedule}', 'canViewOrganization'],
         ['get', '/v1/vestingSchedule', 'canViewOrganization'],
