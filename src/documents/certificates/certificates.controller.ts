@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
 import { Controller, Get, Param, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Access, AccessContext, Permission } from '../../common';
-import { sendStoredFile } from '../files/file-download';
+import { binaryContent, DOWNLOAD_HEADERS, sendStoredFile } from '../files/file-download';
 import { StoredFile } from '../files/stored-file.entity';
 import { CertificatesService, GeneratedPdf } from './certificates.service';
 
@@ -12,7 +12,8 @@ const PDF = {
     'The PDF (`Content-Type: application/pdf`), as an attachment named after the certificate ' +
     '(RFC 6266/5987 `Content-Disposition`), with `X-Content-Type-Options: nosniff` and ' +
     '`Cache-Control: private, no-store`',
-  schema: { type: 'string', format: 'binary' },
+  headers: DOWNLOAD_HEADERS,
+  content: binaryContent('application/pdf'),
 };
 
 const SHARE_CERTIFICATE =
@@ -48,7 +49,6 @@ export class ShareCertificateController {
     summary: 'The share certificate of a shareholding, as PDF (`<certificateNumber>.pdf`)',
     description: SHARE_CERTIFICATE,
   })
-  @ApiProduces('application/pdf')
   @ApiOkResponse(PDF)
   async original(@Param('holding') id: string, @Res() res: Response) {
     sendPdf(res, await this.certificates.shareCertificate(id, false));
@@ -61,7 +61,6 @@ export class ShareCertificateController {
       'A copy of the share certificate, marked COPY on every page (`<certificateNumber>-copy.pdf`)',
     description: `The certificate with COPY across and in the footer of every page. ${SHARE_CERTIFICATE}`,
   })
-  @ApiProduces('application/pdf')
   @ApiOkResponse(PDF)
   async copy(@Param('holding') id: string, @Res() res: Response) {
     sendPdf(res, await this.certificates.shareCertificate(id, true));
@@ -82,7 +81,6 @@ export class LegendCertificateController {
       'takes. Requires `canViewCapTable` (spec 4.4), as reading the legend does. A deleted legend, ' +
       'or one of another organization, is 404.',
   })
-  @ApiProduces('application/pdf')
   @ApiOkResponse(PDF)
   async legend(@Access() access: AccessContext, @Param('legend') id: string, @Res() res: Response) {
     sendPdf(res, await this.certificates.legendCertificate(access.organizationId!, id));

@@ -1,18 +1,21 @@
 import { Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
 import {
+  ApiBadRequestResponse,
   ApiBody,
+  ApiConflictResponse,
   ApiCreatedResponse,
+  ApiExtraModels,
   ApiOkResponse,
   ApiOperation,
-  ApiProduces,
-  ApiResponse,
+  ApiPayloadTooLargeResponse,
   ApiTags,
+  getSchemaPath,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Access, AccessContext, ApiKeyedErrors, Multipart, Permission } from '../../common';
-import { sendStoredFile } from '../files/file-download';
-import { FILE_RECORD_SHAPE } from '../files/stored-file.view';
+import { binaryContent, DOWNLOAD_HEADERS, sendStoredFile } from '../files/file-download';
 import { CapTableExportQuery, ImportQuery, ImportTemplateQuery } from './csv.dto';
+import { CapTableRowView, CsvImportResultView } from './csv.view';
 import { CsvExportService } from './csv-export.service';
 import { CsvImportService } from './csv-import.service';
 import { IMPORT_TEMPLATE } from './import-template';
@@ -20,11 +23,10 @@ import { IMPORT_TEMPLATE } from './import-template';
 const COLUMNS =
   '`holderName, holderEmail, security, classType, quantity, pricePerShare, issueDate, certificateNumber, status, ownershipPercent`';
 const ROW_ERRORS =
-  '400 `{error, message, rows: [{row, column, reason}]}` with every error of every row (row 1 is the first row after the header, 0 the header; column null when the row as a whole is at fault: too many cells, broken quoting); `key: "insufficientShares"` is added when a row needs more shares than its class has unissued';
-const SUMMARY =
-  'imported: {rows, holders, securities, shareholdings}}` (holders: members created; securities: classes created; shareholdings: issued)';
+  '`{error, message, rows: [{row, column, reason}], rowErrorCount}`: the errors of every row, by row (the first 1,000 listed in `rows`, `rowErrorCount` counts them all; row 1 is the first row after the header, 0 the header; column null when the row as a whole is at fault: too many cells, broken quoting); `key: "insufficientShares"` is added when a row needs more shares than its class has unissued';
 
 @ApiTags('documents')
+@ApiExtraModels(CapTableRowView)
 @Controller('v1/organization/:organization')
 export class CapTableCsvController {
   constructor(
@@ -49,11 +51,17 @@ export class CapTableCsvController {
       'the log, as the dashboard does; default: everything recorded. Streamed from the database in ' +
       'batches, so 100,000 rows take flat memory (an `asOf` replay is held in memory).',
   })
-  @ApiProduces('text/csv', 'application/json')
   @ApiOkResponse({
     description:
       '`text/csv; charset=utf-8`, attachment `captable-<organization name>-<date (asOf or today)>.csv`, ' +
-      'CRLF line ends, a header row; or the JSON array',
+      'CRLF line ends, a header row; with `?format=json` the JSON array of the rows',
+    headers: DOWNLOAD_HEADERS,
+    content: {
+      ...binaryContent('text/csv'),
+      'application/json': {
+        schema: { type: 'array', items: { $ref: getSchemaPath(CapTableRowView) } },
+      },
+    },
   })
   async export(
     @Access() access: AccessContext,
@@ -75,8 +83,11 @@ export class CapTableCsvController {
       '`captable-import-template.csv`. `?file=<id>`: that file as it was uploaded, as an attachment; ' +
       '404 unless it is an import file of this organization.',
   })
-  @ApiProduces('text/csv')
-  @ApiOkResponse({ description: '`text/csv; charset=utf-8`, as an attachment' })
+  @ApiOkResponse({
+    description: '`text/csv; charset=utf-8`, as an attachment',
+    headers: DOWNLOAD_HEADERS,
+    content: binaryContent('text/csv'),
+  })
   async template(
     @Access() access: AccessContext,
     @Query() query: ImportTemplateQuery,
@@ -108,7 +119,9 @@ export class CapTableCsvController {
       'file issues from it. Each row becomes a stock issuance (default legends, as `POST .../shareholding`); ' +
       'fractional quantities only for an LLC. Events: `member.added` per new member, `security.created` ' +
       'per new class, one `shareholding.imported`. `?dryRun=true` does all of it and rolls back: 200, ' +
-      `nothing changed. Over STORAGE_UPLOAD_SIZE_LIMIT_MB → 413. ${ROW_ERRORS}.`,
+      'nothing changed. Over STORAGE_UPLOAD_SIZE_LIMIT_MB, or more than CSV_IMPORT_MAX_ROWS rows → ' +
+      '413. One import into an organization at a time (CSV or OCF, dry runs too): 409 ' +
+      `\`importInProgress\` while another runs. Rows that cannot be imported: 400 ${ROW_ERRORS}.`,
   })
   @ApiBody({
     schema: {
@@ -117,10 +130,25 @@ export class CapTableCsvController {
       properties: { file: { type: 'string', format: 'binary' } },
     },
   })
-  @ApiCreatedResponse({ description: `\`{file: ${FILE_RECORD_SHAPE}, ${SUMMARY}` })
-  @ApiOkResponse({ description: `Dry run: \`{file: null, ${SUMMARY}` })
+  @ApiCreatedResponse({
+    type: CsvImportResultView,
+    description: 'Imported: the stored file and what the rows added',
+  })
+  @ApiOkResponse({
+    type: CsvImportResultView,
+    description:
+      'Dry run (`?dryRun=true`): `file` null and what the rows would add; nothing changed',
+  })
   @ApiKeyedErrors('missingFileArgument', 'unsupportedFileExtension', 'insufficientShares')
-  @ApiResponse({ status: 413, description: 'The file is over STORAGE_UPLOAD_SIZE_LIMIT_MB' })
+  @ApiBadRequestResponse({ description: `Rows that cannot be imported: ${ROW_ERRORS}` })
+  @ApiConflictResponse({
+    description:
+      '`importInProgress`: another import (CSV or OCF, a dry run too) into this organization is running; try again when it has finished',
+  })
+  @ApiPayloadTooLargeResponse({
+    description:
+      'The file is over STORAGE_UPLOAD_SIZE_LIMIT_MB, or has more than CSV_IMPORT_MAX_ROWS rows (the header aside; nothing imported)',
+  })
   async import(
     @Access() access: AccessContext,
     @Query() query: ImportQuery,

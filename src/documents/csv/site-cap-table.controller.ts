@@ -1,7 +1,8 @@
 import { Controller, Get, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Permission } from '../../common';
+import { binaryContent, DOWNLOAD_HEADERS } from '../files/file-download';
 import { CsvExportService } from './csv-export.service';
 
 @ApiTags('documents')
@@ -21,10 +22,14 @@ export class SiteCapTableController {
       '`ownershipPercent` adding up to 100 within the organization, formula cells neutralised. ' +
       'Streamed organization by organization, each in batches: memory stays flat.',
   })
-  @ApiProduces('text/csv')
   @ApiOkResponse({
-    description: '`text/csv; charset=utf-8`, attachment `captable-all-organizations-<today>.csv`',
+    description:
+      '`text/csv; charset=utf-8`, attachment `captable-all-organizations-<today>.csv`, CRLF line ' +
+      'ends, a header row (`organization` first)',
+    headers: DOWNLOAD_HEADERS,
+    content: binaryContent('text/csv'),
   })
+  @ApiBadRequestResponse({ description: 'A query parameter: the route takes none `{message}`' })
   async export(@Res() res: Response) {
     await this.exports.site(res);
   }

@@ -18,7 +18,8 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiPayloadTooLargeResponse,
-  ApiProduces,
+  ApiQuery,
+  ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
@@ -32,7 +33,7 @@ import {
   Multipart,
   Permission,
 } from '../../common';
-import { sendStoredFile } from '../files/file-download';
+import { sendStoredFile, storedFileResponse } from '../files/file-download';
 import type { Upload } from '../files/file-store.service';
 import { DataRoomReadsService } from './data-room-reads.service';
 import { DataRoomService } from './data-room.service';
@@ -43,7 +44,7 @@ import {
   ListDocumentsQuery,
   MoveEntryDto,
 } from './data-room.dto';
-import { ENTRY_SHAPE } from './data-room.view';
+import { DataRoomEntryView } from './data-room.view';
 
 /**
  * Every member who may list the data room sees the same list. Not `@CachedList`: the
@@ -85,7 +86,31 @@ export class DataRoomController {
       'level (an unknown folder → 404, a file → 400). Folders first, then by name. With an ETag. ' +
       DISABLED,
   })
-  @ApiOkResponse({ description: `[${ENTRY_SHAPE}]` })
+  @ApiOkResponse({
+    type: [DataRoomEntryView],
+    description: 'The entries (folders first, then by name)',
+    headers: {
+      ETag: {
+        description: 'The list’s version (when LIST_CACHE is on): send it as `If-None-Match`',
+        schema: { type: 'string' },
+      },
+    },
+  })
+  @ApiQuery({
+    name: 'parentFolder',
+    required: false,
+    description: 'A folder id, or `root` for the top level',
+    // Not the `uuid` format the plugin reads from the DTO's @IsUUID: `root` is accepted too.
+    schema: {
+      type: 'string',
+      pattern:
+        '^(root|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$',
+    },
+  })
+  @ApiResponse({
+    status: 304,
+    description: '`If-None-Match` named the current ETag: the caller’s copy is current (no body)',
+  })
   list(
     @Access() access: AccessContext,
     @Query() query: ListDocumentsQuery,
@@ -125,9 +150,14 @@ export class DataRoomController {
       },
     },
   })
-  @ApiCreatedResponse({ description: `The new entries: [${ENTRY_SHAPE}]` })
+  @ApiCreatedResponse({
+    type: [DataRoomEntryView],
+    description: 'The new entries, in upload order',
+  })
   @ApiKeyedErrors('missingFileArgument', 'unsupportedFileExtension')
-  @ApiConflictResponse({ description: 'A name is taken in the folder' })
+  @ApiConflictResponse({
+    description: 'A name is taken in the folder (whatever its case), or repeated in the request',
+  })
   @ApiPayloadTooLargeResponse({ description: 'A file is over DATA_ROOM_UPLOAD_SIZE_LIMIT_MB' })
   upload(
     @Access() access: AccessContext,
@@ -143,8 +173,7 @@ export class DataRoomController {
     summary: 'Download a data room file',
     description: `Requires \`canViewDocuments\`. Always \`Content-Disposition: attachment\`. ${CONTENT} ${DISABLED}`,
   })
-  @ApiProduces('application/octet-stream')
-  @ApiOkResponse({ description: 'The file’s bytes' })
+  @ApiOkResponse(storedFileResponse('The file’s bytes, in its own content type'))
   async attachment(
     @Access() access: AccessContext,
     @Param('document') id: string,
@@ -163,8 +192,7 @@ export class DataRoomController {
       'anything else (text, office files, HTML, SVG) is still an attachment. `:name` only gives ' +
       `the URL a last segment to save under; it is not checked. ${CONTENT} ${DISABLED}`,
   })
-  @ApiProduces('application/octet-stream')
-  @ApiOkResponse({ description: 'The file’s bytes' })
+  @ApiOkResponse(storedFileResponse('The file’s bytes, in its own content type'))
   async inline(
     @Access() access: AccessContext,
     @Param('document') id: string,
@@ -180,8 +208,8 @@ export class DataRoomController {
     summary: 'Create a folder',
     description: `Requires \`canEditDocuments\`. \`{name, parentFolder}\` (null or left out: the top level). A name taken in the folder → 409. Emits \`folder.created\`. ${PARENT_FOLDER} ${DISABLED}`,
   })
-  @ApiCreatedResponse({ description: ENTRY_SHAPE })
-  @ApiConflictResponse({ description: 'The name is taken in the folder' })
+  @ApiCreatedResponse({ type: DataRoomEntryView, description: 'The new folder' })
+  @ApiConflictResponse({ description: 'The name is taken in the folder (whatever its case)' })
   createFolder(@Access() access: AccessContext, @Body() dto: CreateFolderDto) {
     return this.dataRoom.createFolder(access, dto);
   }
@@ -201,8 +229,11 @@ export class DataRoomController {
       'that would change its content type → 400. Emits `document.moved` with the previous ' +
       `name/parentFolder (nothing when nothing changes). ${PARENT_FOLDER} ${DISABLED}`,
   })
-  @ApiOkResponse({ description: ENTRY_SHAPE })
-  @ApiConflictResponse({ description: 'Name taken, or a folder into its own subtree' })
+  @ApiOkResponse({ type: DataRoomEntryView, description: 'The entry as it is now' })
+  @ApiConflictResponse({
+    description:
+      'The name is taken in the destination, or a folder would move into its own subtree',
+  })
   move(@Access() access: AccessContext, @Param('document') id: string, @Body() dto: MoveEntryDto) {
     return this.dataRoom.move(access, id, dto);
   }
@@ -217,7 +248,10 @@ export class DataRoomController {
       'which deletes its whole subtree. Emits one `document.deleted` for the addressed entry ' +
       `(its description counts what was inside). ${DISABLED}`,
   })
-  @ApiOkResponse({ description: '`{}`: the entry (and its subtree) is gone (404 afterwards)' })
+  @ApiOkResponse({
+    description: '`{}`: the entry (and its subtree) is gone (404 afterwards)',
+    schema: { type: 'object', additionalProperties: false },
+  })
   @ApiConflictResponse({ description: 'A non-empty folder without ?recursive=true' })
   @ApiErrors([400, '`recursive` is not true or false'])
   async remove(

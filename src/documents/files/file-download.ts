@@ -1,8 +1,34 @@
 import { pipeline, type Readable } from 'node:stream';
 import contentDisposition from 'content-disposition';
 import type { Response } from 'express';
-import { isInlineSafe } from './file-types';
+import { isInlineSafe, SERVED_MEDIA_TYPES } from './file-types';
 import type { StoredFile } from './stored-file.entity';
+
+/** The schema of a binary answer (a download: a file's bytes, a PDF, a CSV file). */
+export const BINARY = { type: 'string', format: 'binary' } as const;
+
+/** The `content` of a binary answer in the given media types. */
+export const binaryContent = (...types: string[]) =>
+  Object.fromEntries(types.map((type) => [type, { schema: BINARY }]));
+
+/** The `headers` of a download: its Content-Disposition. */
+export const DOWNLOAD_HEADERS = {
+  'Content-Disposition': {
+    description:
+      '`attachment` (or `inline`) with the file name, RFC 6266 (`filename`, ASCII) and RFC 5987 (`filename*`, UTF-8)',
+    schema: { type: 'string' },
+  },
+};
+
+/**
+ * A stored file's answer, documented: the bytes in the file's own media type (each type an
+ * allowed extension is served with; `application/octet-stream` for any other extension).
+ */
+export const storedFileResponse = (description: string) => ({
+  description,
+  headers: DOWNLOAD_HEADERS,
+  content: binaryContent(...SERVED_MEDIA_TYPES),
+});
 
 /**
  * Sends a stored file: its own content type, an RFC 6266 / 5987 `Content-Disposition` (the name

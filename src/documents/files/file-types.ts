@@ -23,6 +23,12 @@ const TEXT = new Set(['csv', 'txt', 'md']);
 /** The only types a browser may be asked to show inline: no script can run in them. */
 const INLINE = new Set(['application/pdf', 'image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 
+/** Every media type a stored file can be served with (parameters aside): the documented downloads. */
+export const SERVED_MEDIA_TYPES = [
+  ...new Set(Object.values(CONTENT_TYPES).map((t) => t.split(';')[0])),
+  'application/octet-stream',
+];
+
 export const contentTypeOf = (extension: string) =>
   CONTENT_TYPES[extension] ?? 'application/octet-stream';
 

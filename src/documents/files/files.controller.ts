@@ -5,16 +5,15 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiPayloadTooLargeResponse,
-  ApiProduces,
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Access, AccessContext, ApiKeyedErrors, Multipart, Permission } from '../../common';
-import { sendStoredFile } from './file-download';
+import { sendStoredFile, storedFileResponse } from './file-download';
 import type { Upload } from './file-store.service';
 import { OrganizationFileFields } from './files.dto';
 import { FilesService } from './files.service';
-import { FILE_RECORD_SHAPE } from './stored-file.view';
+import { FileRecordView } from './stored-file.view';
 
 const DOWNLOAD =
   'Content-Type of the file, Content-Length, RFC 6266/5987 Content-Disposition with its stored name, X-Content-Type-Options: nosniff. A deleted file → 404.';
@@ -51,7 +50,7 @@ export class OrganizationFilesController {
       },
     },
   })
-  @ApiCreatedResponse({ description: FILE_RECORD_SHAPE })
+  @ApiCreatedResponse({ type: FileRecordView, description: 'The file record' })
   @ApiKeyedErrors('missingFileArgument', 'unsupportedFileExtension')
   @ApiPayloadTooLargeResponse({ description: 'The file is over STORAGE_UPLOAD_SIZE_LIMIT_MB' })
   upload(
@@ -74,8 +73,7 @@ export class FileContentController {
     summary: 'Download a file',
     description: `${VIEWERS} Always \`Content-Disposition: attachment\`. ${DOWNLOAD}`,
   })
-  @ApiProduces('application/octet-stream')
-  @ApiOkResponse({ description: 'The file’s bytes' })
+  @ApiOkResponse(storedFileResponse('The file’s bytes, in its own content type'))
   async attachment(
     @Access() access: AccessContext,
     @Param('file') id: string,
@@ -94,8 +92,7 @@ export class FileContentController {
       'else is still an attachment. `:name` only gives the URL a last segment; the download keeps ' +
       `the file’s stored name. ${DOWNLOAD}`,
   })
-  @ApiProduces('application/octet-stream')
-  @ApiOkResponse({ description: 'The file’s bytes' })
+  @ApiOkResponse(storedFileResponse('The file’s bytes, in its own content type'))
   async inline(@Access() access: AccessContext, @Param('file') id: string, @Res() res: Response) {
     const { file, bytes } = await this.files.content(access, id);
     sendStoredFile(res, file, bytes, 'inline');

@@ -1,8 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentUserId } from '../../common';
 import { FilesService } from './files.service';
-import { FILE_RECORD_SHAPE } from './stored-file.view';
+import { FileRecordView } from './stored-file.view';
 
 @ApiTags('documents')
 @Controller('v1/incentive')
@@ -19,7 +19,8 @@ export class IncentiveDocumentsController {
       'and those linked to a plan in which they hold a grant. Removed memberships, deleted ' +
       'organizations, plans and files are left out. Oldest first.',
   })
-  @ApiOkResponse({ description: `[${FILE_RECORD_SHAPE}]` })
+  @ApiOkResponse({ type: [FileRecordView], description: 'The file records, oldest first' })
+  @ApiBadRequestResponse({ description: 'A query parameter: the route takes none `{message}`' })
   list(@CurrentUserId() userId: string) {
     return this.files.incentiveDocuments(userId);
   }

@@ -9,7 +9,7 @@ import {
 import { ApiKeyedErrors, CurrentUserId, Multipart, Permission } from '../../common';
 import type { Upload } from './file-store.service';
 import { FilesService } from './files.service';
-import { FILE_RECORD_SHAPE } from './stored-file.view';
+import { FileRecordView } from './stored-file.view';
 
 @ApiTags('documents')
 @Controller('v1/profile/:profile')
@@ -35,7 +35,10 @@ export class ProfileFilesController {
       properties: { file: { type: 'string', format: 'binary' } },
     },
   })
-  @ApiCreatedResponse({ description: FILE_RECORD_SHAPE })
+  @ApiCreatedResponse({
+    type: FileRecordView,
+    description: 'The file record (`organization` null: the file is the user’s)',
+  })
   @ApiKeyedErrors('missingFileArgument', 'unsupportedFileExtension')
   @ApiPayloadTooLargeResponse({ description: 'The file is over STORAGE_UPLOAD_SIZE_LIMIT_MB' })
   upload(

@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { StoredFile } from './stored-file.entity';
 
 /**
@@ -5,20 +6,40 @@ import { StoredFile } from './stored-file.entity';
  * the plan and holding it documents (null when it is linked to none), so the shape is the same
  * for every file.
  */
-export interface FileRecordView {
+export class FileRecordView {
+  @ApiProperty({ format: 'uuid' })
   id: string;
+
+  /** The organization it belongs to; null for a profile's file (its user's alone). */
+  @ApiProperty({ type: String, format: 'uuid', nullable: true })
   organization: string | null;
+
+  /** The name it was uploaded under (cleaned of path parts and control characters). */
   name: string;
+
+  /** Bytes. */
+  @ApiProperty({ type: 'integer', minimum: 0 })
   size: number;
+
+  /** The type it is served with (from its extension). */
+  @ApiProperty({ example: 'application/pdf' })
   contentType: string;
+
+  /** SHA-256 of its bytes, hex. */
+  @ApiProperty({ pattern: '^[0-9a-f]{64}$' })
   sha256: string;
+
+  /** The plan it documents (a plan document), or null. */
+  @ApiProperty({ type: String, format: 'uuid', nullable: true })
   plan: string | null;
+
+  /** The holding it documents (a grant agreement), or null. */
+  @ApiProperty({ type: String, format: 'uuid', nullable: true })
   holding: string | null;
+
+  @ApiProperty({ format: 'date-time' })
   created: string;
 }
-
-export const FILE_RECORD_SHAPE =
-  '{id, organization (null for a profile’s file), name, size (bytes), contentType, sha256 (hex), plan, holding (the plan or holding it documents, or null), created}';
 
 export const toFileRecordView = (f: StoredFile): FileRecordView => ({
   id: f.id,

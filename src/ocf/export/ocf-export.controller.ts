@@ -1,5 +1,5 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Access, AccessContext, Permission } from '../../common';
 import { OcfExportQuery } from './ocf-export.dto';
@@ -28,10 +28,16 @@ export class OcfExportController {
       'definitions hold whenever recorded, as in every as-of view). Streamed from the database ' +
       'through cursors: 100,000 holdings take flat memory.',
   })
-  @ApiProduces('application/zip')
   @ApiOkResponse({
     description:
       '`application/zip`, attachment `<organization name>-ocf-<asOf or today>.zip` (RFC 6266)',
+    headers: {
+      'Content-Disposition': {
+        description: '`attachment` with the file name (`filename` ASCII, `filename*` UTF-8)',
+        schema: { type: 'string' },
+      },
+    },
+    content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } },
   })
   async export(
     @Access() access: AccessContext,

@@ -1,22 +1,19 @@
 import { Controller, Post, Query, Req, Res } from '@nestjs/common';
 import {
+  ApiBadRequestResponse,
   ApiBody,
   ApiConflictResponse,
   ApiCreatedResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiResponse,
+  ApiPayloadTooLargeResponse,
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Access, AccessContext, ApiKeyedErrors, Multipart, Permission } from '../../common';
 import { OcfImportQuery } from './ocf-import.dto';
 import { OcfImportService } from './ocf-import.service';
-
-const ANSWER =
-  '`{dryRun, imported: {stakeholders, membersCreated, membersMatched, stockClasses, stockLegendTemplates, ' +
-  'stockPlans, vestingTerms, valuations, transactions: {<OCF object type>: n}, ledgerTransactions}, ' +
-  'warnings: [{file, path, reason}]}`';
+import { OcfImportResultView } from './ocf-import.view';
 
 @ApiTags('ocf')
 @Controller('v1/organization/:organization')
@@ -32,7 +29,9 @@ export class OcfImportController {
       'Requires canEditCapTable. One zip in the field `file` holding `Manifest.ocf.json` (at its root ' +
       'or in one folder) and the files it lists. The cap table must be empty: no transaction in its ' +
       'log (so no class, legend, shareholding, plan, vesting schedule, valuation, grant, warrant or ' +
-      'convertible); members do not count. Otherwise 409 `capTableNotEmpty`. Every file is checked ' +
+      'convertible); members do not count. Otherwise 409 `capTableNotEmpty`. One import into an ' +
+      'organization at a time (OCF or CSV, dry runs too): 409 `importInProgress` while another ' +
+      'runs. Every file is checked ' +
       'against the OCF schemas (and its MD5 against the manifest), every reference resolved, and the ' +
       'transactions replayed in date order (file order within a date) through the ledger: any problem ' +
       'answers 400 `{error, key: "invalidFields", message, problems: [{file, path, reason}]}` listing ' +
@@ -41,9 +40,11 @@ export class OcfImportController {
       'address of the stakeholder, else a new member (a Shareholder without an account). Ids are new; ' +
       'a transfer’s resulting security becomes the transferee’s holding, its balance security stays ' +
       'the source holding. What has no counterpart (transaction types, fields, comments) is listed in ' +
-      '`warnings`, never dropped silently. The zip: at most 1,000 entries, 64 MiB an entry and 256 MiB ' +
-      'in all once inflated; entries with `..`, absolute paths or backslashes are refused. Over ' +
-      'STORAGE_UPLOAD_SIZE_LIMIT_MB → 413. `?dryRun=true` does all of it and rolls back: 200.',
+      '`warnings`, never dropped silently. The zip: at most 1,000 entries, OCF_IMPORT_MAX_ENTRY_MB an ' +
+      'entry and OCF_IMPORT_MAX_TOTAL_MB in all once inflated, OCF_IMPORT_MAX_OBJECTS_PER_FILE ' +
+      'objects a file; entries with `..`, absolute paths or backslashes are refused (400 problems). ' +
+      'An upload over STORAGE_UPLOAD_SIZE_LIMIT_MB → 413. `?dryRun=true` does all of it and rolls ' +
+      'back: 200.',
   })
   @ApiBody({
     schema: {
@@ -52,13 +53,24 @@ export class OcfImportController {
       properties: { file: { type: 'string', format: 'binary' } },
     },
   })
-  @ApiCreatedResponse({ description: ANSWER })
-  @ApiOkResponse({ description: `Dry run: ${ANSWER}, nothing changed` })
-  @ApiKeyedErrors('missingFileArgument', 'invalidFields', 'insufficientShares')
-  @ApiConflictResponse({
-    description: '`capTableNotEmpty`: the organization already has a cap table',
+  @ApiCreatedResponse({
+    type: OcfImportResultView,
+    description: 'Imported: what the package brought in, and what it could not keep',
   })
-  @ApiResponse({ status: 413, description: 'The file is over STORAGE_UPLOAD_SIZE_LIMIT_MB' })
+  @ApiOkResponse({
+    type: OcfImportResultView,
+    description: 'Dry run (`?dryRun=true`): what it would import, `dryRun: true`; nothing changed',
+  })
+  @ApiKeyedErrors('missingFileArgument', 'invalidFields', 'insufficientShares')
+  @ApiBadRequestResponse({
+    description:
+      'The package cannot be imported: `{error, key: "invalidFields" (or "insufficientShares"), message, problems: [{file, path, reason}]}` listing every problem (the zip’s limits, schemas, MD5s, references, the replay)',
+  })
+  @ApiConflictResponse({
+    description:
+      '`capTableNotEmpty`: the organization already has a cap table; `importInProgress`: another import (OCF or CSV, a dry run too) into this organization is running, try again when it has finished',
+  })
+  @ApiPayloadTooLargeResponse({ description: 'The upload is over STORAGE_UPLOAD_SIZE_LIMIT_MB' })
   async import(
     @Access() access: AccessContext,
     @Query() query: OcfImportQuery,
