@@ -101,7 +101,17 @@ export class OrganizationShareholdingsController {
       'A caller whose role lacks `canViewCapitalizationOrSelf` (a Shareholder) sees only their own. ' +
       'With an `ETag`; `If-None-Match` answers 304 while nothing changed.',
   })
-  @ApiOkResponse({ type: [ShareholdingView], description: 'The shareholdings, oldest first' })
+  @ApiOkResponse({
+    type: [ShareholdingView],
+    description: 'The shareholdings, oldest first',
+    headers: {
+      ETag: {
+        description:
+          'The version of this list for this caller (with the list cache on, `LIST_CACHE`): send it as `If-None-Match`',
+        schema: { type: 'string' },
+      },
+    },
+  })
   @ApiResponse({ status: 304, description: '`If-None-Match` named the current `ETag`: no body' })
   list(
     @Access() access: AccessContext,
