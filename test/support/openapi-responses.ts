@@ -74,15 +74,20 @@ export class ResponseChecker {
               ),
         );
       };
+      // An in-process read of `POST /v1/query` answers through light-my-request, whose `end` writes
+      // its chunk through `write` and emits `finish` twice: each chunk is kept once, each answer
+      // checked once.
+      let ending = false;
       res.write = ((chunk: unknown, ...rest: unknown[]) => {
-        if (isJson(res)) keep(chunk, rest[0]);
+        if (!ending && isJson(res)) keep(chunk, rest[0]);
         return write(chunk, ...rest);
       }) as Response['write'];
       res.end = ((chunk?: unknown, ...rest: unknown[]) => {
         if (isJson(res)) keep(chunk, rest[0]);
+        ending = true;
         return end(chunk, ...rest);
       }) as Response['end'];
-      res.on('finish', () => {
+      res.once('finish', () => {
         const route = (req.route as { path?: string } | undefined)?.path;
         if (!route) return;
         const problem = this.check(

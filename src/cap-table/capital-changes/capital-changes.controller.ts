@@ -1,11 +1,16 @@
 import { Body, Controller, Param, Patch, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBadRequestResponse,
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { Access, AccessContext, Permission } from '../../common';
 import { CreateCapitalChangeDto, UpdateCapitalChangeDto } from './capital-change.dto';
+import { CapitalChangeView } from './capital-change.view';
 import { CapitalChangesService } from './capital-changes.service';
-
-const SHAPE =
-  '{id, organization, member, entity, date, amount, currency, type, description, created, updated}';
 
 @ApiTags('cap table')
 @Controller('v1/entity/:entity/capitalChange')
@@ -24,12 +29,15 @@ export class CapitalChangesController {
     description:
       'canEdit in the body’s organization; `:entity` must be the entity of `member`, a member of it.',
   })
-  @ApiCreatedResponse({ description: SHAPE })
+  @ApiCreatedResponse({ type: CapitalChangeView, description: 'The capital change as recorded' })
+  @ApiBadRequestResponse({
+    description: 'Malformed body `{error, message}`, or `member` is not the member of `:entity`',
+  })
   create(
     @Access() access: AccessContext,
     @Param('entity') entity: string,
     @Body() dto: CreateCapitalChangeDto,
-  ) {
+  ): Promise<CapitalChangeView> {
     return this.capitalChanges.create(access, entity, dto);
   }
 
@@ -44,12 +52,13 @@ export class CapitalChangesController {
     summary:
       'Edit a capital change (`id`) of the entity: date, amount, currency, type, description',
   })
-  @ApiOkResponse({ description: SHAPE })
+  @ApiOkResponse({ type: CapitalChangeView, description: 'The capital change afterwards' })
+  @ApiNotFoundResponse({ description: '`id` is not a capital change of `:entity`' })
   update(
     @Access() access: AccessContext,
     @Param('entity') entity: string,
     @Body() dto: UpdateCapitalChangeDto,
-  ) {
+  ): Promise<CapitalChangeView> {
     return this.capitalChanges.update(access, entity, dto);
   }
 }

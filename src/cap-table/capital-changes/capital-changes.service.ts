@@ -9,20 +9,7 @@ import type { CapitalChangeChanges } from '../ledger/transaction-types';
 import { decimalText } from '../quantities';
 import { CreateCapitalChangeDto, UpdateCapitalChangeDto } from './capital-change.dto';
 import { CapitalChange } from './capital-change.entity';
-
-export interface CapitalChangeView {
-  id: string;
-  organization: string;
-  member: string;
-  entity: string;
-  date: string;
-  amount: string;
-  currency: string;
-  type: 'contribution' | 'distribution';
-  description: string | null;
-  created: string;
-  updated: string;
-}
+import { CapitalChangeView } from './capital-change.view';
 
 const toView = (c: CapitalChange): CapitalChangeView => ({
   id: c.id,

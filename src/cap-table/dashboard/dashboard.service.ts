@@ -18,36 +18,14 @@ import { available, outstanding } from '../ledger/incentive-rules';
 import { toHoldingState } from '../ledger/incentive-store';
 import { HoldingState, replayAsOf } from '../ledger/ledger-state';
 import { asConvertedByHolder } from './dilution';
+import { Dashboard } from './dashboard.view';
 import { LedgerStore } from '../ledger/ledger-store';
 import { today } from '../quantities';
 import { Security } from '../securities/security.entity';
-import { ValuationsService, ValuationView } from '../valuations/valuations.service';
+import { ValuationsService } from '../valuations/valuations.service';
 
 /** Comparator of texts, larger first. */
 const descending = (a: string, b: string) => (a < b ? 1 : a > b ? -1 : 0);
-
-export interface Dashboard {
-  asOf: string;
-  authorized: string;
-  issued: string;
-  outstanding: string;
-  fullyDiluted: string;
-  byHolder: {
-    member: string;
-    name: string;
-    shares: string;
-    percent: string;
-    fullyDilutedPercent: string;
-  }[];
-  byClass: {
-    security: string;
-    name: string;
-    authorized: string;
-    issued: string;
-    percent: string;
-  }[];
-  latestValuation: ValuationView | null;
-}
 
 interface Position {
   classes: { id: string; name: string; authorized: Decimal; issued: Decimal }[];

@@ -7,10 +7,10 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { Access, AccessContext, Permission } from '../../common';
+import { EMPTY_OBJECT } from '../view-fields';
 import { LegendDto, UpdateLegendDto } from './legend.dto';
+import { LegendView } from './legend.view';
 import { LegendsService } from './legends.service';
-
-const SHAPE = '{id, organization, name, text, isDefault, created}';
 
 @ApiTags('cap table')
 @Controller('v1/organization/:organization/legend')
@@ -20,43 +20,43 @@ export class LegendsController {
   @Post()
   @Permission('canEditCapTable')
   @ApiOperation({ summary: 'Create a legend template (OCF StockLegendTemplate)' })
-  @ApiCreatedResponse({ description: SHAPE })
-  create(@Access() access: AccessContext, @Body() dto: LegendDto) {
+  @ApiCreatedResponse({ type: LegendView, description: 'The new legend template' })
+  create(@Access() access: AccessContext, @Body() dto: LegendDto): Promise<LegendView> {
     return this.legends.create(access, dto);
   }
 
   @Get()
   @Permission('canViewCapTable')
   @ApiOperation({ summary: 'The legend templates' })
-  @ApiOkResponse({ description: `[${SHAPE}]` })
-  list(@Access() access: AccessContext) {
+  @ApiOkResponse({ type: [LegendView], description: 'The legend templates, oldest first' })
+  list(@Access() access: AccessContext): Promise<LegendView[]> {
     return this.legends.list(access.organizationId!);
   }
 
   @Get(':legend')
   @Permission('canViewCapTable')
   @ApiOperation({ summary: 'One legend template' })
-  @ApiOkResponse({ description: SHAPE })
-  get(@Access() access: AccessContext, @Param('legend') id: string) {
+  @ApiOkResponse({ type: LegendView })
+  get(@Access() access: AccessContext, @Param('legend') id: string): Promise<LegendView> {
     return this.legends.get(access.organizationId!, id);
   }
 
   @Patch(':legend')
   @Permission('canEditCapTable')
   @ApiOperation({ summary: 'Change name, text or isDefault' })
-  @ApiOkResponse({ description: SHAPE })
+  @ApiOkResponse({ type: LegendView, description: 'The legend template afterwards' })
   update(
     @Access() access: AccessContext,
     @Param('legend') id: string,
     @Body() dto: UpdateLegendDto,
-  ) {
+  ): Promise<LegendView> {
     return this.legends.update(access, id, dto);
   }
 
   @Delete(':legend')
   @Permission('canEditCapTable')
   @ApiOperation({ summary: 'Delete a legend template that no active shareholding carries' })
-  @ApiOkResponse({ description: '`{}`: the legend is gone (404 afterwards)' })
+  @ApiOkResponse({ schema: EMPTY_OBJECT, description: '`{}`: the legend is gone (404 afterwards)' })
   @ApiConflictResponse({ description: 'An active shareholding carries the legend' })
   async remove(@Access() access: AccessContext, @Param('legend') id: string): Promise<object> {
     await this.legends.remove(access, id);

@@ -9,15 +9,7 @@ import type { LegendChanges } from '../ledger/transaction-types';
 import { today } from '../quantities';
 import { LegendDto, UpdateLegendDto } from './legend.dto';
 import { Legend } from './legend.entity';
-
-export interface LegendView {
-  id: string;
-  organization: string;
-  name: string;
-  text: string;
-  isDefault: boolean;
-  created: string;
-}
+import { LegendView } from './legend.view';
 
 const toView = (l: Legend): LegendView => ({
   id: l.id,

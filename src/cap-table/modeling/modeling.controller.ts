@@ -1,10 +1,12 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Access, AccessContext, Permission } from '../../common';
 import { RoundModelDto } from './round-model.dto';
 import { RoundModelService } from './round-model.service';
+import { RoundModelView } from './round-model.view';
 import { WaterfallDto, WaterfallStructureQuery } from './waterfall.dto';
 import { WaterfallService } from './waterfall.service';
+import { BreakpointsView, WaterfallView } from './waterfall.view';
 
 @ApiTags('cap table')
 @Controller('v1/captable/:organization/model')
@@ -20,11 +22,7 @@ export class ModelingController {
   @ApiOperation({
     summary: 'Pro-forma priced round on the cap table (nothing is stored)',
     description:
-      'Models a priced round on the cap table as it stands today (or on `asOf`). Answer: {asOf, closingDate, ' +
-      'pricePerShare, preMoneyValuation, preMoneyFullyDilutedShares, postMoneyValuation, postMoneyFullyDilutedShares, ' +
-      'newMoney, poolIncrease, conversions: [{holding, member, type, amount, accruedInterest, shares, pricePerShare, ' +
-      'basis: cap|discount|round|mfn}], investors: [{name, amount, shares}], byHolder: [{member, name, kind: ' +
-      'holder|investor|pool, sharesBefore, sharesAfter, fullyDilutedPercentBefore, fullyDilutedPercentAfter}]}.\n\n' +
+      'Models a priced round on the cap table as it stands today (or on `asOf`).\n\n' +
       'Definitions. Holders count as converted to common (shares × their class’s conversionRatio) plus their ' +
       'outstanding, unexpired grants and warrants. Pre-money fully diluted shares = issued (as converted) + ' +
       'outstanding options + the unallocated pool + the pool increase when `poolIncludedInPreMoney` (default true) + ' +
@@ -42,8 +40,12 @@ export class ModelingController {
       'Percentages are 0–100. Errors: 400 for a bad body, for duplicate investor names, for an asOf in the future or ' +
       'for terms that cannot be solved (the message says which).',
   })
-  @ApiOkResponse({ description: 'The modeled round' })
-  round(@Access() access: AccessContext, @Body() body: RoundModelDto) {
+  @ApiOkResponse({ type: RoundModelView, description: 'The modeled round' })
+  @ApiBadRequestResponse({
+    description:
+      'A malformed body, duplicate investor names, an `asOf` in the future, or terms that cannot be solved',
+  })
+  round(@Access() access: AccessContext, @Body() body: RoundModelDto): Promise<RoundModelView> {
     return this.rounds.model(access, body);
   }
 
@@ -53,10 +55,7 @@ export class ModelingController {
   @ApiOperation({
     summary: 'Exit waterfall: who receives what when the company is sold (nothing is stored)',
     description:
-      'Answer: {asOf, exitValue, transactionExpenses, distributable, commonSharePrice, byClass: [{security, name, ' +
-      'preference, participation, converted, proceeds}], byHolder: [{member, name, proceeds, percentOfProceeds}], ' +
-      'options: [{holding, member, exercised, proceeds}], convertibles: [{holding, member, converted, ' +
-      'conversionPrice, proceeds}], warnings}. Money has 2 decimals; percentOfProceeds is 0–100 with 4 decimals.\n\n' +
+      'Money has 2 decimals; percentOfProceeds is 0–100 with 4 decimals.\n\n' +
       'Rules. distributable = exitValue − transactionExpenses (never below 0). Liquidation preferences ' +
       '(liquidationPreferenceMultiple, default 1, × originalIssuePrice × shares) are paid by seniority, highest ' +
       'first; classes of one seniority are paid pari passu, pro rata to their preferences when the money is short. ' +
@@ -76,8 +75,12 @@ export class ModelingController {
       'originalIssuePrice counts with no preference). An exit value that only fixed cash-out amounts could absorb, ' +
       'with no shares to take the rest, is a 400.',
   })
-  @ApiOkResponse({ description: 'The waterfall' })
-  waterfall(@Access() access: AccessContext, @Body() body: WaterfallDto) {
+  @ApiOkResponse({ type: WaterfallView, description: 'The waterfall' })
+  @ApiBadRequestResponse({
+    description:
+      'A malformed body, an `asOf` in the future, or an exit value only fixed cash-out amounts could absorb',
+  })
+  waterfall(@Access() access: AccessContext, @Body() body: WaterfallDto): Promise<WaterfallView> {
     return this.waterfalls.waterfall(access, body.exitValue, body);
   }
 
@@ -87,16 +90,21 @@ export class ModelingController {
     summary:
       'The exit values at which some class’s, option’s or convertible’s payout changes slope',
     description:
-      '`?asOf`, `?transactionExpenses`, `?treatUnvestedAsAccelerated=true|false` as for the waterfall. Answer: ' +
-      '{asOf, breakpoints: [{exitValue, securities, events: [{kind: expenses|preference|participation-cap|' +
-      'conversion|options-in-the-money, description, security, holding, options}]}], warnings}, one entry per exit ' +
-      'value, sorted (rounded up to the cent). `securities` are the classes whose payout changes slope there. ' +
+      '`?asOf`, `?transactionExpenses`, `?treatUnvestedAsAccelerated=true|false` as for the waterfall. One ' +
+      'entry per exit value, sorted (rounded up to the cent). `securities` are the classes whose payout changes slope there. ' +
       'Between two consecutive breakpoints every payout is linear in the exit value, so a payout chart needs the ' +
       'waterfall only at these points. In an event, `security` is the class concerned, `holding` the SAFE or note, ' +
       '`options` the grants and warrants coming into the money.',
   })
-  @ApiOkResponse({ description: 'The breakpoints' })
-  breakpoints(@Access() access: AccessContext, @Query() query: WaterfallStructureQuery) {
+  @ApiOkResponse({ type: BreakpointsView, description: 'The breakpoints' })
+  @ApiBadRequestResponse({
+    description:
+      'A malformed path or query (an unknown parameter), an `asOf` in the future, or terms that cannot be solved',
+  })
+  breakpoints(
+    @Access() access: AccessContext,
+    @Query() query: WaterfallStructureQuery,
+  ): Promise<BreakpointsView> {
     return this.waterfalls.breakpoints(access, query);
   }
 }

@@ -13,40 +13,9 @@ import { fractionOf } from '../ledger/incentive-types';
 import type { HoldingState } from '../ledger/state';
 import { capAndDiscount, ModelPosition, ModelPositionService } from './model-position.service';
 import type { RoundModelDto } from './round-model.dto';
+import { RoundModelView } from './round-model.view';
 
 const ZERO = toDecimal(0);
-
-export interface RoundModelView {
-  asOf: string;
-  closingDate: string;
-  pricePerShare: string;
-  preMoneyValuation: string;
-  preMoneyFullyDilutedShares: string;
-  postMoneyValuation: string;
-  postMoneyFullyDilutedShares: string;
-  newMoney: string;
-  poolIncrease: string;
-  conversions: {
-    holding: string;
-    member: string;
-    type: 'safe' | 'convertible_note';
-    amount: string;
-    accruedInterest: string;
-    shares: string;
-    pricePerShare: string;
-    basis: 'cap' | 'discount' | 'round' | 'mfn';
-  }[];
-  investors: { name: string; amount: string; shares: string }[];
-  byHolder: {
-    member: string | null;
-    name: string;
-    kind: 'holder' | 'investor' | 'pool';
-    sharesBefore: string;
-    sharesAfter: string;
-    fullyDilutedPercentBefore: string;
-    fullyDilutedPercentAfter: string;
-  }[];
-}
 
 /**
  * A priced round on today's (or `asOf`'s) cap table, stored nowhere: libs/cap-math's modelRound

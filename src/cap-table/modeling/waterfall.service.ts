@@ -15,6 +15,7 @@ import {
 import { AccessContext, DomainError } from '../../common';
 import { interestOwed } from '../ledger/incentive-rules';
 import { capAndDiscount, ModelPosition, ModelPositionService } from './model-position.service';
+import { BreakpointsView, WaterfallView } from './waterfall.view';
 
 export interface WaterfallOptions {
   asOf?: string;
@@ -23,49 +24,6 @@ export interface WaterfallOptions {
 }
 
 const money = (d: { toFixed(places: number): string }) => d.toFixed(2);
-
-export interface WaterfallView {
-  asOf: string;
-  exitValue: string;
-  transactionExpenses: string;
-  distributable: string;
-  commonSharePrice: string;
-  byClass: {
-    security: string;
-    name: string;
-    preference: string;
-    participation: string;
-    converted: boolean;
-    proceeds: string;
-  }[];
-  byHolder: { member: string; name: string; proceeds: string; percentOfProceeds: string }[];
-  options: { holding: string; member: string; exercised: boolean; proceeds: string }[];
-  convertibles: {
-    holding: string;
-    member: string;
-    converted: boolean;
-    conversionPrice: string | null;
-    proceeds: string;
-  }[];
-  warnings: string[];
-}
-
-export interface BreakpointsView {
-  asOf: string;
-  breakpoints: {
-    exitValue: string;
-    /** The classes whose payout changes slope here. */
-    securities: string[];
-    events: {
-      kind: string;
-      description: string;
-      security: string | null;
-      holding: string | null;
-      options: string[];
-    }[];
-  }[];
-  warnings: string[];
-}
 
 /**
  * The exit waterfall of the cap table (libs/cap-math's `waterfall`), stored nowhere: the classes

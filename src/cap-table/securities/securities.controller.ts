@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, Param, Post, Put } from '@nestjs/common';
 import {
+  ApiBadRequestResponse,
   ApiConflictResponse,
   ApiCreatedResponse,
   ApiOkResponse,
@@ -8,10 +9,11 @@ import {
 } from '@nestjs/swagger';
 import { Access, AccessContext, Permission } from '../../common';
 import { AddSharesDto, SecurityDto } from './security.dto';
+import { EMPTY_OBJECT } from '../view-fields';
+import { SecurityView } from './security.view';
 import { SecuritiesService } from './securities.service';
 
-const SHAPE =
-  '{id, organization, name, classType, idPrefix, authorizedShares, issuedShares, reservedShares (held back for stock plans), parValue, originalIssuePrice, currency, seniority, liquidationPreferenceMultiple, participating, participationCapMultiple, conversionRatio, votesPerShare, boardApprovalDate, created, updated}; decimals as strings';
+const TAKEN = 'Another class of the organization has this name or idPrefix';
 
 @ApiTags('cap table')
 @Controller('v1/organization/:organization/security')
@@ -24,24 +26,25 @@ export class SecuritiesController {
     summary: 'Create a share class (OCF StockClass)',
     description: 'Fractional authorized shares only for an LLC. A taken name or idPrefix → 409.',
   })
-  @ApiCreatedResponse({ description: SHAPE })
-  create(@Access() access: AccessContext, @Body() dto: SecurityDto) {
+  @ApiCreatedResponse({ type: SecurityView, description: 'The new class' })
+  @ApiConflictResponse({ description: TAKEN })
+  create(@Access() access: AccessContext, @Body() dto: SecurityDto): Promise<SecurityView> {
     return this.securities.create(access, dto);
   }
 
   @Get()
   @Permission('canViewOrganization')
   @ApiOperation({ summary: 'The share classes, most senior first' })
-  @ApiOkResponse({ description: `[${SHAPE}]` })
-  list(@Access() access: AccessContext) {
+  @ApiOkResponse({ type: [SecurityView], description: 'The classes, most senior first' })
+  list(@Access() access: AccessContext): Promise<SecurityView[]> {
     return this.securities.list(access.organizationId!);
   }
 
   @Get(':security')
   @Permission('canViewOrganization')
   @ApiOperation({ summary: 'One share class' })
-  @ApiOkResponse({ description: SHAPE })
-  get(@Access() access: AccessContext, @Param('security') id: string) {
+  @ApiOkResponse({ type: SecurityView })
+  get(@Access() access: AccessContext, @Param('security') id: string): Promise<SecurityView> {
     return this.securities.get(access.organizationId!, id);
   }
 
@@ -53,12 +56,18 @@ export class SecuritiesController {
       'A change of authorizedShares is an authorized-shares adjustment transaction; fewer than the ' +
       'issued shares → 400 `insufficientShares`.',
   })
-  @ApiOkResponse({ description: SHAPE })
+  @ApiOkResponse({ type: SecurityView, description: 'The class afterwards' })
+  @ApiBadRequestResponse({
+    description:
+      'Malformed body `{error, message}`, or `insufficientShares`: fewer authorized shares than ' +
+      'are issued and reserved `{error, key, message}`',
+  })
+  @ApiConflictResponse({ description: TAKEN })
   replace(
     @Access() access: AccessContext,
     @Param('security') id: string,
     @Body() dto: SecurityDto,
-  ) {
+  ): Promise<SecurityView> {
     return this.securities.replace(access, id, dto);
   }
 
@@ -67,20 +76,27 @@ export class SecuritiesController {
   @ApiOperation({
     summary: 'Authorize more shares of the class (an authorized-shares adjustment transaction)',
   })
-  @ApiCreatedResponse({ description: `The class afterwards: ${SHAPE}` })
+  @ApiCreatedResponse({ type: SecurityView, description: 'The class afterwards' })
+  @ApiBadRequestResponse({
+    description:
+      'Malformed body `{error, message}`, or the authorized shares would pass 28 digits before the point',
+  })
   addShares(
     @Access() access: AccessContext,
     @Param('security') id: string,
     @Body() dto: AddSharesDto,
-  ) {
+  ): Promise<SecurityView> {
     return this.securities.addShares(access, id, dto);
   }
 
   @Delete(':security')
   @Permission('canEditCapTable')
   @ApiOperation({ summary: 'Delete a share class that has no issued shares' })
-  @ApiOkResponse({ description: '`{}`: the class is gone (404 afterwards)' })
-  @ApiConflictResponse({ description: 'The class has issued shares' })
+  @ApiOkResponse({
+    schema: EMPTY_OBJECT,
+    description: '`{}`: the class is gone (404 afterwards)',
+  })
+  @ApiConflictResponse({ description: 'The class has issued shares or shares reserved for a plan' })
   async remove(@Access() access: AccessContext, @Param('security') id: string): Promise<object> {
     await this.securities.remove(access, id);
     return {};

@@ -1,27 +1,53 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { toDecimal, toDecimalString } from '../../../libs/cap-math';
+import { DateView, DecimalView, TimestampView, UuidView } from '../view-fields';
 import { Security } from './security.entity';
 
-export interface SecurityView {
+/** A share class (OCF StockClass). Decimals as exact text. */
+export class SecurityView {
+  @UuidView()
   id: string;
+  @UuidView()
   organization: string;
   name: string;
+  @ApiProperty({ enum: ['common', 'preferred'] })
   classType: 'common' | 'preferred';
+  /** Certificate prefix such as `CS-`. */
   idPrefix: string;
+  @DecimalView({ example: '10000000' })
   authorizedShares: string;
+  @DecimalView({ example: '1000000' })
   issuedShares: string;
   /** Held back for stock plans (reserved, less exercised and retired): not issuable otherwise. */
+  @DecimalView({ example: '0' })
   reservedShares: string;
+  @DecimalView({ nullable: true, example: '0.0001' })
   parValue: string | null;
+  @DecimalView({ nullable: true, example: '1.25' })
   originalIssuePrice: string | null;
+  /** ISO 4217. */
+  @ApiProperty({ example: 'USD' })
   currency: string;
+  /** Order of liquidation (higher is paid first). */
+  @ApiProperty({ type: 'integer', example: 1 })
   seniority: number;
+  @DecimalView({ nullable: true, example: '1' })
   liquidationPreferenceMultiple: string | null;
+  /** Participating preferred: takes its preference, then shares with common. */
   participating: boolean;
+  /** The most a participating share receives, as a multiple of its original issue price. */
+  @DecimalView({ nullable: true, example: '3' })
   participationCapMultiple: string | null;
+  /** Shares of common per share of this class on conversion. */
+  @DecimalView({ example: '1' })
   conversionRatio: string;
+  @DecimalView({ example: '1' })
   votesPerShare: string;
+  @DateView({ nullable: true })
   boardApprovalDate: string | null;
+  @TimestampView()
   created: string;
+  @TimestampView()
   updated: string;
 }
 

@@ -4,8 +4,13 @@ import { OrganizationsDirectory } from '../../organizations';
 import { LegendsService } from '../legends/legends.service';
 import { fractionalAllowed } from '../quantities';
 import { ListShareholdingsQuery } from './shareholding.dto';
-import { ShareBlockRow, ShareholdingRepository } from './shareholding.repository';
-import { ShareholdingView, toShareholdingView } from './shareholding.view';
+import { ShareholdingRepository } from './shareholding.repository';
+import {
+  ShareBlockRow,
+  ShareholdingConfig,
+  ShareholdingView,
+  toShareholdingView,
+} from './shareholding.view';
 
 /**
  * The shareholding list as cached: everyone with the full permission sees it alike, anyone else
@@ -16,14 +21,6 @@ export const SHAREHOLDING_LIST: ListSpec = {
   resources: ['shareholding', 'member'],
   audience: (access) => (access.scope === 'self' ? `user:${access.userId}` : 'all'),
 };
-
-export interface ShareholdingConfig {
-  organization: string;
-  /** `units` for an LLC, `shares` otherwise. */
-  unitName: 'shares' | 'units';
-  fractionalUnitsAllowed: boolean;
-  defaultLegendIds: string[];
-}
 
 /**
  * Reading shareholdings. Callers whose role lacks `canViewCapitalizationOrSelf` (a Shareholder)

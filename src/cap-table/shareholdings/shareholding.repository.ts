@@ -4,18 +4,9 @@ import { Repository } from 'typeorm';
 import { AggregateRepository } from '../../database';
 import { membersOfUserSql } from '../../organizations';
 import { Shareholding } from './shareholding.entity';
-import { shareholdingListSql } from './shareholding.view';
+import { ShareBlockRow, shareholdingListSql } from './shareholding.view';
 
 export const SHAREHOLDING_LIST_SQL = shareholdingListSql(membersOfUserSql);
-
-export interface ShareBlockRow {
-  security: string;
-  shareholding: string;
-  member: string;
-  certificateNumber: string;
-  from: string;
-  to: string;
-}
 
 /** Reads of shareholdings (their writes go through the ledger). */
 @Injectable()

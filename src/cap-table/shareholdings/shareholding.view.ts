@@ -1,20 +1,84 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { toDecimal, toDecimalString } from '../../../libs/cap-math';
 import type { ShareholdingStatus } from '../ledger/ledger-state';
+import { DateView, DecimalView, TimestampView, UuidView } from '../view-fields';
 import { Shareholding } from './shareholding.entity';
 
-export interface ShareholdingView {
+const SHAREHOLDING_STATUSES: ShareholdingStatus[] = ['active', 'voided', 'transferred'];
+
+/** A shareholding: shares of one class held by one member, under one certificate number. */
+export class ShareholdingView {
+  @UuidView()
   id: string;
+  @UuidView()
   organization: string;
+  /** The holder: a member of the organization. */
+  @UuidView()
   member: string;
+  /** The share class. */
+  @UuidView()
   security: string;
+  @DecimalView({ example: '1000000' })
   quantity: string;
+  @DecimalView({ nullable: true, example: '0.0001' })
   pricePerShare: string | null;
+  @DateView()
   issueDate: string;
+  /** The class's certificate prefix and a number: `CS-1`. */
   certificateNumber: string;
+  /** `transferred` once every share went to others. */
+  @ApiProperty({ enum: SHAREHOLDING_STATUSES })
   status: ShareholdingStatus;
+  /** Legend templates on the certificate. */
+  @ApiProperty({ type: [String], format: 'uuid' })
   legendIds: string[];
+  /** What was given for the shares (cash, services, IP ...). */
   consideration: string | null;
+  @TimestampView()
   created: string;
+}
+
+/** A transfer: the transaction and the two shareholdings after it. */
+export class TransferView {
+  /** The transfer transaction. */
+  @UuidView()
+  id: string;
+  /** The source: the balance (`transferred` when every share left it). */
+  source: ShareholdingView;
+  /** The holding of the recipient. */
+  destination: ShareholdingView;
+}
+
+/** Operating-agreement settings of the cap table. */
+export class ShareholdingConfig {
+  @UuidView()
+  organization: string;
+  /** `units` for an LLC, `shares` otherwise. */
+  @ApiProperty({ enum: ['shares', 'units'] })
+  unitName: 'shares' | 'units';
+  /** Fractional quantities are accepted (an LLC). */
+  fractionalUnitsAllowed: boolean;
+  /** The legends put on new shareholdings that name none. */
+  @ApiProperty({ type: [String], format: 'uuid' })
+  defaultLegendIds: string[];
+}
+
+/**
+ * A numbered range of shares of a class held under one certificate (`from` to `to`, both
+ * included). Shares are numbered per class in issuance order.
+ */
+export class ShareBlockRow {
+  @UuidView()
+  security: string;
+  @UuidView()
+  shareholding: string;
+  @UuidView()
+  member: string;
+  certificateNumber: string;
+  @DecimalView({ example: '1' })
+  from: string;
+  @DecimalView({ example: '1000000' })
+  to: string;
 }
 
 export const toShareholdingView = (h: Shareholding): ShareholdingView => ({

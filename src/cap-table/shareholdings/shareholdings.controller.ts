@@ -12,10 +12,13 @@ import {
   Res,
 } from '@nestjs/common';
 import {
+  ApiBadRequestResponse,
   ApiConflictResponse,
   ApiCreatedResponse,
+  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
+  ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
@@ -28,12 +31,20 @@ import {
   TransferDto,
 } from './shareholding.dto';
 import { SHAREHOLDING_LIST, ShareholdingReadsService } from './shareholding-reads.service';
+import {
+  ShareBlockRow,
+  ShareholdingConfig,
+  ShareholdingView,
+  TransferView,
+} from './shareholding.view';
 import { ShareholdingsService } from './shareholdings.service';
 
-const SHAPE =
-  '{id, organization, member, security, quantity, pricePerShare, issueDate, certificateNumber, status ("active", "voided", or "transferred" once every share went to others), legendIds, consideration, created}';
 const INSUFFICIENT =
   '`insufficientShares`: more shares than the class has unissued, or than the source holds';
+const BAD_REQUEST = `Malformed body \`{error, message}\`, or ${INSUFFICIENT} (\`{error, key, message}\`)`;
+const NOT_FOUND =
+  'No such organization, member, class, legend or shareholding in this organization `{error, key, message}`';
+const NOT_ACTIVE = 'The shareholding is voided or transferred, not active';
 
 @ApiTags('cap table')
 @Controller('v1/organization/:organization')
@@ -50,8 +61,13 @@ export class OrganizationShareholdingsController {
     summary: 'Issue shares to a member (a stock issuance transaction)',
     description: `Certificate number from the class prefix. ${INSUFFICIENT}. Fractional quantities only for an LLC.`,
   })
-  @ApiCreatedResponse({ description: SHAPE })
-  issue(@Access() access: AccessContext, @Body() dto: IssueShareholdingDto) {
+  @ApiCreatedResponse({ type: ShareholdingView, description: 'The new shareholding' })
+  @ApiBadRequestResponse({ description: BAD_REQUEST })
+  @ApiNotFoundResponse({ description: NOT_FOUND })
+  issue(
+    @Access() access: AccessContext,
+    @Body() dto: IssueShareholdingDto,
+  ): Promise<ShareholdingView> {
     return this.shareholdings.issue(access, dto);
   }
 
@@ -64,10 +80,15 @@ export class OrganizationShareholdingsController {
     description: `A partial transfer leaves the balance with the source. ${INSUFFICIENT}; a voided source → 409.`,
   })
   @ApiCreatedResponse({
-    description: `{id (the transaction), source, destination}: the two shareholdings after it, each ${SHAPE}`,
+    type: TransferView,
+    description: 'The transfer transaction and the two shareholdings after it',
   })
+  @ApiBadRequestResponse({
+    description: `${BAD_REQUEST}; toMember already holds the source, or a date before its issue date`,
+  })
+  @ApiNotFoundResponse({ description: NOT_FOUND })
   @ApiConflictResponse({ description: 'The source is not active' })
-  transfer(@Access() access: AccessContext, @Body() dto: TransferDto) {
+  transfer(@Access() access: AccessContext, @Body() dto: TransferDto): Promise<TransferView> {
     return this.shareholdings.transfer(access, dto);
   }
 
@@ -80,7 +101,18 @@ export class OrganizationShareholdingsController {
       'A caller whose role lacks `canViewCapitalizationOrSelf` (a Shareholder) sees only their own. ' +
       'With an `ETag`; `If-None-Match` answers 304 while nothing changed.',
   })
-  @ApiOkResponse({ description: `[${SHAPE}]` })
+  @ApiOkResponse({
+    type: [ShareholdingView],
+    description: 'The shareholdings, oldest first',
+    headers: {
+      ETag: {
+        description:
+          'The version of this list for this caller (with the list cache on, `LIST_CACHE`): send it as `If-None-Match`',
+        schema: { type: 'string' },
+      },
+    },
+  })
+  @ApiResponse({ status: 304, description: '`If-None-Match` named the current `ETag`: no body' })
   list(
     @Access() access: AccessContext,
     @Query() query: ListShareholdingsQuery,
@@ -97,9 +129,11 @@ export class OrganizationShareholdingsController {
   @ApiOperation({
     summary: 'Operating-agreement settings of the cap table',
     description:
-      '{organization, unitName ("units" for an LLC, else "shares"), fractionalUnitsAllowed, defaultLegendIds}',
+      'Whether quantities are shares or units (an LLC, where fractions are allowed) and the ' +
+      'default legends.',
   })
-  config(@Access() access: AccessContext) {
+  @ApiOkResponse({ type: ShareholdingConfig })
+  config(@Access() access: AccessContext): Promise<ShareholdingConfig> {
     return this.reads.config(access.organizationId!);
   }
 
@@ -108,11 +142,12 @@ export class OrganizationShareholdingsController {
   @ApiOperation({
     summary: 'Numbered share ranges per class and holder',
     description:
-      '[{security, shareholding, member, certificateNumber, from, to}] in share-number order; shares are ' +
-      'numbered per class in issuance order, a transfer moves the lowest numbers, a voided holding’s ' +
-      'numbers are retired. A Shareholder sees only their own.',
+      'In share-number order, class by class; shares are numbered per class in issuance order, a ' +
+      'transfer moves the lowest numbers, a voided holding’s numbers are retired. A Shareholder ' +
+      'sees only their own.',
   })
-  blocks(@Access() access: AccessContext) {
+  @ApiOkResponse({ type: [ShareBlockRow], description: 'The numbered ranges' })
+  blocks(@Access() access: AccessContext): Promise<ShareBlockRow[]> {
     return this.reads.blocks(access);
   }
 }
@@ -128,8 +163,8 @@ export class ShareholdingController {
   @Get()
   @Permission('canViewHolding', { record: 'shareholding', param: 'holding' })
   @ApiOperation({ summary: 'One shareholding (its holder may read it too)' })
-  @ApiOkResponse({ description: SHAPE })
-  get(@Param('holding') id: string) {
+  @ApiOkResponse({ type: ShareholdingView })
+  get(@Param('holding') id: string): Promise<ShareholdingView> {
     return this.reads.get(id);
   }
 
@@ -139,12 +174,15 @@ export class ShareholdingController {
     summary: 'Correct fields of an active shareholding (a correction transaction)',
     description: `quantity, pricePerShare, issueDate, legendIds, consideration. ${INSUFFICIENT}. The holder or class change only by a transfer (400).`,
   })
-  @ApiOkResponse({ description: SHAPE })
+  @ApiOkResponse({ type: ShareholdingView, description: 'The shareholding after the correction' })
+  @ApiBadRequestResponse({ description: `${BAD_REQUEST}; a change of holder or class` })
+  @ApiNotFoundResponse({ description: NOT_FOUND })
+  @ApiConflictResponse({ description: NOT_ACTIVE })
   amend(
     @Access() access: AccessContext,
     @Param('holding') id: string,
     @Body() dto: AmendShareholdingDto,
-  ) {
+  ): Promise<ShareholdingView> {
     return this.shareholdings.amend(access, id, dto, false);
   }
 
@@ -155,12 +193,15 @@ export class ShareholdingController {
     description:
       'quantity and issueDate required; an omitted pricePerShare, consideration or legendIds is cleared.',
   })
-  @ApiOkResponse({ description: SHAPE })
+  @ApiOkResponse({ type: ShareholdingView, description: 'The shareholding after the correction' })
+  @ApiBadRequestResponse({ description: `${BAD_REQUEST}; a change of holder or class` })
+  @ApiNotFoundResponse({ description: NOT_FOUND })
+  @ApiConflictResponse({ description: NOT_ACTIVE })
   replace(
     @Access() access: AccessContext,
     @Param('holding') id: string,
     @Body() dto: ReplaceShareholdingDto,
-  ) {
+  ): Promise<ShareholdingView> {
     return this.shareholdings.amend(access, id, dto, true);
   }
 
@@ -170,9 +211,12 @@ export class ShareholdingController {
     summary:
       'Void a shareholding (soft; a cancellation transaction): its shares return to the unissued balance',
   })
-  @ApiOkResponse({ description: `The shareholding as it now stands (status "voided"): ${SHAPE}` })
+  @ApiOkResponse({
+    type: ShareholdingView,
+    description: 'The shareholding as it now stands (status `voided`)',
+  })
   @ApiConflictResponse({ description: 'Already voided or transferred' })
-  void(@Access() access: AccessContext, @Param('holding') id: string) {
+  void(@Access() access: AccessContext, @Param('holding') id: string): Promise<ShareholdingView> {
     return this.shareholdings.void(access, id);
   }
 }

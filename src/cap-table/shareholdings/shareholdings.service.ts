@@ -17,15 +17,8 @@ import {
   TransferDto,
 } from './shareholding.dto';
 import { Shareholding } from './shareholding.entity';
-import { ShareholdingView, toShareholdingView } from './shareholding.view';
+import { ShareholdingView, toShareholdingView, TransferView } from './shareholding.view';
 import { changeEvent } from '../change-event';
-
-export interface TransferView {
-  /** The transfer transaction. */
-  id: string;
-  source: ShareholdingView;
-  destination: ShareholdingView;
-}
 
 /**
  * Issuing, transferring, amending and voiding shareholdings. Each is one transaction of the log,

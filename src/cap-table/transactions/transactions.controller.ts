@@ -1,6 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Access, AccessContext, Permission } from '../../common';
+import { TransactionView } from './transaction.view';
 import { ListTransactionsQuery, TransactionsService } from './transactions.service';
 
 @ApiTags('cap table')
@@ -19,11 +20,11 @@ export class TransactionsController {
       'Cap Format (TX_STOCK_ISSUANCE, TX_STOCK_TRANSFER, TX_STOCK_CANCELLATION, ' +
       'TX_STOCK_CLASS_AUTHORIZED_SHARES_ADJUSTMENT ...) plus this service’s record types.',
   })
-  @ApiOkResponse({
-    description:
-      '[{id, sequence, type, effectiveDate, recordedAt, actor (user id or null), payload}]',
-  })
-  list(@Access() access: AccessContext, @Query() query: ListTransactionsQuery) {
+  @ApiOkResponse({ type: [TransactionView], description: 'The transactions, in recording order' })
+  list(
+    @Access() access: AccessContext,
+    @Query() query: ListTransactionsQuery,
+  ): Promise<TransactionView[]> {
     return this.transactions.list(access.organizationId!, query);
   }
 }

@@ -3,19 +3,10 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { PageQuery } from '../../common';
 import { EquityTransaction } from '../ledger/equity-transaction.entity';
+import { TransactionView } from './transaction.view';
 
 /** `?limit` and `?offset` of the log. */
 export class ListTransactionsQuery extends PageQuery {}
-
-export interface TransactionView {
-  id: string;
-  sequence: number;
-  type: string;
-  effectiveDate: string;
-  recordedAt: string;
-  actor: string | null;
-  payload: Record<string, unknown>;
-}
 
 /** Reading the log (its rows are written only by the ledger). */
 @Injectable()

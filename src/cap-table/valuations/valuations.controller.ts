@@ -1,11 +1,9 @@
 import { Body, Controller, Get, Param, Put } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Access, AccessContext, Permission } from '../../common';
 import { PutValuationDto } from './valuation.dto';
-import { ValuationsService, ValuationView } from './valuations.service';
-
-const SHAPE =
-  '{id, organization, type, pricePerShare, security, effectiveDate, provider, reportFile, created, updated}';
+import { ValuationView } from './valuation.view';
+import { ValuationsService } from './valuations.service';
 
 @ApiTags('cap table')
 @Controller('v1')
@@ -24,7 +22,15 @@ export class ValuationsController {
       '(no `id`) or updated (spec section 7 lists 200 and 201 only; a PUT answers 200). ' +
       '`reportFile` must be a file of the organization (404 otherwise).',
   })
-  @ApiOkResponse({ description: `The valuation as recorded (created or updated): ${SHAPE}` })
+  @ApiOkResponse({
+    type: ValuationView,
+    description: 'The valuation as recorded (created or updated)',
+  })
+  @ApiNotFoundResponse({
+    description:
+      '`security` is not a class of the organization, `reportFile` not a file of it, or `id` not ' +
+      'one of its valuations',
+  })
   put(@Access() access: AccessContext, @Body() dto: PutValuationDto): Promise<ValuationView> {
     return this.valuations.put(access, dto);
   }
@@ -32,16 +38,19 @@ export class ValuationsController {
   @Get('organization/:organization/valuation')
   @Permission('canViewCapTable')
   @ApiOperation({ summary: 'The valuations, latest first' })
-  @ApiOkResponse({ description: `[${SHAPE}]` })
-  list(@Access() access: AccessContext) {
+  @ApiOkResponse({
+    type: [ValuationView],
+    description: 'The valuations, latest effective date first',
+  })
+  list(@Access() access: AccessContext): Promise<ValuationView[]> {
     return this.valuations.list(access.organizationId!);
   }
 
   @Get('valuation/:valuation')
   @Permission('canViewValuation')
   @ApiOperation({ summary: 'One valuation' })
-  @ApiOkResponse({ description: SHAPE })
-  get(@Param('valuation') id: string) {
+  @ApiOkResponse({ type: ValuationView })
+  get(@Param('valuation') id: string): Promise<ValuationView> {
     return this.valuations.get(id);
   }
 }

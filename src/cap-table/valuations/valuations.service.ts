@@ -11,19 +11,7 @@ import { decimalText } from '../quantities';
 import { Security } from '../securities/security.entity';
 import { PutValuationDto } from './valuation.dto';
 import { Valuation } from './valuation.entity';
-
-export interface ValuationView {
-  id: string;
-  organization: string;
-  type: string;
-  pricePerShare: string;
-  security: string | null;
-  effectiveDate: string;
-  provider: string | null;
-  reportFile: string | null;
-  created: string;
-  updated: string;
-}
+import { ValuationView } from './valuation.view';
 
 export const toValuationView = (v: Valuation): ValuationView => ({
   id: v.id,
