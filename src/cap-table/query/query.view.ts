@@ -27,10 +27,9 @@ export class QueryResponseView {
   @ApiProperty({
     type: 'object',
     additionalProperties: { $ref: getSchemaPath(QueryResultView) },
-    example: {
-      holdings: { status: 200, body: [] },
-      denied: { status: 403, body: { error: 'Forbidden', message: 'not allowed' } },
-    },
+    description:
+      'Under each id of the request: `{"holdings": {"status": 200, "body": [...]}, "denied": ' +
+      '{"status": 403, "body": {"error": "Forbidden", "message": "..."}}}`',
   })
   results: Record<string, QueryResultView>;
 }

@@ -94,9 +94,29 @@ export function completeDocument<T extends OpenAPIObject>(doc: T): T {
       }
     }
   }
+  pruneUnusedSchemas(doc);
   doc.tags = [...tags].sort().map((name) => ({
     name,
     description: TAG_DESCRIPTIONS[name] ?? `The ${name} routes`,
   }));
   return doc;
+}
+
+/**
+ * Drops component schemas nothing refers to any more (the per-route error classes that the one
+ * error body replaced), following references between schemas.
+ */
+function pruneUnusedSchemas(doc: OpenAPIObject) {
+  const schemas = doc.components?.schemas ?? {};
+  const refsIn = (value: unknown) =>
+    [...JSON.stringify(value).matchAll(/"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]);
+  const used = new Set<string>();
+  const queue = refsIn(doc.paths);
+  while (queue.length) {
+    const name = queue.pop()!;
+    if (used.has(name)) continue;
+    used.add(name);
+    queue.push(...refsIn(schemas[name]));
+  }
+  for (const name of Object.keys(schemas)) if (!used.has(name)) delete schemas[name];
 }
