@@ -100,7 +100,11 @@ export interface CsrfRule {
 
 /** The route is not subject to the app-wide cross-site check; `reason` says what protects it. */
 export const CsrfExempt = (reason: string) =>
-  SetMetadata(CSRF_KEY, { exempt: reason } satisfies CsrfRule);
+  applyDecorators(
+    SetMetadata(CSRF_KEY, { exempt: reason } satisfies CsrfRule),
+    // completeDocument documents the cross-site refusals (403, 415) of every other write.
+    ApiExtension('x-csrf-exempt', reason),
+  );
 
 /**
  * The route accepts a `multipart/form-data` body besides JSON. Only through `@Multipart(...)`,
