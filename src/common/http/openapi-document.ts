@@ -44,7 +44,8 @@ const STANDARD_ERRORS: Record<string, string> = {
     'cross-site HTML form sends',
   '401': 'No valid session `{error, key, message}`',
   '503':
-    'The database is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS ' +
+    'The database or the session store (Redis) is unavailable, or a statement ran past ' +
+    'DATABASE_STATEMENT_TIMEOUT_MS ' +
     '(`{error, key: "databaseTimeout", message}`); try again',
 };
 
@@ -88,8 +89,13 @@ export function completeDocument<T extends OpenAPIObject>(doc: T): T {
         op.responses['400'] = { description: STANDARD_ERRORS['400'] };
       }
       // Every GET refuses a query parameter it does not know (QueryParamsGuard).
-      if (method === 'get' && !op.responses['400']) {
-        op.responses['400'] = { description: STANDARD_ERRORS.unknownQuery };
+      if (method === 'get') {
+        const refused = op.responses['400'];
+        const unknown = STANDARD_ERRORS.unknownQuery;
+        if (!refused) op.responses['400'] = { description: unknown };
+        else if (!/query parameter/i.test(refused.description ?? '')) {
+          refused.description = `${refused.description}; or ${unknown[0].toLowerCase()}${unknown.slice(1)}`;
+        }
       }
       // Every write but the exempt ones is refused cross-site (CsrfGuard): 403, or 415 for a
       // form-encoded body.
@@ -104,10 +110,19 @@ export function completeDocument<T extends OpenAPIObject>(doc: T): T {
       // Any route that reads the database may be cut by the statement time limit.
       op.responses['503'] = op.responses['503'] ?? { description: STANDARD_ERRORS['503'] };
       for (const [status, response] of Object.entries(op.responses)) {
+        if (Number(status) < 400) continue;
         // A refusal declared with a body schema of its own, written inline (the health check's
-        // 503 `{status, info, error, details}`), keeps it; the others carry the one error body.
+        // 503 `{status, info, error, details}`), keeps it beside the one error body, which the
+        // app-wide layers (session store, validation) may answer on any route.
         const own = response.content?.['application/json']?.schema;
-        if (Number(status) >= 400 && !(own && !own.$ref)) response.content = errorContent;
+        response.content =
+          own && !own.$ref
+            ? {
+                'application/json': {
+                  schema: { anyOf: [own, errorContent['application/json'].schema] },
+                },
+              }
+            : errorContent;
       }
       if (!op.tags?.length) op.tags = [path.split('/').filter(Boolean)[1] ?? 'service'];
       for (const tag of op.tags) tags.add(tag);
