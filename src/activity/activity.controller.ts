@@ -1,5 +1,12 @@
 import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBadRequestResponse,
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { Access, AccessContext, Permission } from '../common';
 import { CreateActionDto, ListActionsQuery } from './activity.dto';
 import { ActivityActionView } from './activity.view';
@@ -17,6 +24,7 @@ export class ActivityController {
     description:
       'type not in dot notation, description empty or over 2000 characters, metadata not an object or over 16 KB',
   })
+  @ApiCreatedResponse({ type: ActivityActionView, description: 'The entry written' })
   @ApiNotFoundResponse({ description: 'No such organization' })
   create(
     @Param('organization') _organization: string,
@@ -50,6 +58,7 @@ export class ActivityController {
   @ApiBadRequestResponse({
     description: 'limit outside 1..1000, before not an entry of this organization, bad type prefix',
   })
+  @ApiOkResponse({ type: [ActivityActionView], description: 'The entries, newest first' })
   @ApiNotFoundResponse({ description: 'No such organization' })
   list(
     @Param('organization') _organization: string,

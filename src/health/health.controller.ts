@@ -1,5 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import {
   HealthCheck,
   HealthCheckService,
@@ -35,6 +35,12 @@ export class HealthController {
   @Public()
   @HealthCheck()
   @ApiOperation({ summary: 'Database, Redis and outbox health (outside /v1)' })
+  @ApiServiceUnavailableResponse({
+    description:
+      'The database, Redis or the outbox is down: `{status: "error", info, error, details}`. ' +
+      'A request with a session cookie while Redis is down is answered by the session layer ' +
+      'first, with the one error body.',
+  })
   check() {
     return this.health.check([
       () => this.db.pingCheck('database', { timeout: 1500 }),

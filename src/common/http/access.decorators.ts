@@ -70,6 +70,9 @@ export const Authenticated = () =>
     ApiUnauthorizedResponse({ description: 'No valid session `{error, key, message}`' }),
   );
 
+/** The one permission that is the site's rather than an organization's (site administrators). */
+const SITE_PERMISSION = 'canReadSite';
+
 /**
  * The caller needs this permission of spec section 4 in the organization the route addresses
  * (found from the path, the addressed record or the body by the permission guard).
@@ -81,12 +84,18 @@ export const Permission = (permission: string, target: PermissionTarget = {}) =>
     ApiExtension('x-permission', permission),
     ApiCookieAuth(),
     ApiUnauthorizedResponse({ description: 'No valid session `{error, key, message}`' }),
-    ApiForbiddenResponse({
-      description: `Requires \`${permission}\` in the organization \`{error, message}\``,
-    }),
-    ApiNotFoundResponse({
-      description: 'The organization or record does not exist, or is not the path organization’s',
-    }),
+    ...(permission === SITE_PERMISSION
+      ? // Site-wide: no organization to look up, so nothing answers 404.
+        [ApiForbiddenResponse({ description: 'Site administrators only `{error, message}`' })]
+      : [
+          ApiForbiddenResponse({
+            description: `Requires \`${permission}\` in the organization \`{error, message}\``,
+          }),
+          ApiNotFoundResponse({
+            description:
+              'The organization or record does not exist, or is not the path organization’s',
+          }),
+        ]),
   );
 
 export const CSRF_KEY = 'ledgerline:csrf';
@@ -100,7 +109,11 @@ export interface CsrfRule {
 
 /** The route is not subject to the app-wide cross-site check; `reason` says what protects it. */
 export const CsrfExempt = (reason: string) =>
-  SetMetadata(CSRF_KEY, { exempt: reason } satisfies CsrfRule);
+  applyDecorators(
+    SetMetadata(CSRF_KEY, { exempt: reason } satisfies CsrfRule),
+    // completeDocument documents the cross-site refusals (403, 415) of every other write.
+    ApiExtension('x-csrf-exempt', reason),
+  );
 
 /**
  * The route accepts a `multipart/form-data` body besides JSON. Only through `@Multipart(...)`,

@@ -11,9 +11,11 @@ interface Operation {
   responses: Record<string, { description?: string; content?: Record<string, { schema?: Json }> }>;
   security?: unknown[];
   'x-permission'?: string;
+  'x-csrf-exempt'?: string;
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
+const WRITES = new Set<string>(['put', 'post', 'delete', 'patch']);
 
 /** The one error body of every refusal (spec section 7). */
 export const ERROR_BODY = 'ErrorBody';
@@ -33,9 +35,17 @@ const ERROR_SCHEMA: Json = {
 
 const STANDARD_ERRORS: Record<string, string> = {
   '400': 'Malformed path, query or body `{error, message}`',
+  unknownQuery: 'A query parameter the route does not know `{message}`',
+  '403':
+    'refused as cross-site (an `Origin` other than the frontend or the API, or ' +
+    '`Sec-Fetch-Site: cross-site`) `{message}`',
+  '415':
+    'A body that is not `application/json` (`multipart/form-data` on upload routes), as a ' +
+    'cross-site HTML form sends',
   '401': 'No valid session `{error, key, message}`',
   '503':
-    'The database is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS ' +
+    'The database or the session store (Redis) is unavailable, or a statement ran past ' +
+    'DATABASE_STATEMENT_TIMEOUT_MS ' +
     '(`{error, key: "databaseTimeout", message}`); try again',
 };
 
@@ -47,8 +57,10 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
 /**
  * What every route already declares, written into the document so no route has to repeat it:
  * its path parameters (a UUID unless the spec makes it a free string, as the global pipe checks),
- * a 400 for any route that validates a path, query or body, the one error body for every
- * refusal, a description naming the permission, and the tags the operations use.
+ * a 400 for any route that validates a path, query or body (and every GET: unknown query
+ * parameters), the cross-site refusals of every write (403, 415) but the `@CsrfExempt` ones, the
+ * one error body for every refusal, a description naming the permission, and the tags the
+ * operations use.
  */
 export function completeDocument<T extends OpenAPIObject>(doc: T): T {
   doc.components = { ...doc.components, schemas: { ...doc.components?.schemas } };
@@ -76,10 +88,41 @@ export function completeDocument<T extends OpenAPIObject>(doc: T): T {
       if (validated && !op.responses['400']) {
         op.responses['400'] = { description: STANDARD_ERRORS['400'] };
       }
+      // Every GET refuses a query parameter it does not know (QueryParamsGuard).
+      if (method === 'get') {
+        const refused = op.responses['400'];
+        const unknown = STANDARD_ERRORS.unknownQuery;
+        if (!refused) op.responses['400'] = { description: unknown };
+        else if (!/query parameter/i.test(refused.description ?? '')) {
+          refused.description = `${refused.description}; or ${unknown[0].toLowerCase()}${unknown.slice(1)}`;
+        }
+      }
+      // Every write but the exempt ones is refused cross-site (CsrfGuard): 403, or 415 for a
+      // form-encoded body.
+      if (WRITES.has(method) && !op['x-csrf-exempt']) {
+        const refused = op.responses['403'];
+        const crossSite = STANDARD_ERRORS['403'];
+        if (!refused)
+          op.responses['403'] = { description: crossSite[0].toUpperCase() + crossSite.slice(1) };
+        else refused.description = `${refused.description}; or ${crossSite}`;
+        op.responses['415'] = op.responses['415'] ?? { description: STANDARD_ERRORS['415'] };
+      }
       // Any route that reads the database may be cut by the statement time limit.
       op.responses['503'] = op.responses['503'] ?? { description: STANDARD_ERRORS['503'] };
       for (const [status, response] of Object.entries(op.responses)) {
-        if (Number(status) >= 400) response.content = errorContent;
+        if (Number(status) < 400) continue;
+        // A refusal declared with a body schema of its own, written inline (the health check's
+        // 503 `{status, info, error, details}`), keeps it beside the one error body, which the
+        // app-wide layers (session store, validation) may answer on any route.
+        const own = response.content?.['application/json']?.schema;
+        response.content =
+          own && !own.$ref
+            ? {
+                'application/json': {
+                  schema: { anyOf: [own, errorContent['application/json'].schema] },
+                },
+              }
+            : errorContent;
       }
       if (!op.tags?.length) op.tags = [path.split('/').filter(Boolean)[1] ?? 'service'];
       for (const tag of op.tags) tags.add(tag);

@@ -5,6 +5,7 @@ import { Tx, UnitOfWork, previousAttributes } from '../../events';
 import { MailService } from '../../mail';
 import { UsersDirectory, UserSummary } from '../../auth';
 import { Invitation } from '../invitations/invitation.entity';
+import { PendingInvitationView } from '../invitations/invitation.view';
 import { InvitationRepository } from '../invitations/invitation.repository';
 import { OrganizationRepository } from '../organizations/organization.repository';
 import { RoleLookup, roleName } from '../roles/role-lookup';
@@ -14,16 +15,6 @@ import { assertMayGrant, memberEvent } from './member-rules';
 import { MemberView, toMemberView } from './member.view';
 
 export const INVITATION_LIFETIME_MS = 7 * 24 * 3600 * 1000;
-
-export interface PendingInvitationView {
-  id: string;
-  organization: { id: string; name: string };
-  role: { id: string; name: string };
-  message: string | null;
-  invitedBy: string | null;
-  expiresAt: string;
-  created: string;
-}
 
 /**
  * Invitations: the only way a registered user gains access to an organization. The invitee must

@@ -15,10 +15,12 @@ import {
   ApiBody,
   ApiConflictResponse,
   ApiCreatedResponse,
+  ApiForbiddenResponse,
   ApiOkResponse,
   ApiOperation,
   ApiPayloadTooLargeResponse,
   ApiQuery,
+  ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
@@ -37,8 +39,12 @@ import { AcceptInvitationDto, AddMemberDto, InviteMemberDto, UpdateMemberDto } f
 import { MemberAdditionsService } from './member-additions.service';
 import { MemberChangesService } from './member-changes.service';
 import { MEMBER_LIST, MembersService } from './members.service';
+import { MemberView } from './member.view';
 
 const MEMBER_UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024;
+
+const BAD_ROLE = 'Invalid field, or a role the organization does not have';
+const OWNER_ONLY = 'Only an Owner grants the Owner role or changes an Owner';
 
 @ApiTags('members')
 @Controller('v1/organization')
@@ -59,11 +65,13 @@ export class MembersController {
     description: 'Roles without `canViewMember` (Shareholder) see only their own member record.',
   })
   @ApiOkResponse({
+    type: [MemberView],
     description:
-      '`[{id, organization, user, entity, name, email, title, role, status, created, updated}]`, oldest first. ' +
-      'With an `ETag`; `If-None-Match` answers 304 while nothing changed.',
+      'The members (`active` and `invited`), oldest first. With an `ETag`; `If-None-Match` ' +
+      'answers 304 while nothing changed.',
   })
-  list(@Access() access: AccessContext, @Req() req: Request, @Res() res: Response) {
+  @ApiResponse({ status: 304, description: 'Not modified: the `If-None-Match` copy is current' })
+  list(@Access() access: AccessContext, @Req() req: Request, @Res() res: Response): Promise<void> {
     return this.lists.send(req, res, access, MEMBER_LIST, () => this.members.list(access));
   }
 
@@ -73,7 +81,8 @@ export class MembersController {
     summary: 'One member',
     description: 'Roles with `canViewMember`, and the member themselves.',
   })
-  get(@Access() access: AccessContext, @Param('member') memberId: string) {
+  @ApiOkResponse({ type: MemberView })
+  get(@Access() access: AccessContext, @Param('member') memberId: string): Promise<MemberView> {
     return this.members.get(access, memberId);
   }
 
@@ -85,9 +94,11 @@ export class MembersController {
       'Links no user account, whatever the e-mail (the answer is the same for an address with ' +
       'and without an account); a registered user joins only by accepting an invitation.',
   })
-  @ApiCreatedResponse({ description: 'The member' })
-  @ApiConflictResponse({ description: 'Already a member' })
-  add(@Access() access: AccessContext, @Body() dto: AddMemberDto) {
+  @ApiCreatedResponse({ type: MemberView, description: 'The member (`active`, no user)' })
+  @ApiBadRequestResponse({ description: BAD_ROLE })
+  @ApiForbiddenResponse({ description: OWNER_ONLY })
+  @ApiConflictResponse({ description: 'A current member already has this e-mail address' })
+  add(@Access() access: AccessContext, @Body() dto: AddMemberDto): Promise<MemberView> {
     return this.additions.add(access, dto);
   }
 
@@ -97,8 +108,15 @@ export class MembersController {
     summary:
       'Invite by e-mail: mails a single-use token valid 7 days; the member is `invited` until accepted',
   })
-  @ApiCreatedResponse({ description: 'The invited member' })
-  invite(@Access() access: AccessContext, @Body() dto: InviteMemberDto) {
+  @ApiCreatedResponse({
+    type: MemberView,
+    description:
+      'The invited member (`invited`; an existing member not yet active keeps its record)',
+  })
+  @ApiBadRequestResponse({ description: BAD_ROLE })
+  @ApiForbiddenResponse({ description: OWNER_ONLY })
+  @ApiConflictResponse({ description: 'The address is already an active member’s account' })
+  invite(@Access() access: AccessContext, @Body() dto: InviteMemberDto): Promise<MemberView> {
     return this.invitations.invite(access, dto);
   }
 
@@ -108,22 +126,25 @@ export class MembersController {
     summary:
       'Change name, title or role (only an Owner grants or changes Owner; the last Owner cannot be demoted: 409)',
   })
+  @ApiOkResponse({ type: MemberView, description: 'The member as it now stands' })
+  @ApiBadRequestResponse({ description: BAD_ROLE })
+  @ApiForbiddenResponse({ description: OWNER_ONLY })
+  @ApiConflictResponse({ description: 'The last Owner would be demoted' })
   update(
     @Access() access: AccessContext,
     @Param('member') memberId: string,
     @Body() dto: UpdateMemberDto,
-  ) {
+  ): Promise<MemberView> {
     return this.changes.update(access, memberId, dto);
   }
 
   @Delete(':organization/member/:member')
   @Permission('canEditOrganization')
   @ApiOperation({ summary: 'Remove a member (soft); the last Owner cannot be removed: 409' })
-  @ApiOkResponse({
-    description:
-      'The member as it now stands (status "removed"): `{id, organization, user, entity, name, email, title, role, status, created, updated}`',
-  })
-  remove(@Access() access: AccessContext, @Param('member') memberId: string) {
+  @ApiOkResponse({ type: MemberView, description: 'The member as it now stands (`removed`)' })
+  @ApiForbiddenResponse({ description: OWNER_ONLY })
+  @ApiConflictResponse({ description: 'The member is the last active Owner' })
+  remove(@Access() access: AccessContext, @Param('member') memberId: string): Promise<MemberView> {
     return this.changes.remove(access, memberId);
   }
 
@@ -133,9 +154,16 @@ export class MembersController {
   @ApiOperation({
     summary: 'Accept an invitation as the logged-in user the invitation was sent to',
   })
-  @ApiBadRequestResponse({ description: 'Unknown or expired token' })
+  @ApiOkResponse({ type: MemberView, description: 'The caller’s member record, now `active`' })
+  @ApiBadRequestResponse({
+    description: 'Unknown, expired, declined or withdrawn token, or the organization is gone',
+  })
+  @ApiForbiddenResponse({
+    description:
+      'The caller’s e-mail address is not verified, or the invitation was sent to another',
+  })
   @ApiConflictResponse({ description: 'Token already used, or already a member' })
-  accept(@CurrentUserId() userId: string, @Body() dto: AcceptInvitationDto) {
+  accept(@CurrentUserId() userId: string, @Body() dto: AcceptInvitationDto): Promise<MemberView> {
     return this.invitations.acceptToken(userId, dto.token);
   }
 
@@ -169,9 +197,15 @@ export class MembersController {
       },
     },
   })
-  @ApiCreatedResponse({ description: 'The created members' })
+  @ApiCreatedResponse({ type: [MemberView], description: 'The created members, in row order' })
+  @ApiBadRequestResponse({
+    description:
+      'No file (`missingFileArgument`), not a .csv file (`unsupportedFileExtension`), not valid ' +
+      'CSV, bad columns, no rows or over 5,000, organization given twice and different, or bad ' +
+      'rows: `{error, message, errors: [{row, column, reason}]}`',
+  })
   @ApiPayloadTooLargeResponse({ description: 'The file is over 10 MB' })
-  upload(@Access() access: AccessContext, @Req() req: Request) {
+  upload(@Access() access: AccessContext, @Req() req: Request): Promise<MemberView[]> {
     const files = (req.files as Express.Multer.File[] | undefined) ?? [];
     return this.additions.upload(access, files[0]);
   }

@@ -1,7 +1,19 @@
 import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiConflictResponse,
+  ApiForbiddenResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { Authenticated, CurrentUserId } from '../../common';
-import { InvitationsService, PendingInvitationView } from './invitations.service';
+import { PendingInvitationView } from '../invitations/invitation.view';
+import { InvitationsService } from './invitations.service';
+import { MemberView } from './member.view';
+
+const NOT_OPEN = 'No open invitation with this id to the caller’s address';
+const UNVERIFIED = 'The caller’s e-mail address is not verified';
 
 /** The signed-in user's own invitations, to accept or decline from the app. */
 @ApiTags('members')
@@ -13,9 +25,9 @@ export class UserInvitationsController {
   @Authenticated()
   @ApiOperation({
     summary: 'Open invitations to the caller’s verified e-mail address',
-    description:
-      '`[{id, organization: {id, name}, role: {id, name}, message, invitedBy, expiresAt, created}]`, newest first.',
+    description: 'Newest first; none while the address is not verified.',
   })
+  @ApiOkResponse({ type: [PendingInvitationView] })
   list(@CurrentUserId() userId: string): Promise<PendingInvitationView[]> {
     return this.invitations.pendingFor(userId);
   }
@@ -24,8 +36,11 @@ export class UserInvitationsController {
   @Authenticated()
   @HttpCode(200)
   @ApiOperation({ summary: 'Accept one: the caller becomes an active member (the member record)' })
-  @ApiNotFoundResponse({ description: 'No open invitation with this id to the caller’s address' })
-  accept(@CurrentUserId() userId: string, @Param('invitation') id: string) {
+  @ApiOkResponse({ type: MemberView, description: 'The caller’s member record, now `active`' })
+  @ApiForbiddenResponse({ description: UNVERIFIED })
+  @ApiNotFoundResponse({ description: NOT_OPEN })
+  @ApiConflictResponse({ description: 'The caller is already a member of the organization' })
+  accept(@CurrentUserId() userId: string, @Param('invitation') id: string): Promise<MemberView> {
     return this.invitations.acceptById(userId, id);
   }
 
@@ -35,8 +50,10 @@ export class UserInvitationsController {
   @ApiOperation({ summary: 'Decline one: the invited member record is removed' })
   @ApiOkResponse({
     description: '`{}`: the invitation is closed (it leaves the list and cannot be accepted)',
+    schema: { type: 'object', additionalProperties: false },
   })
-  @ApiNotFoundResponse({ description: 'No open invitation with this id to the caller’s address' })
+  @ApiForbiddenResponse({ description: UNVERIFIED })
+  @ApiNotFoundResponse({ description: NOT_OPEN })
   async decline(@CurrentUserId() userId: string, @Param('invitation') id: string): Promise<object> {
     await this.invitations.decline(userId, id);
     return {};

@@ -1,15 +1,31 @@
-import { Organization, OrganizationType } from './organization.entity';
+import { ApiProperty } from '@nestjs/swagger';
+import { Organization, ORGANIZATION_TYPES, OrganizationType } from './organization.entity';
 
-export interface OrganizationView {
+/** An organization: a company whose cap table is kept here. */
+export class OrganizationView {
+  @ApiProperty({ format: 'uuid' })
   id: string;
+  /** Display name. */
   name: string;
+  /** Registered legal name, when it differs. */
   legalName: string | null;
+  /** ISO 3166-1 alpha-2 country of incorporation. */
+  @ApiProperty({ type: String, example: 'US' })
   country: string | null;
+  /** ISO 4217 currency of the cap table. */
+  @ApiProperty({ example: 'USD' })
   currency: string;
+  @ApiProperty({ enum: ORGANIZATION_TYPES })
   type: OrganizationType;
+  /** The organization's legal entity (`/v1/entity/:entity/...`). */
+  @ApiProperty({ format: 'uuid' })
   entity: string;
+  /** The registered-office address (`/v1/address/:address`). */
+  @ApiProperty({ type: String, format: 'uuid' })
   address: string | null;
+  @ApiProperty({ format: 'date-time' })
   created: string;
+  @ApiProperty({ format: 'date-time' })
   updated: string;
 }
 

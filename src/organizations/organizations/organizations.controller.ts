@@ -1,8 +1,15 @@
 import { Body, Controller, Delete, Get, Patch, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBadRequestResponse,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { Access, AccessContext, Authenticated, CurrentUserId, Permission } from '../../common';
 import { CreateOrganizationDto, UpdateOrganizationDto } from './organization.dto';
 import { OrganizationsService } from './organizations.service';
+import { OrganizationView } from './organization.view';
 
 @ApiTags('organizations')
 @Controller('v1/organization')
@@ -12,33 +19,45 @@ export class OrganizationsController {
   @Post()
   @Authenticated()
   @ApiOperation({ summary: 'Create an organization; the caller becomes its Owner' })
-  @ApiCreatedResponse({
+  @ApiCreatedResponse({ type: OrganizationView, description: 'The new organization' })
+  @ApiBadRequestResponse({
     description:
-      '{id, name, legalName, country, currency, type, entity, address, created, updated}',
+      'Invalid field (name missing, country not ISO 3166-1 alpha-2, unknown currency...)',
   })
-  create(@CurrentUserId() userId: string, @Body() dto: CreateOrganizationDto) {
+  create(
+    @CurrentUserId() userId: string,
+    @Body() dto: CreateOrganizationDto,
+  ): Promise<OrganizationView> {
     return this.organizations.create(userId, dto);
   }
 
   @Get()
   @Authenticated()
   @ApiOperation({ summary: 'Organizations the caller is an active member of' })
-  list(@CurrentUserId() userId: string) {
+  @ApiOkResponse({ type: [OrganizationView] })
+  list(@CurrentUserId() userId: string): Promise<OrganizationView[]> {
     return this.organizations.listMine(userId);
   }
 
   @Get(':organization')
   @Permission('canViewOrganization')
   @ApiOperation({ summary: 'One organization' })
-  get(@Access() access: AccessContext) {
+  @ApiOkResponse({ type: OrganizationView })
+  get(@Access() access: AccessContext): Promise<OrganizationView> {
     return this.organizations.get(access.organizationId!);
   }
 
   @Patch(':organization')
   @Permission('canEditOrganization')
   @ApiOperation({ summary: 'Update name, legal name, country, currency or type' })
-  @ApiOkResponse({ description: 'The updated organization' })
-  update(@Access() access: AccessContext, @Body() dto: UpdateOrganizationDto) {
+  @ApiOkResponse({ type: OrganizationView, description: 'The updated organization' })
+  @ApiBadRequestResponse({
+    description: 'Invalid field; null for a field other than legalName or country',
+  })
+  update(
+    @Access() access: AccessContext,
+    @Body() dto: UpdateOrganizationDto,
+  ): Promise<OrganizationView> {
     return this.organizations.update(access, dto);
   }
 
@@ -50,7 +69,10 @@ export class OrganizationsController {
       'The rows stay for the audit trail; afterwards every route of the organization answers 404 ' +
       'and it leaves every member’s list. Emits `organization.deleted`.',
   })
-  @ApiOkResponse({ description: '`{}`: the organization is gone (404 afterwards)' })
+  @ApiOkResponse({
+    description: '`{}`: the organization is gone (404 afterwards)',
+    schema: { type: 'object', additionalProperties: false },
+  })
   async remove(@Access() access: AccessContext): Promise<object> {
     await this.organizations.remove(access);
     return {};

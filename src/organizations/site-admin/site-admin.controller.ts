@@ -13,7 +13,11 @@ export class SiteAdminController {
       '`{isAdmin: true}` for site admins (granted with `npm run cli -- site-admin:grant <email>`); 403 for others.',
   })
   @ApiOkResponse({
-    schema: { type: 'object', properties: { isAdmin: { type: 'boolean', enum: [true] } } },
+    schema: {
+      type: 'object',
+      required: ['isAdmin'],
+      properties: { isAdmin: { type: 'boolean', enum: [true] } },
+    },
   })
   test(): { isAdmin: true } {
     return { isAdmin: true };

@@ -1,18 +1,28 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Address } from './address.entity';
 
-export interface AddressView {
+/** A postal address: a user's personal address or an organization's registered office. */
+export class AddressView {
+  @ApiProperty({ format: 'uuid' })
   id: string;
   /** The user of a personal address. */
+  @ApiProperty({ type: String, format: 'uuid' })
   user: string | null;
   /** The organization of a registered-office address. */
+  @ApiProperty({ type: String, format: 'uuid' })
   organization: string | null;
   line1: string | null;
   line2: string | null;
   city: string | null;
+  /** State, province or county. */
   region: string | null;
   postalCode: string | null;
+  /** ISO 3166-1 alpha-2, upper-case. */
+  @ApiProperty({ type: String, example: 'US' })
   country: string | null;
+  @ApiProperty({ format: 'date-time' })
   created: string;
+  @ApiProperty({ format: 'date-time' })
   updated: string;
 }
 

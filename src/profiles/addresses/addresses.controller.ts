@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Param, Patch } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Permission } from '../../common';
 import { UpdateAddressDto } from './address.dto';
 import { AddressView } from './address.view';
@@ -18,6 +18,7 @@ export class AddressesController {
       'A personal address for its user; an organization’s address for its active members. ' +
       'Any other address answers 404, so ids cannot be probed.',
   })
+  @ApiOkResponse({ type: AddressView })
   @ApiBadRequestResponse({ description: 'address is not a UUID' })
   get(@Param('address') id: string): Promise<AddressView> {
     return this.addresses.get(id);
@@ -30,6 +31,7 @@ export class AddressesController {
     description:
       'A personal address by its user; an organization’s address by members with canEditOrganization.',
   })
+  @ApiOkResponse({ type: AddressView, description: 'The address as it now stands' })
   @ApiBadRequestResponse({ description: 'Invalid field (country must be ISO 3166-1 alpha-2...)' })
   update(@Param('address') id: string, @Body() dto: UpdateAddressDto): Promise<AddressView> {
     return this.addresses.update(id, dto);

@@ -1,11 +1,20 @@
 import { Body, Controller, Get, Param, Patch } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBadRequestResponse,
+  ApiExtraModels,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import { Authenticated, CurrentUserId, Permission } from '../../common';
 import { UpdateProfileDto } from './profile.dto';
-import { OwnProfileView, ProfileView } from './profile.view';
+import { OwnProfileView, ProfileView, PublicProfileView } from './profile.view';
 import { ProfilesService } from './profiles.service';
 
 @ApiTags('profiles')
+@ApiExtraModels(PublicProfileView, OwnProfileView)
 @Controller('v1/profile')
 export class ProfilesController {
   constructor(private readonly profiles: ProfilesService) {}
@@ -15,6 +24,12 @@ export class ProfilesController {
   @ApiOperation({
     summary: 'A profile',
     description: 'Any logged-in user may read a profile; phone and address only its own user.',
+  })
+  @ApiOkResponse({
+    description: 'The profile; with `phone` and `address` when it is the caller’s own',
+    schema: {
+      anyOf: [{ $ref: getSchemaPath(OwnProfileView) }, { $ref: getSchemaPath(PublicProfileView) }],
+    },
   })
   @ApiBadRequestResponse({ description: 'profile is not a UUID' })
   @ApiNotFoundResponse({ description: 'No such profile' })
@@ -28,6 +43,7 @@ export class ProfilesController {
     summary: 'Update one’s own profile',
     description: 'Only the profile’s own user.',
   })
+  @ApiOkResponse({ type: OwnProfileView, description: 'The profile as it now stands' })
   @ApiBadRequestResponse({
     description: 'Invalid field (phone, locale, timezone, avatarFileId...)',
   })
