@@ -1,50 +1,60 @@
 import { ApiProperty } from '@nestjs/swagger';
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 
 /**
- * The OpenAPI forms of the cap table views' fields that the swagger plugin sees only as `string`:
- * ids, calendar dates, instants and decimals. The plugin still gives each property its type,
- * nullability and JSDoc description; these add the format (and a decimal's pattern and example).
+ * OpenAPI details of view properties that the swagger plugin cannot infer from a TypeScript
+ * type: the form of a decimal written as text, of an id, a date or a timestamp. The plugin still
+ * gives each property its type, nullability and JSDoc; these add the format or pattern.
  */
-
-/** A decimal as the views write it (`toDecimalString`): plain notation, no exponent, no trailing zeros. */
-export const DECIMAL_TEXT = '^-?\\d+(\\.\\d+)?$';
-
-interface FieldOptions {
+interface ViewFieldOptions {
   nullable?: boolean;
   description?: string;
 }
 
-const nullable = (o: FieldOptions) => (o.nullable ? { nullable: true } : {});
+/** An exact decimal as the API writes it: digits, an optional fraction, no exponent. */
+export const DECIMAL_TEXT = '^\\d+(\\.\\d+)?$';
 
-/** A decimal string, exact (`"4800"`, `"0.25"`). */
-export const ApiDecimal = (example = '1000', options: FieldOptions = {}) =>
+export const DecimalView = (options: ViewFieldOptions & { example?: string } = {}) =>
   ApiProperty({
     type: String,
     pattern: DECIMAL_TEXT,
-    example,
-    ...nullable(options),
-    ...(options.description ? { description: options.description } : {}),
+    example: options.example ?? '1000',
+    ...(options.nullable && { nullable: true }),
+    ...(options.description && { description: options.description }),
   });
 
-/** The id of a record. */
-export const ApiUuid = (options: FieldOptions = {}) =>
+export const UuidView = (options: ViewFieldOptions = {}) =>
   ApiProperty({
     type: String,
     format: 'uuid',
-    ...nullable(options),
-    ...(options.description ? { description: options.description } : {}),
+    ...(options.nullable && { nullable: true }),
+    ...(options.description && { description: options.description }),
   });
 
 /** A calendar date `YYYY-MM-DD`. */
-export const ApiDate = (options: FieldOptions = {}) =>
+export const DateView = (options: ViewFieldOptions = {}) =>
   ApiProperty({
     type: String,
     format: 'date',
     example: '2026-01-15',
-    ...nullable(options),
-    ...(options.description ? { description: options.description } : {}),
+    ...(options.nullable && { nullable: true }),
+    ...(options.description && { description: options.description }),
   });
 
-/** An instant, ISO 8601 in UTC (`created`, `updated`). */
-export const ApiDateTime = () =>
-  ApiProperty({ type: String, format: 'date-time', example: '2026-01-15T09:30:00.000Z' });
+/** A UTC timestamp, ISO 8601 with milliseconds. */
+export const TimestampView = (options: ViewFieldOptions = {}) =>
+  ApiProperty({
+    type: String,
+    format: 'date-time',
+    example: '2026-01-15T09:30:00.000Z',
+    ...(options.nullable && { nullable: true }),
+    ...(options.description && { description: options.description }),
+  });
+
+/** The body `{}` of a deletion. */
+export const EMPTY_OBJECT: SchemaObject = {
+  type: 'object',
+  properties: {},
+  additionalProperties: false,
+  description: '`{}`',
+};

@@ -15,7 +15,7 @@ import type { ConversionRecord, GrantType, HoldingStatus } from '../ledger/incen
 import { GRANT_TYPES, isGrantType } from '../ledger/incentive-types';
 import { emptyState, LedgerRuleError, type HoldingState } from '../ledger/state';
 import type { ShareholdingView } from '../shareholdings/shareholding.view';
-import { ApiDate, ApiDateTime, ApiDecimal, ApiUuid } from '../view-fields';
+import { DateView, DecimalView, TimestampView, UuidView } from '../view-fields';
 import type { VestingScheduleEntity } from '../vesting-schedules/vesting-schedule.entity';
 import { INTEREST_TYPES, SAFE_TYPES, TERMINATION_REASONS } from './holding.dto';
 import type { Holding } from './holding.entity';
@@ -33,24 +33,24 @@ const CONVERSION_METHODS = ['cap', 'discount', 'price'] as const;
 /** What a note or SAFE became (null until converted). */
 export class ConversionView {
   /** The date of the financing. */
-  @ApiDate() date: string;
+  @DateView() date: string;
   /** The shareholding the conversion issued. */
-  @ApiUuid() shareholding: string;
+  @UuidView() shareholding: string;
   /** The class it converted into. */
-  @ApiUuid() security: string;
+  @UuidView() security: string;
   /** Shares issued: whole, rounded down, unless the organization is an LLC. */
-  @ApiDecimal('89730') shares: string;
+  @DecimalView({ example: '89730' }) shares: string;
   /** The price per share it converted at. */
-  @ApiDecimal('0.8915') conversionPrice: string;
+  @DecimalView({ example: '0.8915' }) conversionPrice: string;
   /** Which price applied: the cap's, the round's less the discount, or the round's. */
   @ApiProperty({ enum: CONVERSION_METHODS })
   method: (typeof CONVERSION_METHODS)[number];
   /** What converted: a SAFE's amount, a note's outstanding principal plus interest owed. */
-  @ApiDecimal('100000') conversionAmount: string;
+  @DecimalView({ example: '100000' }) conversionAmount: string;
   /** The round's price per share. */
-  @ApiDecimal('1.1144') roundPricePerShare: string;
+  @DecimalView({ example: '1.1144' }) roundPricePerShare: string;
   /** As recorded with the conversion (not used to compute it). */
-  @ApiDecimal('15000000', { nullable: true }) preMoneyValuation: string | null;
+  @DecimalView({ example: '15000000', nullable: true }) preMoneyValuation: string | null;
 }
 
 /** How long after the end of service a grant can still be exercised (OCF TerminationWindow). */
@@ -63,12 +63,12 @@ export class TerminationWindowView {
 
 /** What every holding shows; its `type` and `status` are its class's. */
 export class HoldingBaseView {
-  @ApiUuid() id: string;
-  @ApiUuid() organization: string;
+  @UuidView() id: string;
+  @UuidView() organization: string;
   /** The holder: a member of the organization. */
-  @ApiUuid() member: string;
-  @ApiDateTime() created: string;
-  @ApiDateTime() updated: string;
+  @UuidView() member: string;
+  @TimestampView() created: string;
+  @TimestampView() updated: string;
 }
 
 /** Exercised into shares: option grants, RSUs and SARs (from a plan pool) and warrants. */
@@ -76,37 +76,37 @@ export class ExercisableHoldingView extends HoldingBaseView {
   /** `expired`: active, and past its expiration date today. */
   @ApiProperty({ enum: EXERCISABLE_STATUSES }) status: ExercisableStatus;
   /** The class it is exercised into (the plan's for grants). */
-  @ApiUuid() security: string;
+  @UuidView() security: string;
   /** Shares granted (whole unless the organization is an LLC). */
-  @ApiDecimal('4800') quantity: string;
+  @DecimalView({ example: '4800' }) quantity: string;
   /** Per share; null only for an RSU granted without one. */
-  @ApiDecimal('0.25', { nullable: true }) exercisePrice: string | null;
-  @ApiDate() grantDate: string;
-  @ApiDate({ nullable: true }) expirationDate: string | null;
-  @ApiDecimal('0') exercised: string;
-  @ApiDecimal('0') cancelled: string;
+  @DecimalView({ example: '0.25', nullable: true }) exercisePrice: string | null;
+  @DateView() grantDate: string;
+  @DateView({ nullable: true }) expirationDate: string | null;
+  @DecimalView({ example: '0' }) exercised: string;
+  @DecimalView({ example: '0' }) cancelled: string;
   /** Granted, neither exercised nor cancelled. */
-  @ApiDecimal('4800') outstanding: string;
+  @DecimalView({ example: '4800' }) outstanding: string;
   /** What an exercise dated today may take: 0 unless active and not expired. */
-  @ApiDecimal('1200') exercisable: string;
+  @DecimalView({ example: '1200' }) exercisable: string;
 }
 
 /** An option grant (ISO, NSO or plain), RSU or SAR of a plan pool. */
 export class GrantView extends ExercisableHoldingView {
   @ApiProperty({ enum: GRANT_TYPES }) type: GrantType;
-  @ApiUuid() plan: string;
+  @UuidView() plan: string;
   /** The plan's pool it was granted from. */
-  @ApiUuid() pool: string;
+  @UuidView() pool: string;
   /** The vesting schedule version it vests by; null: vested at once. */
-  @ApiUuid({ nullable: true }) vestingSchedule: string | null;
+  @UuidView({ nullable: true }) vestingSchedule: string | null;
   /** When vesting starts (default the grant date). */
-  @ApiDate({ nullable: true }) vestingStartDate: string | null;
+  @DateView({ nullable: true }) vestingStartDate: string | null;
   /** Unvested shares may be exercised. */
   earlyExercisable: boolean;
   /** Exercise windows after the end of service, one per reason. */
   terminationExerciseWindows: TerminationWindowView[];
   /** Vested as of today (all of it without a schedule). */
-  @ApiDecimal('1200') vested: string;
+  @DecimalView({ example: '1200' }) vested: string;
 }
 
 /** A warrant: shares of a class at an exercise price. */
@@ -118,11 +118,11 @@ export class WarrantView extends ExercisableHoldingView {
 export class ConvertibleHoldingView extends HoldingBaseView {
   /** ISO 4217. */
   @ApiProperty({ example: 'USD' }) currency: string;
-  @ApiDate() issueDate: string;
+  @DateView() issueDate: string;
   /** In money (post-money for a post-money SAFE); null: no cap. */
-  @ApiDecimal('4000000', { nullable: true }) valuationCap: string | null;
+  @DecimalView({ example: '4000000', nullable: true }) valuationCap: string | null;
   /** Percent off the round price (`"20"` for 20%); null: none. */
-  @ApiDecimal('20', { nullable: true }) discount: string | null;
+  @DecimalView({ example: '20', nullable: true }) discount: string | null;
   /** What it converted into; null until converted. */
   @ApiProperty({ type: ConversionView, nullable: true }) conversion: ConversionView | null;
 }
@@ -131,17 +131,17 @@ export class ConvertibleHoldingView extends HoldingBaseView {
 export class NoteView extends ConvertibleHoldingView {
   @ApiProperty({ enum: ['convertible_note'] }) type: 'convertible_note';
   @ApiProperty({ enum: NOTE_STATUSES }) status: (typeof NOTE_STATUSES)[number];
-  @ApiDecimal('100000') principal: string;
+  @DecimalView({ example: '100000' }) principal: string;
   /** Percent a year (`"6"` for 6%). */
-  @ApiDecimal('6') interestRate: string;
+  @DecimalView({ example: '6' }) interestRate: string;
   @ApiProperty({ enum: INTEREST_TYPES }) interestType: (typeof INTEREST_TYPES)[number];
   @ApiProperty({ enum: DAY_COUNT_CONVENTIONS }) dayCount: DayCountConvention;
-  @ApiDate() maturityDate: string;
+  @DateView() maturityDate: string;
   /** Principal not yet repaid. */
-  @ApiDecimal('100000') principalOutstanding: string;
+  @DecimalView({ example: '100000' }) principalOutstanding: string;
   /** Interest owed as of today (accrued and unpaid), to 10 decimal places; 0 unless active. */
-  @ApiDecimal('1643.8356164384') accruedInterest: string;
-  @ApiDecimal('0') interestPaid: string;
+  @DecimalView({ example: '1643.8356164384' }) accruedInterest: string;
+  @DecimalView({ example: '0' }) interestPaid: string;
 }
 
 /** A SAFE (simple agreement for future equity). */
@@ -149,7 +149,7 @@ export class SafeView extends ConvertibleHoldingView {
   @ApiProperty({ enum: ['safe'] }) type: 'safe';
   @ApiProperty({ enum: SAFE_STATUSES }) status: (typeof SAFE_STATUSES)[number];
   /** The purchase amount. */
-  @ApiDecimal('100000') amount: string;
+  @DecimalView({ example: '100000' }) amount: string;
   @ApiProperty({ enum: SAFE_TYPES }) safeType: (typeof SAFE_TYPES)[number];
   /** Most favoured nation clause. */
   mfn: boolean;
@@ -183,7 +183,7 @@ export const HOLDING_VIEW_SCHEMA = {
 
 /** The organization of a portfolio entry. */
 export class PortfolioOrganizationView {
-  @ApiUuid() id: string;
+  @UuidView() id: string;
   name: string;
 }
 
@@ -191,7 +191,7 @@ export class PortfolioOrganizationView {
 export class PortfolioEntry {
   organization: PortfolioOrganizationView;
   /** The entity's member record in it. */
-  @ApiUuid() member: string;
+  @UuidView() member: string;
   /** Its active shareholdings. */
   shareholdings: ShareholdingView[];
   /** Its holdings of every status (the status says which are current). */

@@ -3,7 +3,7 @@ import { toDecimal, toDecimalString } from '../../../libs/cap-math';
 import { Holding } from '../holdings/holding.entity';
 import { GrantView, toHoldingView } from '../holdings/holding.view';
 import type { ExerciseRequestStatus } from '../ledger/state';
-import { ApiDate, ApiDateTime, ApiDecimal, ApiUuid } from '../view-fields';
+import { DateView, DecimalView, TimestampView, UuidView } from '../view-fields';
 import { VestingScheduleEntity } from '../vesting-schedules/vesting-schedule.entity';
 import { ExerciseRequest } from './exercise-request.entity';
 
@@ -11,22 +11,22 @@ const REQUEST_STATUSES = ['pending', 'approved', 'rejected', 'cancelled'] as con
 
 /** A pending request as the option view lists it (the option is the view's own). */
 export class PendingRequestView {
-  @ApiUuid() id: string;
+  @UuidView() id: string;
   /** Shares the holder asks to exercise. */
-  @ApiDecimal('1200') quantity: string;
+  @DecimalView({ example: '1200' }) quantity: string;
   /** The exercise date asked for. */
-  @ApiDate() date: string;
+  @DateView() date: string;
   /** How the exercise price is paid (free text); null: not said. */
   paymentMethod: string | null;
   /** `cancelled`: the option was cancelled while the request was pending. */
   @ApiProperty({ enum: REQUEST_STATUSES }) status: ExerciseRequestStatus;
-  @ApiDateTime() created: string;
+  @TimestampView() created: string;
 }
 
 /** A holder's request to exercise part of their option. */
 export class ExerciseRequestView extends PendingRequestView {
   /** The option (grant) it asks to exercise. */
-  @ApiUuid() option: string;
+  @UuidView() option: string;
 }
 
 /** A grant as the holding view shows it, with its pending exercise requests. */
@@ -38,15 +38,15 @@ export class OptionView extends GrantView {
 /** An option exercise: shares of the plan's class issued at the exercise price. */
 export class ExerciseView {
   /** The exercise transaction of the log. */
-  @ApiUuid() id: string;
-  @ApiUuid() option: string;
-  @ApiDecimal('1200') quantity: string;
+  @UuidView() id: string;
+  @UuidView() option: string;
+  @DecimalView({ example: '1200' }) quantity: string;
   /** The shareholding the exercise issued. */
-  @ApiUuid() shareholding: string;
-  @ApiDate() date: string;
+  @UuidView() shareholding: string;
+  @DateView() date: string;
   paymentMethod: string | null;
   /** The request this exercise approved; null: none. */
-  @ApiUuid({ nullable: true }) request: string | null;
+  @UuidView({ nullable: true }) request: string | null;
 }
 
 export const toExerciseRequestView = (r: ExerciseRequest): ExerciseRequestView => ({

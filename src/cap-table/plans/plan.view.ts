@@ -3,94 +3,94 @@ import { toDecimal, toDecimalString } from '../../../libs/cap-math';
 import { toPoolState } from '../ledger/incentive-store';
 import { available, outstandingOfPool } from '../ledger/incentive-rules';
 import { CANCELLATION_BEHAVIORS, type CancellationBehavior } from '../ledger/incentive-types';
-import { ApiDate, ApiDateTime, ApiDecimal, ApiUuid } from '../view-fields';
+import { DateView, DecimalView, TimestampView, UuidView } from '../view-fields';
 import { Plan } from './plan.entity';
 import { Pool } from './pool.entity';
 
 /** What was done with a pool's reservation (decimal strings). */
 export class PoolFigures {
   /** Everything ever granted from it. */
-  @ApiDecimal('120000') granted: string;
-  @ApiDecimal('10000') exercised: string;
-  @ApiDecimal('5000') cancelled: string;
+  @DecimalView({ example: '120000' }) granted: string;
+  @DecimalView({ example: '10000' }) exercised: string;
+  @DecimalView({ example: '5000' }) cancelled: string;
   /** Cancelled and returned to the pool (available again). */
-  @ApiDecimal('5000') returned: string;
+  @DecimalView({ example: '5000' }) returned: string;
   /** Reserved − granted + returned. */
-  @ApiDecimal('385000') available: string;
+  @DecimalView({ example: '385000' }) available: string;
   /** Granted − exercised − cancelled. */
-  @ApiDecimal('105000') outstanding: string;
+  @DecimalView({ example: '105000' }) outstanding: string;
 }
 
 /** A pool as its plan lists it. */
 export class PlanPoolView extends PoolFigures {
-  @ApiUuid() id: string;
+  @UuidView() id: string;
   name: string;
   /** Its part of the plan's reservation. */
-  @ApiDecimal('500000') sharesReserved: string;
+  @DecimalView({ example: '500000' }) sharesReserved: string;
 }
 
 /** A stock plan (OCF StockPlan) with its live pools. */
 export class PlanView {
-  @ApiUuid() id: string;
-  @ApiUuid() organization: string;
+  @UuidView() id: string;
+  @UuidView() organization: string;
   name: string;
   /** The share class its grants exercise into. */
-  @ApiUuid() security: string;
+  @UuidView() security: string;
   /** Shares of the class held back for the plan's grants. */
-  @ApiDecimal('1000000') sharesReserved: string;
-  @ApiDate({ nullable: true }) boardApprovalDate: string | null;
-  @ApiDate({ nullable: true }) stockholderApprovalDate: string | null;
+  @DecimalView({ example: '1000000' }) sharesReserved: string;
+  @DateView({ nullable: true }) boardApprovalDate: string | null;
+  @DateView({ nullable: true }) stockholderApprovalDate: string | null;
   /** What a cancelled grant does by default: go back to its pool, or leave the plan. */
   @ApiProperty({ enum: CANCELLATION_BEHAVIORS })
   defaultCancellationBehavior: CancellationBehavior;
   /** Ordered by creation, then name. */
   pools: PlanPoolView[];
-  @ApiDateTime() created: string;
-  @ApiDateTime() updated: string;
+  @TimestampView() created: string;
+  @TimestampView() updated: string;
 }
 
 /** A row of `GET /v1/captable/:organization/pool`. */
 export class PoolListItem extends PoolFigures {
-  @ApiUuid() id: string;
-  @ApiUuid() plan: string;
+  @UuidView() id: string;
+  @UuidView() plan: string;
   planName: string;
   name: string;
   /** The pool's part of the plan's reservation. */
-  @ApiDecimal('500000') reserved: string;
+  @DecimalView({ example: '500000' }) reserved: string;
 }
 
 /** What was done with a reservation, and where it stands today (decimal strings). */
 export class PlanFigures {
-  @ApiDecimal('1000000') reserved: string;
+  @DecimalView({ example: '1000000' }) reserved: string;
   /** Everything ever granted. */
-  @ApiDecimal('120000') granted: string;
-  @ApiDecimal('10000') exercised: string;
-  @ApiDecimal('5000') cancelled: string;
+  @DecimalView({ example: '120000' }) granted: string;
+  @DecimalView({ example: '10000' }) exercised: string;
+  @DecimalView({ example: '5000' }) cancelled: string;
   /** Cancelled and returned to a pool. */
-  @ApiDecimal('5000') returned: string;
+  @DecimalView({ example: '5000' }) returned: string;
   /** Reserved − granted + returned. */
-  @ApiDecimal('885000') available: string;
+  @DecimalView({ example: '885000' }) available: string;
   /** Granted − exercised − cancelled. */
-  @ApiDecimal('105000') outstanding: string;
+  @DecimalView({ example: '105000' }) outstanding: string;
   /** Of the outstanding grants: vested and not yet exercised. */
-  @ApiDecimal('40000') vested: string;
+  @DecimalView({ example: '40000' }) vested: string;
   /** Outstanding − vested. */
-  @ApiDecimal('65000') unvested: string;
+  @DecimalView({ example: '65000' }) unvested: string;
 }
 
 /** A pool's figures in the plan dashboard. */
 export class PoolDashboard extends PlanFigures {
-  @ApiUuid() pool: string;
+  @UuidView() pool: string;
   name: string;
 }
 
 /** `GET /v1/plan/:plan/dashboard`: the plan's figures today, in total and per pool. */
 export class PlanDashboard extends PlanFigures {
-  @ApiUuid() plan: string;
+  @UuidView() plan: string;
   /** The date the figures are of (today). */
-  @ApiDate() asOf: string;
+  @DateView() asOf: string;
   /** Cancelled grants the plan retired (they left its reservation instead of returning to a pool). */
-  @ApiDecimal('0') retired: string;
+  @DecimalView({ example: '0' }) retired: string;
   /** Its live pools, by creation. */
   pools: PoolDashboard[];
 }

@@ -8,12 +8,11 @@ import {
 } from '@nestjs/swagger';
 import { Access, AccessContext, ApiKeyedErrors, Permission } from '../../common';
 import { CreatePlanDto, ReplacePlanDto } from './plan.dto';
+import { EMPTY_OBJECT } from '../view-fields';
 import { PlanReadsService } from './plan-reads.service';
 import { PlanDashboard, PlanView, PoolListItem } from './plan.view';
 import { PlansService } from './plans.service';
 
-/** `{}`: what a DELETE answers. */
-const EMPTY = { type: 'object', properties: {}, additionalProperties: false } as const;
 const INSUFFICIENT =
   '`insufficientShares`: the plan reserves more than its class has unissued (authorized − issued − ' +
   'reserved by other plans), or its pools reserve more than the plan';
@@ -99,7 +98,7 @@ export class PlanController {
       'Its pools go with it and its reservation returns to the class’s unissued shares. Records ' +
       'the member count for billing (billing.member_count_changed) and plan.deleted.',
   })
-  @ApiOkResponse({ description: '`{}`: the plan is gone (404 afterwards)', schema: EMPTY })
+  @ApiOkResponse({ description: '`{}`: the plan is gone (404 afterwards)', schema: EMPTY_OBJECT })
   @ApiConflictResponse({ description: 'The plan has outstanding grants' })
   async remove(@Access() access: AccessContext, @Param('plan') id: string): Promise<object> {
     await this.plans.remove(access, id);

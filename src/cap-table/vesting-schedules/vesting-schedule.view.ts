@@ -9,29 +9,29 @@ import {
   type VestingDayOfMonth,
   type VestingSchedule,
 } from '../../../libs/cap-math';
-import { ApiDate, ApiDateTime, ApiDecimal, ApiUuid } from '../view-fields';
+import { DateView, DecimalView, TimestampView, UuidView } from '../view-fields';
 import { VestingScheduleEntity } from './vesting-schedule.entity';
 
 /** Acceleration on a change of control (single trigger), or on a termination after it (double). */
 export class AccelerationView {
   @ApiProperty({ enum: ['single', 'double'] }) trigger: AccelerationTrigger;
   /** Percent (0 to 100) of the then-unvested quantity that vests on the trigger. */
-  @ApiDecimal('100') percent: string;
+  @DecimalView({ example: '100' }) percent: string;
 }
 
 /** One version of a vesting schedule (OCF VestingTerms), as the API shows it. */
 export class VestingScheduleView {
-  @ApiUuid() id: string;
-  @ApiUuid() organization: string;
+  @UuidView() id: string;
+  @UuidView() organization: string;
   /** The plan it belongs to; null: usable by every plan of the organization. */
-  @ApiUuid({ nullable: true }) plan: string | null;
+  @UuidView({ nullable: true }) plan: string | null;
   name: string;
   /** 1 for a new schedule; each PUT stores the next. */
   @ApiProperty({ type: 'integer', example: 1, minimum: 1 }) version: number;
   /** The version this one replaced (a PUT), if any. */
-  @ApiUuid({ nullable: true }) previousVersion: string | null;
+  @UuidView({ nullable: true }) previousVersion: string | null;
   /** The version that replaced this one, if any: grants made with it keep it. */
-  @ApiUuid({ nullable: true }) supersededBy: string | null;
+  @UuidView({ nullable: true }) supersededBy: string | null;
   /** Number of periods (tranches). */
   @ApiProperty({ type: 'integer', example: 48 }) totalPeriods: number;
   /** Length of one period, in `periodType` units. */
@@ -46,16 +46,16 @@ export class VestingScheduleView {
   vestingDayOfMonth: VestingDayOfMonth | null;
   /** Null: none. */
   @ApiProperty({ type: AccelerationView, nullable: true }) acceleration: AccelerationView | null;
-  @ApiDateTime() created: string;
+  @TimestampView() created: string;
 }
 
 /** One vesting date of a projection. */
 export class VestingEventView {
-  @ApiDate() date: string;
+  @DateView() date: string;
   /** Shares vesting on the date. */
-  @ApiDecimal('100') amount: string;
+  @DecimalView({ example: '100' }) amount: string;
   /** Shares vested by the end of the date. */
-  @ApiDecimal('1200') cumulative: string;
+  @DecimalView({ example: '1200' }) cumulative: string;
 }
 
 /** `POST /v1/schedule/project`: the vesting events of the quantity, in date order. */

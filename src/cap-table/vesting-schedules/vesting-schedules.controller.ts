@@ -13,6 +13,7 @@ import {
   ProjectVestingDto,
   VestingScheduleDto,
 } from './vesting-schedule.dto';
+import { EMPTY_OBJECT } from '../view-fields';
 import { VestingProjectionView, VestingScheduleView } from './vesting-schedule.view';
 import { VestingProjectionService } from './vesting-projection.service';
 import { VestingSchedulesService } from './vesting-schedules.service';
@@ -91,7 +92,7 @@ export class VestingSchedulesController {
   })
   @ApiOkResponse({
     description: '`{}`: the schedule is gone (404 afterwards)',
-    schema: { type: 'object', properties: {}, additionalProperties: false },
+    schema: EMPTY_OBJECT,
   })
   @ApiConflictResponse({ description: 'An active grant uses the schedule' })
   async remove(
