@@ -3,22 +3,11 @@ import { DomainError } from '../../common';
 import { InTransaction } from '../../database';
 import { OrganizationsDirectory } from '../../organizations';
 import { today } from '../quantities';
-import { ShareholdingView, toShareholdingView } from '../shareholdings/shareholding.view';
+import { toShareholdingView } from '../shareholdings/shareholding.view';
 import { ListMyHoldingsQuery } from './holding.dto';
 import { Holding } from './holding.entity';
 import { HoldingRepository } from './holding.repository';
-import { HoldingView, toHoldingView } from './holding.view';
-
-/** One organization's part of an entity's portfolio. */
-export interface PortfolioEntry {
-  organization: { id: string; name: string };
-  /** The entity's member record in it. */
-  member: string;
-  /** Its active shareholdings. */
-  shareholdings: ShareholdingView[];
-  /** Its holdings of every status (the status says which are current). */
-  holdings: HoldingView[];
-}
+import { HoldingView, PortfolioEntry, toHoldingView } from './holding.view';
 
 /**
  * Reading holdings: one (the guard decided), the caller's own across organizations, and an

@@ -17,7 +17,7 @@ import { LedgerWriter } from '../ledger/ledger-writer';
 import { LegendsService } from '../legends/legends.service';
 import { decimalText, fractionalAllowed } from '../quantities';
 import { Shareholding } from '../shareholdings/shareholding.entity';
-import { ShareholdingView, toShareholdingView } from '../shareholdings/shareholding.view';
+import { toShareholdingView } from '../shareholdings/shareholding.view';
 import {
   capitalizationLog,
   capitalizationOf,
@@ -29,12 +29,7 @@ import { ConvertDto, RepayDto } from './holding.dto';
 import { HoldingRepository } from './holding.repository';
 import { assertActive, holdingEvent, label, lockedHolding } from './holding-events';
 import { HoldingReadsService } from './holding-reads.service';
-import type { HoldingView } from './holding.view';
-
-export interface ConvertedView {
-  holding: HoldingView;
-  shareholding: ShareholdingView;
-}
+import type { ConvertedView, HoldingView } from './holding.view';
 
 /**
  * How notes and SAFEs end: a note is repaid (interest owed first, then principal; nothing left

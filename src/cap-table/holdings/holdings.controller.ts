@@ -14,6 +14,7 @@ import {
   ApiBadRequestResponse,
   ApiConflictResponse,
   ApiCreatedResponse,
+  ApiExtraModels,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
@@ -29,7 +30,7 @@ import {
 import { HoldingReadsService } from './holding-reads.service';
 import { HoldingSettlementsService } from './holding-settlements.service';
 import { HoldingsService } from './holdings.service';
-import { HOLDING_SHAPE } from './holding.view';
+import { ConvertedView, HOLDING_VIEW_SCHEMA, HOLDING_VIEWS, NoteView } from './holding.view';
 
 /** Body fields naming records: another organization's is 404 and nothing is created. */
 const BODY_RECORDS = {
@@ -46,10 +47,14 @@ const FIELDS =
   'Convertible notes: {principal, currency? (the organization’s), interestRate (percent a year, "6" for 6%), interestType ("simple"|"compound"), dayCount ("actual/365"|"30/360"), issueDate, maturityDate, valuationCap?, discount? (percent, "20" for 20%)}. ' +
   'SAFEs: {amount, currency?, safeType ("pre_money"|"post_money"), valuationCap?, discount?, mfn? (false), proRata? (false), issueDate}. ' +
   'A field of another type is refused (400); a missing required one is `invalidFields`.';
+const SUPERSEDED =
+  '`vestingSchedule` is a version that was replaced since (grant with the latest version)';
+const NOT_ACTIVE = 'The holding is not active (cancelled, exercised, repaid or converted)';
 const INSUFFICIENT =
   '`insufficientShares`: a grant (or a larger quantity) beyond its pool’s available shares, or a quantity below what was exercised or cancelled';
 
 @ApiTags('cap table')
+@ApiExtraModels(...HOLDING_VIEWS)
 @Controller('v1/holding')
 export class HoldingsController {
   constructor(
@@ -67,8 +72,9 @@ export class HoldingsController {
       `A grant takes its pool's available shares (${INSUFFICIENT}) and becomes shares of its plan's class; a whole-share vesting allocation needs a whole quantity, and fractional quantities are an LLC's. ` +
       'Records the member count for billing.',
   })
-  @ApiCreatedResponse({ description: HOLDING_SHAPE })
+  @ApiCreatedResponse({ description: 'The holding', schema: HOLDING_VIEW_SCHEMA })
   @ApiBadRequestResponse({ description: `Validation, or ${INSUFFICIENT}` })
+  @ApiConflictResponse({ description: SUPERSEDED })
   create(@Access() access: AccessContext, @Body() dto: CreateHoldingDto) {
     return this.holdings.create(access, dto);
   }
@@ -80,7 +86,10 @@ export class HoldingsController {
     description:
       'The spec names no permission: any logged-in user, who sees only their own. Every holding (any status) of the caller’s own member records that are not removed, in organizations that are not deleted, oldest first; each names its `organization`.',
   })
-  @ApiOkResponse({ description: `[${HOLDING_SHAPE}]` })
+  @ApiOkResponse({
+    description: 'The caller’s holdings',
+    schema: { type: 'array', items: HOLDING_VIEW_SCHEMA },
+  })
   mine(@CurrentUserId() userId: string, @Query() query: ListMyHoldingsQuery) {
     return this.reads.mine(userId, query);
   }
@@ -88,7 +97,7 @@ export class HoldingsController {
   @Get(':holding')
   @Permission('canViewHolding', HOLDING)
   @ApiOperation({ summary: 'One holding (its holder may read it too)' })
-  @ApiOkResponse({ description: HOLDING_SHAPE })
+  @ApiOkResponse({ description: 'The holding', schema: HOLDING_VIEW_SCHEMA })
   get(@Param('holding') id: string) {
     return this.reads.get(id);
   }
@@ -102,8 +111,11 @@ export class HoldingsController {
       'The member, type, plan, pool and class cannot change (400; accepted unchanged). ' +
       `${INSUFFICIENT}. A note with repayments keeps its principal and interest terms (409). Nothing changed → nothing recorded.`,
   })
-  @ApiOkResponse({ description: HOLDING_SHAPE })
-  @ApiConflictResponse({ description: 'The holding is not active, or a repaid note’s terms' })
+  @ApiOkResponse({ description: 'The holding as amended', schema: HOLDING_VIEW_SCHEMA })
+  @ApiBadRequestResponse({ description: `Validation, or ${INSUFFICIENT}` })
+  @ApiConflictResponse({
+    description: `${NOT_ACTIVE}; the principal or interest terms of a note with repayments; or ${SUPERSEDED}`,
+  })
   replace(
     @Access() access: AccessContext,
     @Param('holding') id: string,
@@ -120,8 +132,11 @@ export class HoldingsController {
       'Any editable fields of the holding’s type; null clears a nullable one (a null vestingStartDate goes back to the grant date), and is refused for required ones. ' +
       `The member, type, plan, pool and class cannot change (400). ${INSUFFICIENT}. Nothing changed → nothing recorded.`,
   })
-  @ApiOkResponse({ description: HOLDING_SHAPE })
-  @ApiConflictResponse({ description: 'The holding is not active, or a repaid note’s terms' })
+  @ApiOkResponse({ description: 'The holding as amended', schema: HOLDING_VIEW_SCHEMA })
+  @ApiBadRequestResponse({ description: `Validation, or ${INSUFFICIENT}` })
+  @ApiConflictResponse({
+    description: `${NOT_ACTIVE}; the principal or interest terms of a note with repayments; or ${SUPERSEDED}`,
+  })
   amend(
     @Access() access: AccessContext,
     @Param('holding') id: string,
@@ -138,11 +153,10 @@ export class HoldingsController {
       "A grant's outstanding shares return to its pool, or leave the plan when the plan's defaultCancellationBehavior is `retire`. Records the member count for billing.",
   })
   @ApiOkResponse({
-    description: `The holding as it now stands (status "cancelled"): ${HOLDING_SHAPE}`,
+    description: 'The holding as it now stands (status `cancelled`)',
+    schema: HOLDING_VIEW_SCHEMA,
   })
-  @ApiConflictResponse({
-    description: 'Not active (already cancelled, exercised, repaid or converted)',
-  })
+  @ApiConflictResponse({ description: NOT_ACTIVE })
   cancel(@Access() access: AccessContext, @Param('holding') id: string) {
     return this.holdings.cancel(access, id);
   }
@@ -156,8 +170,8 @@ export class HoldingsController {
       'Pays the interest owed on `date` first (accrued since the issue date or the last repayment), then principal; nothing left → status `repaid`. ' +
       'Notes only (400 for other types); more than is owed, or a date before the last repayment → 400; a note not active → 409.',
   })
-  @ApiOkResponse({ description: HOLDING_SHAPE })
-  @ApiConflictResponse({ description: 'The note is not active' })
+  @ApiOkResponse({ description: 'The note after the repayment', type: NoteView })
+  @ApiConflictResponse({ description: 'The note is not active (repaid, converted or cancelled)' })
   repay(@Access() access: AccessContext, @Param('holding') id: string, @Body() dto: RepayDto) {
     return this.settlements.repay(access, id, dto);
   }
@@ -173,9 +187,12 @@ export class HoldingsController {
       'Notes and SAFEs only (400); not active (converted twice) → 409; more shares than the class has unissued → `insufficientShares`.',
   })
   @ApiCreatedResponse({
-    description: `{holding, shareholding}: the converted holding (${HOLDING_SHAPE}) and the new shareholding`,
+    description: 'The converted note or SAFE and the shareholding issued',
+    type: ConvertedView,
   })
-  @ApiConflictResponse({ description: 'The holding is not active' })
+  @ApiConflictResponse({
+    description: 'The note or SAFE is not active (converted, repaid or cancelled)',
+  })
   convert(@Access() access: AccessContext, @Param('holding') id: string, @Body() dto: ConvertDto) {
     return this.settlements.convert(access, id, dto);
   }

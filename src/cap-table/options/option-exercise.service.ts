@@ -11,7 +11,7 @@ import { LegendsService } from '../legends/legends.service';
 import { decimalText, quantity, today } from '../quantities';
 import { ExerciseRequest } from './exercise-request.entity';
 import { ExerciseDto, ExerciseRequestDto } from './option.dto';
-import { ExerciseRequestView, toExerciseRequestView } from './option.view';
+import { ExerciseRequestView, ExerciseView, toExerciseRequestView } from './option.view';
 import { holderEvent } from '../change-event';
 
 /** Where the deprecated-style paths address an option: `/v1/plan/:plan/pool/:pool/option/:option`. */
@@ -19,19 +19,6 @@ export interface OptionPath {
   plan: string;
   pool: string;
   option: string;
-}
-
-export interface ExerciseView {
-  /** The exercise transaction of the log. */
-  id: string;
-  option: string;
-  quantity: string;
-  /** The shareholding the exercise issued. */
-  shareholding: string;
-  date: string;
-  paymentMethod: string | null;
-  /** The request this exercise approved, if any. */
-  request: string | null;
 }
 
 /**

@@ -2,7 +2,7 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Access, AccessContext, PageQuery, Permission } from '../../common';
 import { OptionReadsService } from './option-reads.service';
-import { OPTION_SHAPE } from './option-shapes';
+import { OptionView } from './option.view';
 
 @ApiTags('cap table')
 @Controller('v1/option/:option')
@@ -15,7 +15,7 @@ export class OptionController {
     summary: 'One option grant (an ISO, NSO, plain option, RSU or SAR of a plan pool)',
     description: 'Roles with `canViewOption`, and the option’s holder.',
   })
-  @ApiOkResponse({ description: OPTION_SHAPE })
+  @ApiOkResponse({ description: 'The option, with its vesting today', type: OptionView })
   get(@Param('option') id: string) {
     return this.reads.get(id);
   }
@@ -33,7 +33,7 @@ export class OrganizationOptionsController {
     description:
       'A caller whose role lacks `canViewOption` (a Shareholder) sees only the options of their own member records.',
   })
-  @ApiOkResponse({ description: `[${OPTION_SHAPE}]` })
+  @ApiOkResponse({ description: 'The options', type: [OptionView] })
   list(@Access() access: AccessContext, @Query() page: PageQuery) {
     return this.reads.ofOrganization(access, page);
   }
@@ -50,7 +50,7 @@ export class MemberOptionsController {
     summary: 'A member’s options, oldest first (`?limit`, `?offset`)',
     description: 'Roles with `canViewMember`, and the member themselves.',
   })
-  @ApiOkResponse({ description: `[${OPTION_SHAPE}]` })
+  @ApiOkResponse({ description: 'The member’s options', type: [OptionView] })
   list(@Access() access: AccessContext, @Param('member') member: string, @Query() page: PageQuery) {
     return this.reads.ofMember(access.organizationId!, member, page);
   }

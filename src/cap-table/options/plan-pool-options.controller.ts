@@ -11,10 +11,8 @@ import { Access, AccessContext, ApiKeyedErrors, PageQuery, Permission } from '..
 import { ExerciseDto, ExerciseRequestDto } from './option.dto';
 import { OptionExerciseService } from './option-exercise.service';
 import { OptionReadsService } from './option-reads.service';
-import { OPTION_SHAPE, REQUEST_SHAPE } from './option-shapes';
+import { ExerciseRequestView, ExerciseView, OptionView } from './option.view';
 
-const EXERCISE_SHAPE =
-  '{id (the exercise transaction), option, quantity, shareholding (the id of the shareholding issued), date, paymentMethod, request (the approved request, or null)}';
 const EXERCISABLE =
   '`insufficientShares`: more than the option has exercisable on the date (vested, or all of it when early exercise is allowed, less what was exercised or cancelled)';
 const STATE_CONFLICT =
@@ -39,7 +37,7 @@ export class PlanPoolOptionsController {
     summary: 'The options of a pool, oldest first (`?limit`, `?offset`)',
     description: 'The pool must be the plan’s (else 404).',
   })
-  @ApiOkResponse({ description: `[${OPTION_SHAPE}]` })
+  @ApiOkResponse({ description: 'The pool’s options', type: [OptionView] })
   list(
     @Access() access: AccessContext,
     @Param('plan') plan: string,
@@ -59,7 +57,17 @@ export class PlanPoolOptionsController {
       'The plan and pool must be the option’s (else 404). The option’s holder may read it too.',
     deprecated: true,
   })
-  @ApiOkResponse({ description: OPTION_SHAPE })
+  @ApiOkResponse({
+    description: 'The option, with its vesting today',
+    type: OptionView,
+    headers: {
+      Deprecation: { description: 'Always `true`', schema: { type: 'string', enum: ['true'] } },
+      Link: {
+        description: 'The successor route: `</v1/option/:option>; rel="successor-version"`',
+        schema: { type: 'string' },
+      },
+    },
+  })
   async getOld(
     @Param('plan') plan: string,
     @Param('pool') pool: string,
@@ -80,7 +88,7 @@ export class PlanPoolOptionsController {
       `must not be after it; the quantity is checked against what is exercisable on the date. ${EXERCISABLE}. ` +
       'Fractional quantities only for an LLC. Event `option.exercise_requested`.',
   })
-  @ApiCreatedResponse({ description: REQUEST_SHAPE })
+  @ApiCreatedResponse({ description: 'The request (status `pending`)', type: ExerciseRequestView })
   @ApiKeyedErrors('insufficientShares', 'invalidFields')
   @ApiConflictResponse({ description: STATE_CONFLICT })
   request(
@@ -106,7 +114,7 @@ export class PlanPoolOptionsController {
       'default legends and a certificate number of the class; the plan’s reservation becomes ' +
       'issued shares. Events `option.exercised` and `billing.shareholder_count_changed`.',
   })
-  @ApiCreatedResponse({ description: EXERCISE_SHAPE })
+  @ApiCreatedResponse({ description: 'The exercise', type: ExerciseView })
   @ApiKeyedErrors('insufficientShares', 'invalidFields')
   @ApiConflictResponse({ description: `${STATE_CONFLICT}; or the request is not pending` })
   exercise(
@@ -127,7 +135,8 @@ export class PlanPoolOptionsController {
       'The request must be this option’s, in this plan and pool (else 404). Event `option.exercise_request_rejected`.',
   })
   @ApiOkResponse({
-    description: `The request as it now stands (status "rejected"): ${REQUEST_SHAPE}`,
+    description: 'The request as it now stands (status `rejected`)',
+    type: ExerciseRequestView,
   })
   @ApiConflictResponse({ description: 'The request is no longer pending (approved or rejected)' })
   reject(

@@ -10,33 +10,8 @@ import {
 } from '../ledger/incentive-rules';
 import { emptyState, PlanState, PoolState } from '../ledger/state';
 import { VestingScheduleEntity } from '../vesting-schedules/vesting-schedule.entity';
+import type { PlanDashboard, PlanFigures } from './plan.view';
 import { Pool } from './pool.entity';
-
-interface Figures {
-  reserved: string;
-  granted: string;
-  exercised: string;
-  cancelled: string;
-  returned: string;
-  available: string;
-  outstanding: string;
-  /** Of the outstanding grants: vested and not yet exercised. */
-  vested: string;
-  unvested: string;
-}
-
-export interface PoolDashboard extends Figures {
-  pool: string;
-  name: string;
-}
-
-export interface PlanDashboard extends Figures {
-  plan: string;
-  asOf: string;
-  /** Cancelled grants the plan retired (they left its reservation instead of returning to a pool). */
-  retired: string;
-  pools: PoolDashboard[];
-}
 
 const ZERO = toDecimal(0);
 const text = toDecimalString;
@@ -97,7 +72,12 @@ export function planDashboard(
   };
 }
 
-function figures(reserved: Decimal, pools: PoolState[], free: Decimal, vested: Decimal): Figures {
+function figures(
+  reserved: Decimal,
+  pools: PoolState[],
+  free: Decimal,
+  vested: Decimal,
+): PlanFigures {
   const left = sum(pools.map(outstandingOfPool));
   return {
     reserved: text(reserved),

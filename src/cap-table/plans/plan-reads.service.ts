@@ -6,9 +6,16 @@ import { Holding } from '../holdings/holding.entity';
 import { toPlanState } from '../ledger/incentive-store';
 import { VestingScheduleEntity } from '../vesting-schedules/vesting-schedule.entity';
 import { today } from '../quantities';
-import { PlanDashboard, planDashboard } from './plan-dashboard';
+import { planDashboard } from './plan-dashboard';
 import { Plan } from './plan.entity';
-import { byCreation, PlanView, PoolListItem, toPlanView, toPoolListItem } from './plan.view';
+import {
+  byCreation,
+  PlanDashboard,
+  PlanView,
+  PoolListItem,
+  toPlanView,
+  toPoolListItem,
+} from './plan.view';
 import { Pool } from './pool.entity';
 
 /** Reads of plans and pools: plain reads of the tables the ledger keeps. */

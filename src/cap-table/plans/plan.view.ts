@@ -1,50 +1,98 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { toDecimal, toDecimalString } from '../../../libs/cap-math';
 import { toPoolState } from '../ledger/incentive-store';
 import { available, outstandingOfPool } from '../ledger/incentive-rules';
-import type { CancellationBehavior } from '../ledger/incentive-types';
+import { CANCELLATION_BEHAVIORS, type CancellationBehavior } from '../ledger/incentive-types';
+import { DateView, DecimalView, TimestampView, UuidView } from '../view-fields';
 import { Plan } from './plan.entity';
 import { Pool } from './pool.entity';
 
 /** What was done with a pool's reservation (decimal strings). */
-export interface PoolFigures {
-  granted: string;
-  exercised: string;
-  cancelled: string;
+export class PoolFigures {
+  /** Everything ever granted from it. */
+  @DecimalView({ example: '120000' }) granted: string;
+  @DecimalView({ example: '10000' }) exercised: string;
+  @DecimalView({ example: '5000' }) cancelled: string;
   /** Cancelled and returned to the pool (available again). */
-  returned: string;
+  @DecimalView({ example: '5000' }) returned: string;
   /** Reserved − granted + returned. */
-  available: string;
+  @DecimalView({ example: '385000' }) available: string;
   /** Granted − exercised − cancelled. */
-  outstanding: string;
+  @DecimalView({ example: '105000' }) outstanding: string;
 }
 
-export interface PlanPoolView extends PoolFigures {
-  id: string;
+/** A pool as its plan lists it. */
+export class PlanPoolView extends PoolFigures {
+  @UuidView() id: string;
   name: string;
-  sharesReserved: string;
+  /** Its part of the plan's reservation. */
+  @DecimalView({ example: '500000' }) sharesReserved: string;
 }
 
-export interface PlanView {
-  id: string;
-  organization: string;
+/** A stock plan (OCF StockPlan) with its live pools. */
+export class PlanView {
+  @UuidView() id: string;
+  @UuidView() organization: string;
   name: string;
-  security: string;
-  sharesReserved: string;
-  boardApprovalDate: string | null;
-  stockholderApprovalDate: string | null;
+  /** The share class its grants exercise into. */
+  @UuidView() security: string;
+  /** Shares of the class held back for the plan's grants. */
+  @DecimalView({ example: '1000000' }) sharesReserved: string;
+  @DateView({ nullable: true }) boardApprovalDate: string | null;
+  @DateView({ nullable: true }) stockholderApprovalDate: string | null;
+  /** What a cancelled grant does by default: go back to its pool, or leave the plan. */
+  @ApiProperty({ enum: CANCELLATION_BEHAVIORS })
   defaultCancellationBehavior: CancellationBehavior;
+  /** Ordered by creation, then name. */
   pools: PlanPoolView[];
-  created: string;
-  updated: string;
+  @TimestampView() created: string;
+  @TimestampView() updated: string;
 }
 
 /** A row of `GET /v1/captable/:organization/pool`. */
-export interface PoolListItem extends PoolFigures {
-  id: string;
-  plan: string;
+export class PoolListItem extends PoolFigures {
+  @UuidView() id: string;
+  @UuidView() plan: string;
   planName: string;
   name: string;
-  reserved: string;
+  /** The pool's part of the plan's reservation. */
+  @DecimalView({ example: '500000' }) reserved: string;
+}
+
+/** What was done with a reservation, and where it stands today (decimal strings). */
+export class PlanFigures {
+  @DecimalView({ example: '1000000' }) reserved: string;
+  /** Everything ever granted. */
+  @DecimalView({ example: '120000' }) granted: string;
+  @DecimalView({ example: '10000' }) exercised: string;
+  @DecimalView({ example: '5000' }) cancelled: string;
+  /** Cancelled and returned to a pool. */
+  @DecimalView({ example: '5000' }) returned: string;
+  /** Reserved − granted + returned. */
+  @DecimalView({ example: '885000' }) available: string;
+  /** Granted − exercised − cancelled. */
+  @DecimalView({ example: '105000' }) outstanding: string;
+  /** Of the outstanding grants: vested and not yet exercised. */
+  @DecimalView({ example: '40000' }) vested: string;
+  /** Outstanding − vested. */
+  @DecimalView({ example: '65000' }) unvested: string;
+}
+
+/** A pool's figures in the plan dashboard. */
+export class PoolDashboard extends PlanFigures {
+  @UuidView() pool: string;
+  name: string;
+}
+
+/** `GET /v1/plan/:plan/dashboard`: the plan's figures today, in total and per pool. */
+export class PlanDashboard extends PlanFigures {
+  @UuidView() plan: string;
+  /** The date the figures are of (today). */
+  @DateView() asOf: string;
+  /** Cancelled grants the plan retired (they left its reservation instead of returning to a pool). */
+  @DecimalView({ example: '0' }) retired: string;
+  /** Its live pools, by creation. */
+  pools: PoolDashboard[];
 }
 
 /** The figures the ledger keeps on a pool, and the two derived from them by the ledger's own rules. */

@@ -8,15 +8,11 @@ import {
 } from '@nestjs/swagger';
 import { Access, AccessContext, ApiKeyedErrors, Permission } from '../../common';
 import { CreatePlanDto, ReplacePlanDto } from './plan.dto';
+import { EMPTY_OBJECT } from '../view-fields';
 import { PlanReadsService } from './plan-reads.service';
+import { PlanDashboard, PlanView, PoolListItem } from './plan.view';
 import { PlansService } from './plans.service';
 
-const FIGURES = 'granted, exercised, cancelled, returned, available, outstanding';
-const SHAPE =
-  '{id, organization, name, security, sharesReserved, boardApprovalDate, stockholderApprovalDate, ' +
-  `defaultCancellationBehavior ("return_to_pool" | "retire"), pools: [{id, name, sharesReserved, ${FIGURES}}], ` +
-  'created, updated}; decimals as strings; pools ordered by creation, then name. available = reserved − ' +
-  'granted + returned; outstanding = granted − exercised − cancelled';
 const INSUFFICIENT =
   '`insufficientShares`: the plan reserves more than its class has unissued (authorized − issued − ' +
   'reserved by other plans), or its pools reserve more than the plan';
@@ -39,7 +35,7 @@ export class OrganizationPlansController {
       'added by a PUT). defaultCancellationBehavior defaults to return_to_pool. Fractional quantities ' +
       `only for an LLC. ${INSUFFICIENT}. A class of another organization → 404. Event plan.created.`,
   })
-  @ApiCreatedResponse({ description: SHAPE })
+  @ApiCreatedResponse({ description: 'The plan with its pools', type: PlanView })
   @ApiKeyedErrors('insufficientShares')
   create(@Access() access: AccessContext, @Body() dto: CreatePlanDto) {
     return this.plans.create(access, dto);
@@ -48,7 +44,7 @@ export class OrganizationPlansController {
   @Get()
   @Permission('canViewOrganization')
   @ApiOperation({ summary: 'The stock plans of the organization, oldest first' })
-  @ApiOkResponse({ description: `[${SHAPE}]` })
+  @ApiOkResponse({ description: 'The plans with their pools', type: [PlanView] })
   list(@Access() access: AccessContext) {
     return this.reads.list(access.organizationId!);
   }
@@ -69,7 +65,7 @@ export class PlanController {
     description:
       'The spec names no permission; the least that fits a read is canViewOrganization in the plan’s organization.',
   })
-  @ApiOkResponse({ description: SHAPE })
+  @ApiOkResponse({ description: 'The plan with its pools', type: PlanView })
   get(@Access() access: AccessContext, @Param('plan') id: string) {
     return this.reads.get(access.organizationId!, id);
   }
@@ -87,7 +83,7 @@ export class PlanController {
       `that breaks the invariants is refused. A pool below what was granted from it → 400 ${INSUFFICIENT}. ` +
       'A PUT that changes nothing records nothing. Event plan.updated with the previous attributes.',
   })
-  @ApiOkResponse({ description: SHAPE })
+  @ApiOkResponse({ description: 'The plan as it now stands', type: PlanView })
   @ApiKeyedErrors('insufficientShares')
   @ApiConflictResponse({ description: 'A pool left out has grants' })
   replace(@Access() access: AccessContext, @Param('plan') id: string, @Body() dto: ReplacePlanDto) {
@@ -102,7 +98,7 @@ export class PlanController {
       'Its pools go with it and its reservation returns to the class’s unissued shares. Records ' +
       'the member count for billing (billing.member_count_changed) and plan.deleted.',
   })
-  @ApiOkResponse({ description: '`{}`: the plan is gone (404 afterwards)' })
+  @ApiOkResponse({ description: '`{}`: the plan is gone (404 afterwards)', schema: EMPTY_OBJECT })
   @ApiConflictResponse({ description: 'The plan has outstanding grants' })
   async remove(@Access() access: AccessContext, @Param('plan') id: string): Promise<object> {
     await this.plans.remove(access, id);
@@ -114,15 +110,12 @@ export class PlanController {
   @ApiOperation({
     summary: 'A stock plan’s figures today, in total and per pool',
     description:
-      '{plan, asOf, reserved, granted, exercised, cancelled, returned, retired, available, ' +
-      'outstanding, vested, unvested, pools: [{pool, name, reserved, granted, exercised, cancelled, ' +
-      'returned, available, outstanding, vested, unvested}]}. granted counts everything ever granted; ' +
-      'outstanding = granted − exercised − cancelled; available = reserved − granted + returned; ' +
-      'vested = the vested and unexercised part of the outstanding grants today, unvested = ' +
-      'outstanding − vested; retired = cancelled grants that left the plan. The spec names no ' +
-      'permission; the least that fits a read is canViewOrganization.',
+      'granted counts everything ever granted; outstanding = granted − exercised − cancelled; ' +
+      'available = reserved − granted + returned; vested = the vested and unexercised part of the ' +
+      'outstanding grants today, unvested = outstanding − vested; retired = cancelled grants that ' +
+      'left the plan. The spec names no permission; the least that fits a read is canViewOrganization.',
   })
-  @ApiOkResponse({ description: 'The plan dashboard' })
+  @ApiOkResponse({ description: 'The plan dashboard', type: PlanDashboard })
   dashboard(@Access() access: AccessContext, @Param('plan') id: string) {
     return this.reads.dashboard(access.organizationId!, id);
   }
@@ -137,9 +130,9 @@ export class OrganizationPoolsController {
   @Permission('canViewOrganization')
   @ApiOperation({
     summary: 'The pools of the organization’s stock plans',
-    description: `[{id, plan, planName, name, reserved, ${FIGURES}}], plan by plan (oldest first).`,
+    description: 'Plan by plan (oldest first), each plan’s pools by creation, then name.',
   })
-  @ApiOkResponse({ description: 'The pools' })
+  @ApiOkResponse({ description: 'The pools', type: [PoolListItem] })
   pools(@Access() access: AccessContext) {
     return this.reads.poolList(access.organizationId!);
   }

@@ -3,12 +3,8 @@ import { projectVesting, type VestingSchedule } from '../../../libs/cap-math';
 import { AccessContext, DomainError } from '../../common';
 import { withScheduleErrors } from './schedule-errors';
 import { ProjectVestingDto } from './vesting-schedule.dto';
-import { toScheduleTerms } from './vesting-schedule.view';
+import { toScheduleTerms, VestingProjectionView } from './vesting-schedule.view';
 import { VestingSchedulesService } from './vesting-schedules.service';
-
-export interface VestingProjectionView {
-  events: { date: string; amount: string; cumulative: string }[];
-}
 
 /** The vesting events of a quantity, start date and schedule, computed by cap-math; nothing saved. */
 @Injectable()

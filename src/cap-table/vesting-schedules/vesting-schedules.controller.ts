@@ -13,7 +13,8 @@ import {
   ProjectVestingDto,
   VestingScheduleDto,
 } from './vesting-schedule.dto';
-import { VESTING_SCHEDULE_SHAPE } from './vesting-schedule.view';
+import { EMPTY_OBJECT } from '../view-fields';
+import { VestingProjectionView, VestingScheduleView } from './vesting-schedule.view';
 import { VestingProjectionService } from './vesting-projection.service';
 import { VestingSchedulesService } from './vesting-schedules.service';
 
@@ -47,7 +48,7 @@ export class VestingSchedulesController {
       `without it the schedule is organization-wide. ${TERMS} A \`VESTING_TERMS_CREATED\` ` +
       'transaction of the log; event `vesting_schedule.created`.',
   })
-  @ApiCreatedResponse({ description: VESTING_SCHEDULE_SHAPE })
+  @ApiCreatedResponse({ description: 'The schedule, version 1', type: VestingScheduleView })
   @ApiBadRequestResponse({ description: 'Invalid terms `{error, message, field?}`' })
   create(@Access() access: AccessContext, @Body() dto: VestingScheduleDto) {
     return this.schedules.create(access, dto);
@@ -69,7 +70,7 @@ export class VestingSchedulesController {
       'keep it and vest by it. A version that was already superseded → 409. Event ' +
       '`vesting_schedule.updated` (object: the new version; previous attributes: the old one’s).',
   })
-  @ApiOkResponse({ description: `The new version: ${VESTING_SCHEDULE_SHAPE}` })
+  @ApiOkResponse({ description: 'The new version', type: VestingScheduleView })
   @ApiConflictResponse({ description: 'The version was already superseded' })
   replace(
     @Access() access: AccessContext,
@@ -89,7 +90,10 @@ export class VestingSchedulesController {
       'active grant uses it. Soft delete: it is not found afterwards; the log keeps its history. ' +
       'Event `vesting_schedule.deleted`.',
   })
-  @ApiOkResponse({ description: '`{}`: the schedule is gone (404 afterwards)' })
+  @ApiOkResponse({
+    description: '`{}`: the schedule is gone (404 afterwards)',
+    schema: EMPTY_OBJECT,
+  })
   @ApiConflictResponse({ description: 'An active grant uses the schedule' })
   async remove(
     @Access() access: AccessContext,
@@ -108,7 +112,7 @@ export class VestingSchedulesController {
       'Permission: `canViewOrganization` of the schedule’s organization (the spec names none). ' +
       'Superseded versions are readable too (with `supersededBy`); a deleted one is 404.',
   })
-  @ApiOkResponse({ description: VESTING_SCHEDULE_SHAPE })
+  @ApiOkResponse({ description: 'The schedule version', type: VestingScheduleView })
   get(@Access() access: AccessContext, @Param('vestingSchedule') id: string) {
     return this.schedules.get(access.organizationId!, id);
   }
@@ -127,7 +131,7 @@ export class VestingSchedulesController {
       'that plan (a plan of another organization, or of none the caller may view → 404). Paged ' +
       'by `limit` (default 100, at most 1000) and `offset`.',
   })
-  @ApiOkResponse({ description: `[${VESTING_SCHEDULE_SHAPE}]` })
+  @ApiOkResponse({ description: 'The schedules', type: [VestingScheduleView] })
   list(@Access() access: AccessContext, @Query() query: ListVestingSchedulesQuery) {
     return access.organizationId
       ? this.schedules.list(access.organizationId, query)
@@ -148,11 +152,7 @@ export class VestingSchedulesController {
       'termination on or after it (double trigger) applies the acceleration. ' +
       `${TERMS} Answers 200: nothing is created.`,
   })
-  @ApiOkResponse({
-    description:
-      '`{events: [{date, amount, cumulative}]}`, decimals as strings; the tranches of the cliff ' +
-      'vest together on the cliff date; nothing before it.',
-  })
+  @ApiOkResponse({ description: 'The vesting events', type: VestingProjectionView })
   @ApiBadRequestResponse({
     description: 'Invalid input, neither or both of vestingSchedule and schedule',
   })
