@@ -293,6 +293,13 @@ export class Env {
   @Max(10_000_000, integer(1, 10_000_000))
   OCF_IMPORT_MAX_OBJECTS_PER_FILE = 100_000;
 
+  /** Rows of a cap table CSV import (the header aside); more answer 413. */
+  @Transform(toInt)
+  @IsInt(integer(1, 10_000_000))
+  @Min(1, integer(1, 10_000_000))
+  @Max(10_000_000, integer(1, 10_000_000))
+  CSV_IMPORT_MAX_ROWS = 200_000;
+
   /** File extensions an upload may have (lower case, without the dot). */
   @Transform(toList)
   @IsString({ each: true })

@@ -4,6 +4,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
 import { CapTableCsv, ImportRowError, ImportSummary } from '../../cap-table';
 import { AccessContext, DomainError } from '../../common';
+import { Env } from '../../config';
 import { cleanName, FileStore, Upload } from '../files/file-store.service';
 import { extensionOf } from '../files/file-types';
 import { StoredFile } from '../files/stored-file.entity';
@@ -16,11 +17,15 @@ export interface ImportResult {
   imported: ImportSummary;
 }
 
+/** Row errors an answer lists at most (`rowErrorCount` says how many there are). */
+export const ROW_ERRORS_SHOWN = 1000;
+
 /**
  * Imports a cap table CSV: every row read and checked (form here, the cap table's rules there),
- * every error reported at once, then all rows applied in one database transaction, which also
- * records the uploaded file (purpose `import`): all of it, or nothing (no member, class,
- * shareholding or file). A dry run does the same in a transaction it rolls back.
+ * every error found at once (the first 1,000 listed, all counted), then all rows applied in one
+ * database transaction, which also records the uploaded file (purpose `import`): all of it, or
+ * nothing (no member, class, shareholding or file). A dry run does the same in a transaction it
+ * rolls back. At most CSV_IMPORT_MAX_ROWS rows (413).
  */
 @Injectable()
 export class CsvImportService {
@@ -28,6 +33,7 @@ export class CsvImportService {
     private readonly files: FileStore,
     private readonly capTable: CapTableCsv,
     @InjectRepository(StoredFile) private readonly storedFiles: Repository<StoredFile>,
+    private readonly env: Env,
   ) {}
 
   async import(
@@ -36,7 +42,16 @@ export class CsvImportService {
     dryRun: boolean,
   ): Promise<ImportResult> {
     const upload = this.checked(uploads);
-    const file = await readImportFile(upload.buffer);
+    return this.run(access, upload, dryRun);
+  }
+
+  private async run(access: AccessContext, upload: Upload, dryRun: boolean): Promise<ImportResult> {
+    const file = await readImportFile(upload.buffer, this.env.CSV_IMPORT_MAX_ROWS);
+    if ('tooManyRows' in file) {
+      throw DomainError.payloadTooLarge(
+        `the file has more than ${file.tooManyRows} rows, more than an import takes; nothing was imported`,
+      );
+    }
     // A file with errors of form is still checked against the cap table, for every error at once.
     if (dryRun || file.errors.length) {
       const outcome = await this.capTable.dryRun(access, file.rows);
@@ -88,10 +103,14 @@ export class CsvImportService {
   }
 }
 
-/** 400 `{error, message, rows}`, with `key: insufficientShares` when a class runs short. */
-function refused(rows: ImportRowError[], insufficientShares: boolean): DomainError {
-  const message = `${new Set(rows.map((r) => r.row)).size} row(s) cannot be imported; nothing was imported`;
+/**
+ * 400 `{error, message, rows, rowErrorCount}` (`rows`: the first errors, by row; `rowErrorCount`:
+ * all of them), with `key: insufficientShares` when a class runs short.
+ */
+function refused(errors: ImportRowError[], insufficientShares: boolean): DomainError {
+  const message = `${new Set(errors.map((r) => r.row)).size} row(s) cannot be imported; nothing was imported`;
+  const body = { rows: errors.slice(0, ROW_ERRORS_SHOWN), rowErrorCount: errors.length };
   return insufficientShares
-    ? DomainError.keyed('insufficientShares', message, { body: { rows } })
-    : DomainError.badRequest(message, { body: { rows } });
+    ? DomainError.keyed('insufficientShares', message, { body })
+    : DomainError.badRequest(message, { body });
 }
