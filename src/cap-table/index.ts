@@ -5,6 +5,7 @@ export type { Difference, Verification } from './ledger/ledger-verifier';
 export { CapTableExportsModule } from './exports/cap-table-exports.module';
 export { CertificateFacts } from './exports/certificate-facts.service';
 export { CapTableCsv } from './exports/cap-table-csv.service';
+export { ImportLock } from './exports/import-lock';
 export type {
   CapTableImportRow,
   CapTableRow,

@@ -4,11 +4,15 @@ import { CapTableCsv } from './cap-table-csv.service';
 import { CapTableImport } from './cap-table-import.service';
 import { CapTableRowsReader } from './cap-table-rows';
 import { CertificateFacts } from './certificate-facts.service';
+import { ImportLock } from './import-lock';
 
-/** What other modules may read of the cap table, and the one way they may write it (an import). */
+/**
+ * What other modules may read of the cap table, and the one way they may write it (an import),
+ * with the lock that lets one import at a time into an organization (CSV and OCF alike).
+ */
 @Module({
   imports: [CapTableCoreModule],
-  providers: [CertificateFacts, CapTableCsv, CapTableRowsReader, CapTableImport],
-  exports: [CertificateFacts, CapTableCsv],
+  providers: [CertificateFacts, CapTableCsv, CapTableRowsReader, CapTableImport, ImportLock],
+  exports: [CertificateFacts, CapTableCsv, ImportLock],
 })
 export class CapTableExportsModule {}

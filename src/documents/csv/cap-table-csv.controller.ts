@@ -1,6 +1,7 @@
 import { Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
 import {
   ApiBody,
+  ApiConflictResponse,
   ApiConsumes,
   ApiCreatedResponse,
   ApiOkResponse,
@@ -110,7 +111,9 @@ export class CapTableCsvController {
       'fractional quantities only for an LLC. Events: `member.added` per new member, `security.created` ' +
       'per new class, one `shareholding.imported`. `?dryRun=true` does all of it and rolls back: 200, ' +
       'nothing changed. Over STORAGE_UPLOAD_SIZE_LIMIT_MB, or more than CSV_IMPORT_MAX_ROWS rows ' +
-      `(default 200,000, the header aside; reading stops there) → 413, nothing changed. ${ROW_ERRORS}.`,
+      '(default 200,000, the header aside; reading stops there) → 413, nothing changed. One import ' +
+      'per organization at a time, CSV or OCF, dry runs included: while another runs, in any process ' +
+      `of the service, 409 \`importInProgress\`. ${ROW_ERRORS}.`,
   })
   @ApiConsumes('multipart/form-data')
   @ApiBody({
@@ -123,6 +126,9 @@ export class CapTableCsvController {
   @ApiCreatedResponse({ description: `\`{file: ${FILE_RECORD_SHAPE}, ${SUMMARY}` })
   @ApiOkResponse({ description: `Dry run: \`{file: null, ${SUMMARY}` })
   @ApiKeyedErrors('missingFileArgument', 'unsupportedFileExtension', 'insufficientShares')
+  @ApiConflictResponse({
+    description: '`importInProgress`: another import (CSV or OCF, dry run or not) is running',
+  })
   @ApiResponse({
     status: 413,
     description:

@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, Repository } from 'typeorm';
-import { CapTableCsv, ImportRowError, ImportSummary } from '../../cap-table';
+import { IsNull, QueryFailedError, Repository } from 'typeorm';
+import { CapTableCsv, ImportLock, ImportRowError, ImportSummary } from '../../cap-table';
 import { AccessContext, DomainError } from '../../common';
 import { Env } from '../../config';
 import { cleanName, FileStore, Upload } from '../files/file-store.service';
@@ -17,6 +17,17 @@ export interface ImportResult {
   imported: ImportSummary;
 }
 
+/**
+ * The import reads which members (by address or name) and classes (by name and prefix) exist, then
+ * adds the missing ones. A write committed in between (a member given one of the file's addresses,
+ * a class of one of its names) makes a unique index refuse the import's insert: it is run again,
+ * from the reading on, so that it waits for the writes instead of failing on them. A few times:
+ * writes that keep taking the file's names meanwhile get the 409 in the end.
+ */
+const WRITE_ATTEMPTS = 3;
+const takenMeanwhile = (err: unknown) =>
+  err instanceof QueryFailedError && (err as QueryFailedError & { code?: string }).code === '23505';
+
 /** Row errors an answer lists at most (`rowErrorCount` says how many there are). */
 export const ROW_ERRORS_SHOWN = 1000;
 
@@ -25,7 +36,8 @@ export const ROW_ERRORS_SHOWN = 1000;
  * every error found at once (the first 1,000 listed, all counted), then all rows applied in one
  * database transaction, which also records the uploaded file (purpose `import`): all of it, or
  * nothing (no member, class, shareholding or file). A dry run does the same in a transaction it
- * rolls back. At most CSV_IMPORT_MAX_ROWS rows (413).
+ * rolls back. At most CSV_IMPORT_MAX_ROWS rows (413); one import per organization at a time
+ * (ImportLock, OCF imports and dry runs included).
  */
 @Injectable()
 export class CsvImportService {
@@ -33,6 +45,7 @@ export class CsvImportService {
     private readonly files: FileStore,
     private readonly capTable: CapTableCsv,
     @InjectRepository(StoredFile) private readonly storedFiles: Repository<StoredFile>,
+    private readonly lock: ImportLock,
     private readonly env: Env,
   ) {}
 
@@ -42,7 +55,7 @@ export class CsvImportService {
     dryRun: boolean,
   ): Promise<ImportResult> {
     const upload = this.checked(uploads);
-    return this.run(access, upload, dryRun);
+    return this.lock.run(access.organizationId!, () => this.run(access, upload, dryRun));
   }
 
   private async run(access: AccessContext, upload: Upload, dryRun: boolean): Promise<ImportResult> {
@@ -59,16 +72,27 @@ export class CsvImportService {
       if (errors.length) throw refused(errors, outcome.insufficientShares);
       return { file: null, imported: outcome.summary };
     }
-    const { files, result } = await this.files.store(
-      [upload],
-      { organizationId: access.organizationId, uploadedByUserId: access.userId, purpose: 'import' },
-      async (tx, [stored]) => {
-        const outcome = await this.capTable.import(tx, access, file.rows, stored);
-        if (outcome.errors.length) throw refused(outcome.errors, outcome.insufficientShares);
-        return outcome.summary;
-      },
-    );
-    return { file: toFileRecordView(files[0]), imported: result };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const { files, result } = await this.files.store(
+          [upload],
+          {
+            organizationId: access.organizationId,
+            uploadedByUserId: access.userId,
+            purpose: 'import',
+          },
+          async (tx, [stored]) => {
+            const outcome = await this.capTable.import(tx, access, file.rows, stored);
+            if (outcome.errors.length) throw refused(outcome.errors, outcome.insufficientShares);
+            return outcome.summary;
+          },
+        );
+        return { file: toFileRecordView(files[0]), imported: result };
+      } catch (err) {
+        if (attempt < WRITE_ATTEMPTS && takenMeanwhile(err)) continue;
+        throw err;
+      }
+    }
   }
 
   /** A file the organization imported (404 for any other file, another organization's too). */

@@ -33,7 +33,9 @@ export class OcfImportController {
       'Requires canEditCapTable. One zip in the field `file` holding `Manifest.ocf.json` (at its root ' +
       'or in one folder) and the files it lists. The cap table must be empty: no transaction in its ' +
       'log (so no class, legend, shareholding, plan, vesting schedule, valuation, grant, warrant or ' +
-      'convertible); members do not count. Otherwise 409 `capTableNotEmpty`. ' +
+      'convertible); members do not count. Otherwise 409 `capTableNotEmpty`. One import per ' +
+      'organization at a time, OCF or CSV, dry runs included (they parse and replay as much): while ' +
+      'another runs, in any process of the service, 409 `importInProgress` and nothing is read. ' +
       'Every file is checked against the manifest first (its MD5: a file that differs is a problem ' +
       'and is not parsed), then against the OCF schemas, every number against what the ledger holds ' +
       '(at most 28 digits before the point), every reference resolved, and the ' +
@@ -66,7 +68,9 @@ export class OcfImportController {
   @ApiOkResponse({ description: `Dry run: ${ANSWER}, nothing changed` })
   @ApiKeyedErrors('missingFileArgument', 'invalidFields', 'insufficientShares')
   @ApiConflictResponse({
-    description: '`capTableNotEmpty`: the organization already has a cap table',
+    description:
+      '`capTableNotEmpty`: the organization already has a cap table; `importInProgress`: another ' +
+      'import (OCF or CSV, dry run or not) into the organization is running',
   })
   @ApiResponse({ status: 413, description: 'The file is over STORAGE_UPLOAD_SIZE_LIMIT_MB' })
   async import(

@@ -1,5 +1,5 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
-import { CapTableCoreModule } from '../../cap-table';
+import { CapTableCoreModule, CapTableExportsModule } from '../../cap-table';
 import { multipartMiddleware } from '../../common';
 import { Env } from '../../config';
 import { OcfImportController } from './ocf-import.controller';
@@ -7,7 +7,7 @@ import { OcfImportService } from './ocf-import.service';
 
 /** `POST /v1/organization/:organization/ocf`: an OCF package replayed into an empty cap table. */
 @Module({
-  imports: [CapTableCoreModule],
+  imports: [CapTableCoreModule, CapTableExportsModule],
   controllers: [OcfImportController],
   providers: [OcfImportService],
 })

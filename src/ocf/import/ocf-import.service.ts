@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  ImportLock,
   LedgerRuleError,
   LedgerWriter,
   StakeholderCounts,
@@ -50,7 +51,8 @@ export function refused(
  * transactions mapped onto the ledger and replayed in memory with the ledger's reducer (every
  * problem reported at once), then written through the ledger writer in one database transaction
  * with the members the stakeholders become: all of it or nothing. A dry run does all of it and
- * rolls back.
+ * rolls back. One import per organization at a time (ImportLock), dry runs included: they parse
+ * and replay as much.
  */
 @Injectable()
 export class OcfImportService {
@@ -59,6 +61,7 @@ export class OcfImportService {
     private readonly holderMembers: HolderMembers,
     private readonly organizations: OrganizationsDirectory,
     private readonly counts: StakeholderCounts,
+    private readonly lock: ImportLock,
     private readonly env: Env,
   ) {}
 
@@ -70,7 +73,7 @@ export class OcfImportService {
     const upload = (uploads ?? []).find((u) => u.fieldname === 'file');
     if (!upload)
       throw DomainError.keyed('missingFileArgument', 'no file was uploaded in the field `file`');
-    return this.run(access, upload, dryRun);
+    return this.lock.run(access.organizationId!, () => this.run(access, upload, dryRun));
   }
 
   private get zipLimits(): ZipLimits {
