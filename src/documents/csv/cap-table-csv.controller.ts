@@ -1,6 +1,8 @@
 import { Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
 import {
   ApiBody,
+  ApiConflictResponse,
+  ApiConsumes,
   ApiCreatedResponse,
   ApiOkResponse,
   ApiOperation,
@@ -20,7 +22,7 @@ import { IMPORT_TEMPLATE } from './import-template';
 const COLUMNS =
   '`holderName, holderEmail, security, classType, quantity, pricePerShare, issueDate, certificateNumber, status, ownershipPercent`';
 const ROW_ERRORS =
-  '400 `{error, message, rows: [{row, column, reason}]}` with every error of every row (row 1 is the first row after the header, 0 the header; column null when the row as a whole is at fault: too many cells, broken quoting); `key: "insufficientShares"` is added when a row needs more shares than its class has unissued';
+  '400 `{error, message, rows: [{row, column, reason}], rowErrorCount}`: every row is checked, `rows` lists the first 1,000 errors by row and `rowErrorCount` counts them all (row 1 is the first row after the header, 0 the header; column null when the row as a whole is at fault: too many cells, broken quoting); `key: "insufficientShares"` is added when a row needs more shares than its class has unissued';
 const SUMMARY =
   'imported: {rows, holders, securities, shareholdings}}` (holders: members created; securities: classes created; shareholdings: issued)';
 
@@ -108,7 +110,10 @@ export class CapTableCsvController {
       'file issues from it. Each row becomes a stock issuance (default legends, as `POST .../shareholding`); ' +
       'fractional quantities only for an LLC. Events: `member.added` per new member, `security.created` ' +
       'per new class, one `shareholding.imported`. `?dryRun=true` does all of it and rolls back: 200, ' +
-      `nothing changed. Over STORAGE_UPLOAD_SIZE_LIMIT_MB → 413. ${ROW_ERRORS}.`,
+      'nothing changed. Over STORAGE_UPLOAD_SIZE_LIMIT_MB, or more than CSV_IMPORT_MAX_ROWS rows ' +
+      '(default 200,000, the header aside; reading stops there) → 413, nothing changed. One import ' +
+      'per organization at a time, CSV or OCF, dry runs included: while another runs, in any process ' +
+      `of the service, 409 \`importInProgress\`. ${ROW_ERRORS}.`,
   })
   @ApiBody({
     schema: {
@@ -120,7 +125,14 @@ export class CapTableCsvController {
   @ApiCreatedResponse({ description: `\`{file: ${FILE_RECORD_SHAPE}, ${SUMMARY}` })
   @ApiOkResponse({ description: `Dry run: \`{file: null, ${SUMMARY}` })
   @ApiKeyedErrors('missingFileArgument', 'unsupportedFileExtension', 'insufficientShares')
-  @ApiResponse({ status: 413, description: 'The file is over STORAGE_UPLOAD_SIZE_LIMIT_MB' })
+  @ApiConflictResponse({
+    description: '`importInProgress`: another import (CSV or OCF, dry run or not) is running',
+  })
+  @ApiResponse({
+    status: 413,
+    description:
+      'The file is over STORAGE_UPLOAD_SIZE_LIMIT_MB, or has more rows than CSV_IMPORT_MAX_ROWS',
+  })
   async import(
     @Access() access: AccessContext,
     @Query() query: ImportQuery,
