@@ -6,6 +6,7 @@ export { CapTableExportsModule } from './exports/cap-table-exports.module';
 export { CertificateFacts } from './exports/certificate-facts.service';
 export { IncentiveFacts } from './exports/incentive-facts.service';
 export { CapTableCsv } from './exports/cap-table-csv.service';
+export { ImportLock } from './exports/import-lock';
 export type {
   CapTableImportRow,
   CapTableRow,

@@ -5,11 +5,22 @@ import { CapTableImport } from './cap-table-import.service';
 import { CapTableRowsReader } from './cap-table-rows';
 import { CertificateFacts } from './certificate-facts.service';
 import { IncentiveFacts } from './incentive-facts.service';
+import { ImportLock } from './import-lock';
 
-/** What other modules may read of the cap table, and the one way they may write it (an import). */
+/**
+ * What other modules may read of the cap table, and the one way they may write it (an import),
+ * with the lock that lets one import at a time into an organization (CSV and OCF alike).
+ */
 @Module({
   imports: [CapTableCoreModule],
-  providers: [CertificateFacts, IncentiveFacts, CapTableCsv, CapTableRowsReader, CapTableImport],
-  exports: [CertificateFacts, IncentiveFacts, CapTableCsv],
+  providers: [
+    CertificateFacts,
+    IncentiveFacts,
+    CapTableCsv,
+    CapTableRowsReader,
+    CapTableImport,
+    ImportLock,
+  ],
+  exports: [CertificateFacts, IncentiveFacts, CapTableCsv, ImportLock],
 })
 export class CapTableExportsModule {}

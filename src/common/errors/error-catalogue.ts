@@ -29,6 +29,8 @@ export const ERROR_CATALOGUE = {
   capTableNotEmpty: { wire: 'capTableNotEmpty', status: 409 },
   databaseTimeout: { wire: 'databaseTimeout', status: 503 },
   tooManyUploads: { wire: 'tooManyUploads', status: 429 },
+  importInProgress: { wire: 'importInProgress', status: 409 },
+  valueOutOfRange: { wire: 'valueOutOfRange', status: 400 },
 } as const satisfies Record<string, { wire: string; status: number }>;
 
 export type ErrorKey = keyof typeof ERROR_CATALOGUE;

@@ -108,6 +108,20 @@ describe('AllExceptionsFilter.render', () => {
       code: '40P01',
     });
     expect(render(deadlock).status).toBe(409);
+    // A number past its column (numeric(38, 10), integer): bad input, not a failure of ours.
+    const overflow = Object.assign(
+      new QueryFailedError('INSERT INTO security', [], new Error('numeric field overflow')),
+      { code: '22003' },
+    );
+    expect(render(overflow)).toEqual({
+      status: 400,
+      body: {
+        error: 'Bad Request',
+        key: 'valueOutOfRange',
+        message:
+          'a number is out of range (quantities and amounts: at most 28 digits before the point and 10 after); nothing was changed',
+      },
+    });
     const gone = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
     expect(render(gone)).toEqual({
       status: 503,

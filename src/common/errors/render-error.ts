@@ -58,6 +58,14 @@ export function toDomainError(exception: unknown): DomainError | undefined {
   if (exception instanceof QueryFailedError) {
     const code = (exception as QueryFailedError & { code?: string }).code;
     if (code === '22P02') return DomainError.badRequest('malformed identifier or value');
+    // numeric_value_out_of_range: a value past its column, which the checks before the write
+    // should have caught; the input's fault all the same, and the transaction is rolled back.
+    if (code === '22003') {
+      return DomainError.keyed(
+        'valueOutOfRange',
+        'a number is out of range (quantities and amounts: at most 28 digits before the point and 10 after); nothing was changed',
+      );
+    }
     if (code === '23505') return DomainError.conflict('duplicate record');
     if (code === '40001' || code === '40P01') {
       return DomainError.conflict('concurrent modification, retry');

@@ -119,9 +119,10 @@ export class CapTableCsvController {
       'file issues from it. Each row becomes a stock issuance (default legends, as `POST .../shareholding`); ' +
       'fractional quantities only for an LLC. Events: `member.added` per new member, `security.created` ' +
       'per new class, one `shareholding.imported`. `?dryRun=true` does all of it and rolls back: 200, ' +
-      'nothing changed. Over STORAGE_UPLOAD_SIZE_LIMIT_MB, or more than CSV_IMPORT_MAX_ROWS rows → ' +
-      '413. One import into an organization at a time (CSV or OCF, dry runs too): 409 ' +
-      `\`importInProgress\` while another runs. Rows that cannot be imported: 400 ${ROW_ERRORS}.`,
+      'nothing changed. Over STORAGE_UPLOAD_SIZE_LIMIT_MB, or more than CSV_IMPORT_MAX_ROWS rows ' +
+      '(default 200,000, the header aside; reading stops there) → 413, nothing changed. One import ' +
+      'per organization at a time, CSV or OCF, dry runs included: while another runs, in any process ' +
+      `of the service, 409 \`importInProgress\`. ${ROW_ERRORS}.`,
   })
   @ApiBody({
     schema: {

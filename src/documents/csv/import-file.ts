@@ -13,6 +13,11 @@ export interface ImportFile {
   errors: ImportRowError[];
 }
 
+/** The file has more than the rows allowed: reading stopped there. */
+export interface TooManyRows {
+  tooManyRows: number;
+}
+
 /** At most 28 digits before the point and 10 after (the columns are numeric(38, 10)). */
 const DECIMAL = /^\d{1,28}(\.\d{1,10})?$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -24,9 +29,14 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
  * `ownershipPercent` may be left out (their values are ignored), unknown columns are refused.
  * Cells are trimmed, and a cell the export neutralised (`'=...`) reads as what it stood for.
  * 100,000 rows take about a second: no per-record `info` (rows are counted here), each distinct
- * e-mail address checked once, decimals made canonical as text.
+ * e-mail address checked once, decimals made canonical as text. Past `maxRows` rows (broken ones
+ * included, the header aside) reading stops: a file of millions of short lines is refused for its
+ * length, not read to the end into millions of row errors.
  */
-export async function readImportFile(content: Buffer): Promise<ImportFile> {
+export async function readImportFile(
+  content: Buffer,
+  maxRows: number,
+): Promise<ImportFile | TooManyRows> {
   const parser = parse({
     bom: true,
     relax_column_count: true,
@@ -35,10 +45,16 @@ export async function readImportFile(content: Buffer): Promise<ImportFile> {
   });
   // A skipped record comes after `records` good ones (the header included).
   const skipped: { after: number; message: string }[] = [];
-  parser.on('skip', (err: CsvError) =>
-    skipped.push({ after: err.records as number, message: err.message }),
-  );
-  Readable.from([content]).pipe(parser);
+  let tooMany = false;
+  parser.on('skip', (err: CsvError) => {
+    skipped.push({ after: err.records as number, message: err.message });
+    // Broken records are not handed on: a file of nothing else is counted here.
+    if (!tooMany && skipped.length + (err.records as number) - 1 > maxRows) {
+      tooMany = true;
+      parser.destroy();
+    }
+  });
+  Readable.from(slices(content)).pipe(parser);
 
   const errors: ImportRowError[] = [];
   const rows: CapTableImportRow[] = [];
@@ -46,20 +62,28 @@ export async function readImportFile(content: Buffer): Promise<ImportFile> {
   let header: Header | undefined;
   let records = 0;
   let skippedBefore = 0;
-  for await (const record of parser as AsyncIterable<string[]>) {
-    records++;
-    if (skipped[0]?.after === 0) break;
-    if (!header) {
-      const read = readHeader(record);
-      if ('errors' in read) return { rows: [], errors: read.errors };
-      header = read.header;
-      continue;
+  try {
+    for await (const record of parser as AsyncIterable<string[]>) {
+      records++;
+      if (skipped[0]?.after === 0) break;
+      // The header is one record; every skipped (broken) record is a row too.
+      if (records - 1 + skipped.length > maxRows) return { tooManyRows: maxRows };
+      if (!header) {
+        const read = readHeader(record);
+        if ('errors' in read) return { rows: [], errors: read.errors };
+        header = read.header;
+        continue;
+      }
+      while (skippedBefore < skipped.length && skipped[skippedBefore].after < records)
+        skippedBefore++;
+      const checked = readRow(records - 1 + skippedBefore, header, record, emails, errors);
+      if (checked) rows.push(checked);
     }
-    while (skippedBefore < skipped.length && skipped[skippedBefore].after < records)
-      skippedBefore++;
-    const checked = readRow(records - 1 + skippedBefore, header, record, emails, errors);
-    if (checked) rows.push(checked);
+  } catch (err) {
+    // Destroyed for the count of broken records (the iteration ends early).
+    if (!tooMany) throw err;
   }
+  if (tooMany) return { tooManyRows: maxRows };
   if (skipped[0]?.after === 0) {
     return {
       rows: [],
@@ -75,6 +99,29 @@ export async function readImportFile(content: Buffer): Promise<ImportFile> {
   }
   errors.sort((a, b) => a.row - b.row);
   return { rows, errors };
+}
+
+/**
+ * Bytes handed to the parser at a time. csv-parse reads a chunk in one synchronous call, and a
+ * row with too few or too many cells costs it an error object (~0.1–0.3 ms): a 10 MB chunk of `x`
+ * lines held the event loop for minutes. 1 KiB is at most ~500 such rows a call, and lets the
+ * reading stop at CSV_IMPORT_MAX_ROWS instead of after the last byte (a slice waits for the rows
+ * read before it: backpressure).
+ */
+const SLICE = 1024;
+/** A stream in memory never waits for I/O: the slices give the event loop a turn this often. */
+const TURN_MS = 20;
+
+/** The content in slices, with a turn of the event loop every TURN_MS. */
+async function* slices(content: Buffer) {
+  let since = Date.now();
+  for (let at = 0; at < content.length; at += SLICE) {
+    if (Date.now() - since >= TURN_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      since = Date.now();
+    }
+    yield content.subarray(at, at + SLICE);
+  }
 }
 
 /** The columns in file order, and where each is (-1: left out). */

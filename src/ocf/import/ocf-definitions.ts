@@ -104,8 +104,10 @@ export abstract class DefinitionsMapper extends MapperBase {
       if (prefix !== o.default_id_prefix) {
         this.warn(l, 'default_id_prefix', `the certificate prefix is ${prefix}`);
       }
+      // As the API's class DTO: the column is an integer.
       const seniority = Number(str(o.seniority) ?? '1');
-      if (!Number.isInteger(seniority)) this.problem(l, 'seniority', 'must be a whole number');
+      const seniorityOk = Number.isInteger(seniority) && seniority >= 0 && seniority <= 1000;
+      if (!seniorityOk) this.problem(l, 'seniority', 'must be a whole number from 0 to 1000');
       const { ratio, convertsTo } = this.conversionRatio(l, arr(o.conversion_rights));
       const id = this.newId();
       this.classes.set(this.ocfId(l), id);
@@ -122,7 +124,7 @@ export abstract class DefinitionsMapper extends MapperBase {
           str(obj(o.price_per_share)?.currency) ??
           str(obj(o.par_value)?.currency) ??
           this.options.currency,
-        seniority: Number.isInteger(seniority) ? seniority : 1,
+        seniority: seniorityOk ? seniority : 1,
         liquidationPreferenceMultiple: o.liquidation_preference_multiple
           ? canonical(String(o.liquidation_preference_multiple))
           : null,

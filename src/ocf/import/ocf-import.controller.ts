@@ -29,10 +29,12 @@ export class OcfImportController {
       'Requires canEditCapTable. One zip in the field `file` holding `Manifest.ocf.json` (at its root ' +
       'or in one folder) and the files it lists. The cap table must be empty: no transaction in its ' +
       'log (so no class, legend, shareholding, plan, vesting schedule, valuation, grant, warrant or ' +
-      'convertible); members do not count. Otherwise 409 `capTableNotEmpty`. One import into an ' +
-      'organization at a time (OCF or CSV, dry runs too): 409 `importInProgress` while another ' +
-      'runs. Every file is checked ' +
-      'against the OCF schemas (and its MD5 against the manifest), every reference resolved, and the ' +
+      'convertible); members do not count. Otherwise 409 `capTableNotEmpty`. One import per ' +
+      'organization at a time, OCF or CSV, dry runs included (they parse and replay as much): while ' +
+      'another runs, in any process of the service, 409 `importInProgress` and nothing is read. ' +
+      'Every file is checked against the manifest first (its MD5: a file that differs is a problem ' +
+      'and is not parsed), then against the OCF schemas, every number against what the ledger holds ' +
+      '(at most 28 digits before the point), every reference resolved, and the ' +
       'transactions replayed in date order (file order within a date) through the ledger: any problem ' +
       'answers 400 `{error, key: "invalidFields", message, problems: [{file, path, reason}]}` listing ' +
       'all of them (`key: "insufficientShares"` when the database write runs a holding or class short), ' +
@@ -40,11 +42,15 @@ export class OcfImportController {
       'address of the stakeholder, else a new member (a Shareholder without an account). Ids are new; ' +
       'a transfer’s resulting security becomes the transferee’s holding, its balance security stays ' +
       'the source holding. What has no counterpart (transaction types, fields, comments) is listed in ' +
-      '`warnings`, never dropped silently. The zip: at most 1,000 entries, OCF_IMPORT_MAX_ENTRY_MB an ' +
-      'entry and OCF_IMPORT_MAX_TOTAL_MB in all once inflated, OCF_IMPORT_MAX_OBJECTS_PER_FILE ' +
-      'objects a file; entries with `..`, absolute paths or backslashes are refused (400 problems). ' +
-      'An upload over STORAGE_UPLOAD_SIZE_LIMIT_MB → 413. `?dryRun=true` does all of it and rolls ' +
-      'back: 200.',
+      '`warnings`, never dropped silently. The zip: at most 1,000 entries, OCF_IMPORT_MAX_ENTRY_MB ' +
+      '(default 8) MiB an entry and OCF_IMPORT_MAX_TOTAL_MB (default 32) MiB in all once inflated, ' +
+      'counted as they inflate; a file of at most OCF_IMPORT_MAX_OBJECTS_PER_FILE (default 100,000) ' +
+      'objects, and 10,000 JSON values in one object, counted on its bytes before it is parsed; ' +
+      'entries with `..`, absolute paths or backslashes are refused. Past one of these limits the ' +
+      'answer is the same 400 `invalidFields` with a problem naming the entry (and the path of the ' +
+      'list or object), not 413: the upload is within its own limit, and what is wrong is the ' +
+      'package, which the problems list describes; reading stops there and nothing changes. Over ' +
+      'STORAGE_UPLOAD_SIZE_LIMIT_MB → 413. `?dryRun=true` does all of it and rolls back: 200.',
   })
   @ApiBody({
     schema: {

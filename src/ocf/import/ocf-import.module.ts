@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
-import { CapTableCoreModule } from '../../cap-table';
+import { CapTableCoreModule, CapTableExportsModule } from '../../cap-table';
 import { OcfImportController } from './ocf-import.controller';
 import { OcfImportService } from './ocf-import.service';
 
 /** `POST /v1/organization/:organization/ocf`: an OCF package replayed into an empty cap table. */
 @Module({
-  imports: [CapTableCoreModule],
+  imports: [CapTableCoreModule, CapTableExportsModule],
   controllers: [OcfImportController],
   providers: [OcfImportService],
 })

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  ImportLock,
   LedgerRuleError,
   LedgerWriter,
   StakeholderCounts,
@@ -8,12 +9,15 @@ import {
 } from '../../cap-table';
 import { AccessContext, DomainError } from '../../common';
 import { allowLongStatements } from '../../database';
+import { Env } from '../../config';
 import type { Tx } from '../../events';
 import { HolderMembers, OrganizationsDirectory } from '../../organizations';
 import { ImportCounts, planImport, PlannedTransaction } from './ocf-mapping';
 import { readPackage } from './ocf-package';
 import { OcfProblem, OcfWarning } from './ocf-problems';
-import { readZip } from './ocf-zip';
+import { readZip, ZIP_LIMITS, ZipLimits } from './ocf-zip';
+
+const MiB = 1024 * 1024;
 
 /** What an import answers: what it imported (or would, on a dry run) and what it could not keep. */
 export interface OcfImportResult {
@@ -48,7 +52,8 @@ export function refused(
  * transactions mapped onto the ledger and replayed in memory with the ledger's reducer (every
  * problem reported at once), then written through the ledger writer in one database transaction
  * with the members the stakeholders become: all of it or nothing. A dry run does all of it and
- * rolls back.
+ * rolls back. One import per organization at a time (ImportLock), dry runs included: they parse
+ * and replay as much.
  */
 @Injectable()
 export class OcfImportService {
@@ -57,6 +62,8 @@ export class OcfImportService {
     private readonly holderMembers: HolderMembers,
     private readonly organizations: OrganizationsDirectory,
     private readonly counts: StakeholderCounts,
+    private readonly lock: ImportLock,
+    private readonly env: Env,
   ) {}
 
   async import(
@@ -64,13 +71,29 @@ export class OcfImportService {
     uploads: Upload[] | undefined,
     dryRun: boolean,
   ): Promise<OcfImportResult> {
-    const organizationId = access.organizationId!;
     const upload = (uploads ?? []).find((u) => u.fieldname === 'file');
     if (!upload)
       throw DomainError.keyed('missingFileArgument', 'no file was uploaded in the field `file`');
-    const zip = await readZip(upload.buffer);
+    return this.lock.run(access.organizationId!, () => this.run(access, upload, dryRun));
+  }
+
+  private get zipLimits(): ZipLimits {
+    return {
+      entries: ZIP_LIMITS.entries,
+      entryBytes: this.env.OCF_IMPORT_MAX_ENTRY_MB * MiB,
+      totalBytes: this.env.OCF_IMPORT_MAX_TOTAL_MB * MiB,
+    };
+  }
+
+  private async run(
+    access: AccessContext,
+    upload: Upload,
+    dryRun: boolean,
+  ): Promise<OcfImportResult> {
+    const organizationId = access.organizationId!;
+    const zip = await readZip(upload.buffer, this.zipLimits);
     if ('problems' in zip) throw refused(zip.problems);
-    const read = readPackage(zip.files);
+    const read = readPackage(zip.files, this.env.OCF_IMPORT_MAX_OBJECTS_PER_FILE);
     if ('problems' in read) throw refused(read.problems);
     const organization = await this.organizations.organization(organizationId);
     if (!organization) throw DomainError.notFound('no such organization');

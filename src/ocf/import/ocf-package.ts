@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import { getOcfValidator } from '../../../libs/ocf';
+import { checkNumbers } from './ocf-numbers';
+import { scanJson } from './ocf-json-scan';
 import { Findings, OcfProblem } from './ocf-problems';
 
 /** A JSON object of the package (an OCF object or the manifest). */
@@ -30,6 +32,9 @@ export interface OcfPackage {
 
 export const MANIFEST_NAME = 'Manifest.ocf.json';
 
+/** The default of OCF_IMPORT_MAX_OBJECTS_PER_FILE (the service passes the configured one). */
+export const MAX_OBJECTS_PER_FILE = 100_000;
+
 /** The manifest's file lists: the member, the file type its files must have, the package's kind. */
 const LISTS = [
   ['stakeholders_files', 'OCF_STAKEHOLDERS_FILE', 'stakeholders'],
@@ -48,7 +53,17 @@ type Kind = (typeof LISTS)[number][2];
 const isObject = (v: unknown): v is Json =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function parse(name: string, bytes: Buffer, problems: Findings): unknown {
+/**
+ * The file's JSON, or undefined with a problem: when it holds more than `maxObjects` objects, or
+ * one object too large (see scanJson; measured on the bytes, before parsing: a file of millions
+ * of `{}` would take a heap of objects, and the schema check an error each), or it is not JSON.
+ */
+function parse(name: string, bytes: Buffer, maxObjects: number, problems: Findings): unknown {
+  const scanned = scanJson(bytes, maxObjects);
+  if (!scanned.ok) {
+    problems.add(name, scanned.path, scanned.reason);
+    return undefined;
+  }
   try {
     return JSON.parse(bytes.toString('utf8').replace(/^\uFEFF/, '')) as unknown;
   } catch (err) {
@@ -59,13 +74,17 @@ function parse(name: string, bytes: Buffer, problems: Findings): unknown {
 
 /**
  * Reads and checks a package: the one `Manifest.ocf.json` (at the root or in one folder), every
- * file it lists (paths relative to the manifest's folder; present, its MD5 as listed, valid JSON,
- * valid against the schema of its `file_type`, the file type the list wants, listed once), and
- * the manifest's own schema and OCF version. Every problem is reported, not only the first.
- * Files the manifest does not list are reported back as warnings (not read).
+ * file it lists (paths relative to the manifest's folder; present, its MD5 as listed, at most
+ * `maxObjects` objects and none too large, valid JSON, valid against the schema of its
+ * `file_type`, the file type the list wants, listed once, numbers the ledger can hold), and the
+ * manifest's own schema and OCF version. Every problem is reported, not only the first; but a
+ * file is parsed only once its MD5 is the manifest's (the MD5 is cheap, the parse is not, and a
+ * file that is not the one listed has nothing more to say). Files the manifest does not list are
+ * reported back as warnings (not read).
  */
 export function readPackage(
   files: Map<string, Buffer>,
+  maxObjects = MAX_OBJECTS_PER_FILE,
 ): { package: OcfPackage; warnings: OcfProblem[] } | { problems: OcfProblem[] } {
   const problems = new Findings();
   const warnings = new Findings();
@@ -83,7 +102,7 @@ export function readPackage(
   }
   const manifestFile = manifests[0];
   const folder = posix.dirname(manifestFile);
-  const manifest = parse(manifestFile, files.get(manifestFile)!, problems);
+  const manifest = parse(manifestFile, files.get(manifestFile)!, maxObjects, problems);
   if (manifest === undefined) return { problems: problems.list };
   const checked = validator.validateFile(manifest);
   for (const e of checked.errors) problems.add(manifestFile, e.path, e.message);
@@ -127,15 +146,19 @@ export function readPackage(
         problems.add(manifestFile, at, `${ref.filepath} is not in the zip`);
         return;
       }
+      // Without a listed MD5 (the manifest's schema requires one, so a problem is reported
+      // already) the file is not read either.
+      if (typeof ref.md5 !== 'string') return;
       const md5 = createHash('md5').update(bytes).digest('hex');
-      if (typeof ref.md5 === 'string' && ref.md5.toLowerCase() !== md5) {
+      if (ref.md5.toLowerCase() !== md5) {
         problems.add(
           manifestFile,
           `/${member}/${i}/md5`,
-          `${ref.filepath} has the MD5 ${md5}, not ${ref.md5}`,
+          `${ref.filepath} has the MD5 ${md5}, not ${ref.md5}: not read`,
         );
+        return;
       }
-      readFile(name, bytes, fileType, kind, pkg, problems);
+      readFile(name, bytes, fileType, kind, pkg, maxObjects, problems);
     });
   }
   for (const name of files.keys()) {
@@ -153,9 +176,10 @@ function readFile(
   fileType: string,
   kind: Kind,
   pkg: OcfPackage,
+  maxObjects: number,
   problems: Findings,
 ) {
-  const json = parse(name, bytes, problems);
+  const json = parse(name, bytes, maxObjects, problems);
   if (json === undefined) return;
   const checked = getOcfValidator().validateFile(json);
   for (const e of checked.errors) problems.add(name, e.path, e.message);
@@ -171,7 +195,8 @@ function readFile(
     return;
   }
   if (!checked.valid || !Array.isArray(json.items)) return;
-  json.items.forEach((object: Json, i) =>
-    pkg[kind].push({ file: name, path: `/items/${i}`, object }),
-  );
+  json.items.forEach((object: Json, i) => {
+    checkNumbers(name, `/items/${i}`, object, problems);
+    pkg[kind].push({ file: name, path: `/items/${i}`, object });
+  });
 }

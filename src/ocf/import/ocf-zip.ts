@@ -11,11 +11,17 @@ export interface ZipLimits {
   totalBytes: number;
 }
 
+/** The defaults of OCF_IMPORT_MAX_ENTRY_MB and OCF_IMPORT_MAX_TOTAL_MB (the service passes the configured ones). */
 export const ZIP_LIMITS: ZipLimits = {
   entries: 1000,
-  entryBytes: 64 * 1024 * 1024,
-  totalBytes: 256 * 1024 * 1024,
+  entryBytes: 8 * 1024 * 1024,
+  totalBytes: 32 * 1024 * 1024,
 };
+
+const MiB = 1024 * 1024;
+/** `8 MiB` for whole MiB, else bytes. */
+export const sizeText = (bytes: number) =>
+  bytes % MiB === 0 ? `${bytes / MiB} MiB` : `${bytes} bytes`;
 
 export type ZipRead = { files: Map<string, Buffer> } | { problems: OcfProblem[] };
 
@@ -89,12 +95,12 @@ export async function readZip(buffer: Buffer, limits: ZipLimits = ZIP_LIMITS): P
       if (name.endsWith('/')) continue;
       if (files.has(name)) return refused(name, 'the zip holds two entries of this name');
       if (entry.uncompressedSize > limits.entryBytes) {
-        return refused(name, `inflates to more than ${limits.entryBytes} bytes`);
+        return refused(name, `inflates to more than ${sizeText(limits.entryBytes)}`);
       }
       if (total + entry.uncompressedSize > limits.totalBytes) {
-        return refused(name, `the zip inflates to more than ${limits.totalBytes} bytes`);
+        return refused(name, `the zip inflates to more than ${sizeText(limits.totalBytes)}`);
       }
-      const read = await inflate(zip, entry, limits.entryBytes, limits.totalBytes - total);
+      const read = await inflate(zip, entry, limits, limits.totalBytes - total);
       if (typeof read === 'string') return refused(name, read);
       total += read.length;
       files.set(name, read);
@@ -111,7 +117,7 @@ export async function readZip(buffer: Buffer, limits: ZipLimits = ZIP_LIMITS): P
 function inflate(
   zip: ZipFile,
   entry: Entry,
-  entryBytes: number,
+  { entryBytes, totalBytes }: ZipLimits,
   totalLeft: number,
 ): Promise<Buffer | string> {
   return new Promise((resolve, reject) => {
@@ -125,8 +131,8 @@ function inflate(
           stream.destroy();
           resolve(
             size > entryBytes
-              ? `inflates to more than ${entryBytes} bytes`
-              : 'the zip inflates to more than the total allowed',
+              ? `inflates to more than ${sizeText(entryBytes)}`
+              : `the zip inflates to more than ${sizeText(totalBytes)}`,
           );
           return;
         }

@@ -289,6 +289,7 @@ describe('cap table import (CSV)', () => {
       expect(res.body).toEqual({
         error: 'Bad Request',
         message: '9 row(s) cannot be imported; nothing was imported',
+        rowErrorCount: 12,
         rows: [
           {
             row: 2,
@@ -442,6 +443,7 @@ describe('cap table import (CSV)', () => {
         error: 'Bad Request',
         key: 'insufficientShares',
         message: '2 row(s) cannot be imported; nothing was imported',
+        rowErrorCount: 2,
         rows: [
           {
             row: 3,
