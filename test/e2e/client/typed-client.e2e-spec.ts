@@ -49,7 +49,7 @@ describe('typed client (openapi-fetch over the generated schema)', () => {
     const verified = await client.POST('/v1/user/email/verify', { body: { email, code } });
     expect(verified.response.status).toBe(200);
     const login = await client.POST('/v1/user/login', { body: { email, password } });
-    expect(login.data?.user.email).toBe(email);
+    expect(login.data?.user?.email).toBe(email);
 
     const org = await client.POST('/v1/organization', { body: { name: 'Typed Inc.' } });
     expect(org.response.status).toBe(201);
