@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Authenticated } from '../../common';
 import { QueryDto } from './query.dto';
@@ -18,9 +18,24 @@ export class QueryController {
     description:
       '`{queries: [{id, path}]}` → `{results: {<id>: {status, body}}}`. Each read runs with the ' +
       'caller’s own session and permissions, so a read the caller may not make answers its 403 or 404 ' +
-      'in its result. Only GET paths under /v1 (not /v1/query).',
+      'in its result. Only GET paths under /v1 (not /v1/query), of JSON routes: a download or ' +
+      'export (the cap table CSV, even `?format=json`, the OCF zip, certificate PDFs, file and ' +
+      'document contents: routes documented with a media type of their own) refuses the whole ' +
+      'query with 400 `{field: "queries"}` before any read runs; ask for it alone. The reads run ' +
+      'four at a time; their answers may add up to QUERY_MAX_RESPONSE_BYTES (default 4 MiB): ' +
+      'beyond, no further read starts and the query answers 413 `queryResponseTooLarge` (no partial ' +
+      'results).',
   })
   @ApiOkResponse({ description: '{results: {<id>: {status, body}}}' })
+  @ApiResponse({
+    status: 400,
+    description: 'A bad list, a duplicate id, a path outside /v1, or a download or export route',
+  })
+  @ApiResponse({
+    status: 413,
+    description:
+      '`queryResponseTooLarge`: the answers add up to more than QUERY_MAX_RESPONSE_BYTES',
+  })
   run(@Req() req: Request, @Body() dto: QueryDto) {
     return this.queries.run(req, dto.queries);
   }

@@ -27,6 +27,7 @@ export const ERROR_CATALOGUE = {
   insufficientShares: { wire: 'insufficientShares', status: 400 },
   // Our own keys (not in the spec's section 7; spec:check only checks the spec's are here).
   capTableNotEmpty: { wire: 'capTableNotEmpty', status: 409 },
+  queryResponseTooLarge: { wire: 'queryResponseTooLarge', status: 413 },
 } as const satisfies Record<string, { wire: string; status: number }>;
 
 export type ErrorKey = keyof typeof ERROR_CATALOGUE;

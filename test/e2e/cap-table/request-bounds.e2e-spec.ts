@@ -4,17 +4,22 @@ import { vestedAsOf, vestingEvents } from '../../../libs/cap-math';
 import { LedgerWriter } from '../../../src/cap-table/ledger/ledger-writer';
 import { coherentPackage, IDS, packageZip, PackageFiles } from '../../fixtures/ocf/ocf-packages';
 import { createTestApp, TestApp } from '../../support/app';
+import { createSecurity, issue } from '../../support/cap-table';
+import { ERROR_BODIES } from '../../support/errors';
 import { createOrg } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
 import { createHolding, createSchedule, incentiveTable, optionBody } from './holdings-fixtures';
 
 type Item = Record<string, unknown>;
 
+// Small enough that a few legend reads fill it.
+const QUERY_BUDGET = 100_000;
+
 /** Security review, issue 19: the work and the bytes of one request are bounded. */
 describe('request bounds', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ env: { QUERY_MAX_RESPONSE_BYTES: String(QUERY_BUDGET) } });
   });
   afterAll(() => t.close());
 
@@ -175,6 +180,105 @@ describe('request bounds', () => {
       ]);
       const one = await x.owner.agent.get(`/v1/option/${grant.id}`).expect(200);
       expect(one.body).toMatchObject({ vested: expected, exercisable: expected });
+    });
+  });
+
+  describe('POST /v1/query: JSON reads only, within a byte budget', () => {
+    async function capTable() {
+      const { owner, org } = await ownerWithOrg();
+      const security = await createSecurity(owner.agent, org.id);
+      const member = (
+        await owner.agent.post(`/v1/organization/${org.id}/member`).send({ name: 'Hal' })
+      ).body as { id: string };
+      const shareholding = await issue(owner.agent, org.id, {
+        member: member.id,
+        security: security.id,
+        quantity: '700',
+      });
+      const legend = (
+        await owner.agent
+          .post(`/v1/organization/${org.id}/legend`)
+          .send({ name: 'Long', text: 'L'.repeat(20_000) })
+          .expect(201)
+      ).body as { id: string };
+      return { owner, org, security, shareholding, legend };
+    }
+    let s: Awaited<ReturnType<typeof capTable>>;
+    beforeAll(async () => {
+      s = await capTable();
+    });
+
+    const query = (agent: Agent, queries: { id: string; path: string }[]) =>
+      agent.post('/v1/query').send({ queries });
+
+    it('refuses a sub-read of a download or export (CSV, OCF zip, certificate PDF, file content): 400, nothing answered', async () => {
+      const org = s.org.id;
+      const downloads = [
+        `/v1/organization/${org}/captable`,
+        `/v1/organization/${org}/captable?format=json`,
+        `/v1/Organization/${org}/CAPTABLE/`,
+        `/v1/organization/${org}/import`,
+        `/v1/organization/${org}/ocf`,
+        `/v1/shareholding/${s.shareholding.id}/certificate`,
+        `/v1/shareholding/${s.shareholding.id}/certificate/copy`,
+        `/v1/organization/${org}/legend/${s.legend.id}/certificate`,
+        `/v1/file/${randomUUID()}/content`,
+        `/v1/file/${randomUUID()}/content/name.pdf`,
+        `/v1/organization/${org}/document/${randomUUID()}/content`,
+        '/v1/site/captable',
+      ];
+      for (const path of downloads) {
+        const res = await query(s.owner.agent, [
+          { id: 'fine', path: `/v1/organization/${org}` },
+          { id: 'download', path },
+        ]);
+        expect([path, res.status, res.body]).toEqual([
+          path,
+          400,
+          {
+            error: 'Bad Request',
+            message: 'queries: download reads a download or export, not JSON: ask for it alone',
+            field: 'queries',
+          },
+        ]);
+      }
+    });
+
+    it('answers JSON reads as before, the legend list and the dashboard among them', async () => {
+      const org = s.org.id;
+      const res = await query(s.owner.agent, [
+        { id: 'legends', path: `/v1/organization/${org}/legend` },
+        { id: 'dashboard', path: `/v1/captable/${org}/dashboard` },
+        { id: 'missing', path: `/v1/shareholding/${randomUUID()}` },
+        { id: 'no-route', path: '/v1/no/such/route' },
+      ]).expect(200);
+      expect(res.body.results.legends).toMatchObject({
+        status: 200,
+        body: [{ id: s.legend.id, text: 'L'.repeat(20_000) }],
+      });
+      expect(res.body.results.dashboard).toMatchObject({ status: 200, body: { issued: '700' } });
+      expect(res.body.results.missing).toEqual({ status: 404, body: ERROR_BODIES[404] });
+      expect(res.body.results['no-route']).toEqual({ status: 404, body: ERROR_BODIES[404] });
+    });
+
+    it('answers 413 queryResponseTooLarge when the answers add up to more than QUERY_MAX_RESPONSE_BYTES', async () => {
+      const path = `/v1/organization/${s.org.id}/legend/${s.legend.id}`;
+      const single = await s.owner.agent.get(path).expect(200);
+      const size = Buffer.byteLength(single.text);
+      const fit = Math.floor(QUERY_BUDGET / size);
+      expect(fit).toBeGreaterThanOrEqual(2);
+      expect(fit).toBeLessThan(20);
+      const reads = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `r${i}`, path }));
+      const within = await query(s.owner.agent, reads(fit)).expect(200);
+      expect(Object.keys(within.body.results)).toHaveLength(fit);
+      const over = await query(s.owner.agent, reads(fit + 1)).expect(413);
+      expect(over.body).toEqual({
+        error: 'Payload Too Large',
+        key: 'queryResponseTooLarge',
+        message: `the answers of this query exceed ${QUERY_BUDGET} bytes: ask for fewer or smaller reads`,
+      });
+      const twenty = await query(s.owner.agent, reads(20)).expect(413);
+      expect(twenty.body.key).toBe('queryResponseTooLarge');
     });
   });
 
