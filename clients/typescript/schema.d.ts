@@ -1086,7 +1086,7 @@ export interface paths {
         put?: never;
         /**
          * Several GET reads of this API in one request (at most 20)
-         * @description `{queries: [{id, path}]}` → `{results: {<id>: {status, body}}}`: an object with one answer per read, keyed by its id. Each read runs with the caller’s own session and permissions, so a read the caller may not make answers its 403 or 404 in its result. Only GET paths under /v1 (not /v1/query).
+         * @description `{queries: [{id, path}]}` → `{results: {<id>: {status, body}}}`: an object with one answer per read, keyed by its id. Each read runs with the caller’s own session and permissions, so a read the caller may not make answers its 403 or 404 in its result. Only GET paths under /v1 (not /v1/query), of JSON routes: a download or export (the cap table CSV, even `?format=json`, the OCF zip, certificate PDFs, file and document contents: routes documented with a media type of their own) refuses the whole query with 400 `{field: "queries"}` before any read runs; ask for it alone. The reads run four at a time; their answers may add up to QUERY_MAX_RESPONSE_BYTES (default 4 MiB): beyond, no further read starts and the query answers 413 `queryResponseTooLarge` (no partial results).
          */
         post: operations["Query_run"];
         delete?: never;
@@ -1130,7 +1130,7 @@ export interface paths {
         put?: never;
         /**
          * Create a vesting schedule (OCF VestingTerms), version 1
-         * @description Permission: `canEditCapTable` in the body’s `organization` (the spec names none; a write of the cap table). `plan` (optional) must be a plan of that organization (else 404); without it the schedule is organization-wide. Terms as OCF VestingTerms: `totalPeriods` tranches of `periodLength` days/months/years; the first `cliffPeriods` tranches vest together at the cliff; `allocationType` spreads a quantity that does not divide evenly (OCF’s seven values); `vestingDayOfMonth` (month and year periods) places each vesting date; `acceleration` {trigger: single|double, percent 0..100}. A schedule cap-math refuses (e.g. a cliff longer than the schedule) → 400 `{error, message, field}`. A `VESTING_TERMS_CREATED` transaction of the log; event `vesting_schedule.created`.
+         * @description Permission: `canEditCapTable` in the body’s `organization` (the spec names none; a write of the cap table). `plan` (optional) must be a plan of that organization (else 404); without it the schedule is organization-wide. Terms as OCF VestingTerms: `totalPeriods` tranches of `periodLength` days/months/years; the first `cliffPeriods` tranches vest together at the cliff; `allocationType` spreads a quantity that does not divide evenly (OCF’s seven values); `vestingDayOfMonth` (month and year periods) places each vesting date; `acceleration` {trigger: single|double, percent 0..100}. `totalPeriods` is at most 600 for months, 50 for years, 3,650 for days (400 above). A schedule cap-math refuses (e.g. a cliff longer than the schedule) → 400 `{error, message, field}`. A `VESTING_TERMS_CREATED` transaction of the log; event `vesting_schedule.created`.
          */
         post: operations["VestingSchedules_create"];
         delete?: never;
@@ -1194,7 +1194,7 @@ export interface paths {
         put?: never;
         /**
          * Preview the vesting of a quantity (nothing is saved)
-         * @description Body `{quantity, vestingStartDate, vestingSchedule?: id, schedule?: terms, changeOfControlDate?, terminationDate?}`: exactly one of `vestingSchedule` (a stored schedule, any version: needs `canViewOrganization` of its organization) and `schedule` (inline terms: a session is enough). Whole-share allocation types need a whole quantity. With acceleration terms, the change of control (single trigger) or a termination on or after it (double trigger) applies the acceleration. Terms as OCF VestingTerms: `totalPeriods` tranches of `periodLength` days/months/years; the first `cliffPeriods` tranches vest together at the cliff; `allocationType` spreads a quantity that does not divide evenly (OCF’s seven values); `vestingDayOfMonth` (month and year periods) places each vesting date; `acceleration` {trigger: single|double, percent 0..100}. A schedule cap-math refuses (e.g. a cliff longer than the schedule) → 400 `{error, message, field}`. Answers 200: nothing is created.
+         * @description Body `{quantity, vestingStartDate, vestingSchedule?: id, schedule?: terms, changeOfControlDate?, terminationDate?}`: exactly one of `vestingSchedule` (a stored schedule, any version: needs `canViewOrganization` of its organization) and `schedule` (inline terms: a session is enough). Whole-share allocation types need a whole quantity. With acceleration terms, the change of control (single trigger) or a termination on or after it (double trigger) applies the acceleration. A stored schedule recorded with more periods than the bound below → 400 `{field: "vestingSchedule"}`. Terms as OCF VestingTerms: `totalPeriods` tranches of `periodLength` days/months/years; the first `cliffPeriods` tranches vest together at the cliff; `allocationType` spreads a quantity that does not divide evenly (OCF’s seven values); `vestingDayOfMonth` (month and year periods) places each vesting date; `acceleration` {trigger: single|double, percent 0..100}. `totalPeriods` is at most 600 for months, 50 for years, 3,650 for days (400 above). A schedule cap-math refuses (e.g. a cliff longer than the schedule) → 400 `{error, message, field}`. Answers 200: nothing is created.
          */
         post: operations["VestingSchedules_project"];
         delete?: never;
@@ -3132,7 +3132,8 @@ export interface components {
         };
         VestingScheduleDto: {
             /**
-             * @description Number of periods (tranches): 48 for four years of monthly vesting.
+             * @description Number of periods (tranches): 48 for four years of monthly vesting. At most 600 for months,
+             *     50 for years, 3,650 for days.
              * @example 48
              */
             totalPeriods: number;
@@ -3245,7 +3246,8 @@ export interface components {
         };
         ScheduleTermsDto: {
             /**
-             * @description Number of periods (tranches): 48 for four years of monthly vesting.
+             * @description Number of periods (tranches): 48 for four years of monthly vesting. At most 600 for months,
+             *     50 for years, 3,650 for days.
              * @example 48
              */
             totalPeriods: number;
@@ -10566,7 +10568,7 @@ export interface operations {
                     "application/json": components["schemas"]["QueryResponseView"];
                 };
             };
-            /** @description Malformed path, query or body `{error, message}` */
+            /** @description A bad list, a duplicate id, a path outside /v1, or a download or export route */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10586,6 +10588,15 @@ export interface operations {
             };
             /** @description A cross-site request: an `Origin` that is not the frontend or the API, or `Sec-Fetch-Site: cross-site` `{message}`; or refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}` */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `queryResponseTooLarge`: the answers add up to more than QUERY_MAX_RESPONSE_BYTES */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

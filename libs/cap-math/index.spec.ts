@@ -22,6 +22,8 @@ describe('public API', () => {
       'vestingEvents',
       'vestedAsOf',
       'unvestedAsOf',
+      'vestedOn',
+      'totalPeriodsProblem',
       'accelerate',
       'effectiveAccelerationDate',
       'projectVesting',

@@ -20,6 +20,7 @@ export { CapTableCoreModule } from './cap-table-core.module';
 export { LedgerWriter } from './ledger/ledger-writer';
 export { StakeholderCounts } from './billing-counts';
 export { applyTransaction, DEFINITIONS, emptyState, LedgerRuleError } from './ledger/ledger-state';
+export { MAX_LEGEND_NAME_LENGTH, MAX_LEGEND_TEXT_LENGTH } from './legends/legend-bounds';
 export type { LedgerState } from './ledger/ledger-state';
 export type { LedgerTransaction, SecurityRecord } from './ledger/transaction-types';
 export type { LedgerChange } from './ledger/ledger-writer';

@@ -247,6 +247,16 @@ export class Env {
   @Max(4096, integer(1, 4096))
   LIST_CACHE_MAX_MB = 64;
 
+  /**
+   * The most bytes the answers of one `POST /v1/query` may add up to (its reads are held in
+   * memory until all are done); more → 413 `queryResponseTooLarge`.
+   */
+  @Transform(toInt)
+  @IsInt(integer(1024, 1_073_741_824))
+  @Min(1024, integer(1024, 1_073_741_824))
+  @Max(1_073_741_824, integer(1024, 1_073_741_824))
+  QUERY_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+
   // Storage of documents and files
   /** `local`: files under STORAGE_DIR; `gcs`: a Cloud Storage bucket. */
   @IsIn(['local', 'gcs'], oneOf(['local', 'gcs']))

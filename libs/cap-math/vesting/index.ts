@@ -5,3 +5,4 @@ export * from './vesting-events';
 export * from './vested';
 export * from './acceleration';
 export * from './project';
+export * from './vested-on';

@@ -1,7 +1,9 @@
 import { CapMathError } from '../errors';
 import {
   ALLOCATION_TYPES,
+  MAX_TOTAL_PERIODS,
   STANDARD_VESTING_SCHEDULE,
+  totalPeriodsProblem,
   VESTING_DAY_OF_MONTH_VALUES,
   validateSchedule,
   VestingDayOfMonth,
@@ -96,5 +98,30 @@ describe('validateSchedule', () => {
         vestingDayOfMonth: 'VESTING_START_DAY_OR_LAST_DAY_OF_MONTH',
       }),
     ).not.toThrow();
+  });
+});
+
+describe('totalPeriodsProblem', () => {
+  it('bounds the periods by type: 50 years of months or years, 10 years of days', () => {
+    expect(MAX_TOTAL_PERIODS).toEqual({ days: 3650, months: 600, years: 50 });
+    for (const [periodType, max] of Object.entries(MAX_TOTAL_PERIODS)) {
+      const type = periodType as VestingSchedule['periodType'];
+      expect(totalPeriodsProblem({ periodType: type, totalPeriods: max })).toBeNull();
+      expect(totalPeriodsProblem({ periodType: type, totalPeriods: 1 })).toBeNull();
+      expect(totalPeriodsProblem({ periodType: type, totalPeriods: max + 1 })).toBe(
+        `totalPeriods must be at most ${max} for ${type} periods (got ${max + 1})`,
+      );
+    }
+    expect(totalPeriodsProblem({ periodType: 'months', totalPeriods: 10_000 })).toContain(
+      'at most 600',
+    );
+  });
+
+  it('leaves other mistakes to validateSchedule', () => {
+    expect(totalPeriodsProblem({ periodType: 'weeks' as 'days', totalPeriods: 1e6 })).toBeNull();
+    expect(
+      totalPeriodsProblem({ periodType: 'constructor' as 'days', totalPeriods: 1e6 }),
+    ).toBeNull();
+    expect(totalPeriodsProblem({ periodType: 'days', totalPeriods: 0 })).toBeNull();
   });
 });

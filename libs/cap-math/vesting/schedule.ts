@@ -60,6 +60,28 @@ export const DEFAULT_VESTING_DAY_OF_MONTH: VestingDayOfMonth =
 export const PERIOD_TYPES = ['days', 'months', 'years'] as const;
 export type PeriodType = (typeof PERIOD_TYPES)[number];
 
+/**
+ * The most periods a schedule an API caller or an import file gives may have: 50 years of
+ * monthly or yearly vesting, 10 years of daily vesting. A schedule's events are listed and
+ * projected per request, so their number is bounded by what a real grant needs.
+ * `validateSchedule` does not apply it: schedules stored before the bound still compute.
+ */
+export const MAX_TOTAL_PERIODS: Readonly<Record<PeriodType, number>> = Object.freeze({
+  days: 3650,
+  months: 600,
+  years: 50,
+});
+
+/** Why a schedule has more periods than `MAX_TOTAL_PERIODS` allows, or null. */
+export function totalPeriodsProblem(
+  schedule: Pick<VestingSchedule, 'totalPeriods' | 'periodType'>,
+): string | null {
+  if (!(PERIOD_TYPES as readonly string[]).includes(schedule.periodType)) return null;
+  const max = MAX_TOTAL_PERIODS[schedule.periodType];
+  if (!(schedule.totalPeriods > max)) return null;
+  return `totalPeriods must be at most ${max} for ${schedule.periodType} periods (got ${schedule.totalPeriods})`;
+}
+
 export type AccelerationTrigger = 'single' | 'double';
 
 export interface AccelerationTerms {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { CapMathError, compareDates, toDecimalString, vestingEvents } from '../../../libs/cap-math';
+import { CapMathError, compareDates, toDecimalString, vestedOn } from '../../../libs/cap-math';
 import { AccessContext, DomainError } from '../../common';
 import { previousAttributes } from '../../events';
 import { OrganizationFacts, OrganizationsDirectory } from '../../organizations';
@@ -287,10 +287,11 @@ export class HoldingsService {
       });
     }
     try {
-      vestingEvents(
-        toVestingSchedule(v),
-        terms.quantity!,
-        terms.vestingStartDate ?? terms.grantDate!,
+      // The checks the schedule's expansion makes, without building its events.
+      const start = terms.vestingStartDate ?? terms.grantDate!;
+      vestedOn(
+        { schedule: toVestingSchedule(v), quantity: terms.quantity!, vestingStartDate: start },
+        start,
       );
     } catch (err) {
       if (!(err instanceof CapMathError)) throw err;

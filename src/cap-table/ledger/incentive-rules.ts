@@ -5,8 +5,7 @@ import {
   compareDates,
   toDecimal,
   toDecimalString,
-  vestedAsOf,
-  vestingEvents,
+  vestedOn,
   type VestingDayOfMonth,
   type VestingSchedule,
 } from '../../../libs/cap-math';
@@ -508,7 +507,11 @@ export function vestedQuantity(state: LedgerState, h: HoldingState, date: string
   const v = schedule(state, h.vestingScheduleId);
   const start = h.terms.vestingStartDate ?? h.terms.grantDate ?? date;
   try {
-    return vestedAsOf(vestingEvents(toVestingSchedule(v), h.quantity, start), date);
+    // Closed form: a list of grants asks this twice per grant, whatever the schedule's length.
+    return vestedOn(
+      { schedule: toVestingSchedule(v), quantity: h.quantity, vestingStartDate: start },
+      date,
+    );
   } catch (err) {
     if (err instanceof CapMathError) throw new LedgerRuleError('invalid', err.message);
     throw err;

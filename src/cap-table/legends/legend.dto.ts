@@ -1,18 +1,19 @@
 import { IsBoolean, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { Omittable, Trim } from '../../common';
+import { MAX_LEGEND_NAME_LENGTH, MAX_LEGEND_TEXT_LENGTH } from './legend-bounds';
 
 /** A legend template (OCF StockLegendTemplate). */
 export class LegendDto {
   @Trim()
   @IsString()
   @IsNotEmpty()
-  @MaxLength(200)
+  @MaxLength(MAX_LEGEND_NAME_LENGTH)
   name: string;
 
   /** The wording printed on certificates. */
   @IsString()
   @IsNotEmpty()
-  @MaxLength(20000)
+  @MaxLength(MAX_LEGEND_TEXT_LENGTH)
   text: string;
 
   /** Put on new shareholdings that name no legends; default false. */
@@ -27,13 +28,13 @@ export class UpdateLegendDto {
   @Omittable()
   @IsString()
   @IsNotEmpty()
-  @MaxLength(200)
+  @MaxLength(MAX_LEGEND_NAME_LENGTH)
   name?: string;
 
   @Omittable()
   @IsString()
   @IsNotEmpty()
-  @MaxLength(20000)
+  @MaxLength(MAX_LEGEND_TEXT_LENGTH)
   text?: string;
 
   @Omittable()

@@ -4,6 +4,7 @@ import {
   ApiForbiddenResponse,
   ApiOkResponse,
   ApiOperation,
+  ApiResponse,
   ApiTags,
   ApiUnsupportedMediaTypeResponse,
 } from '@nestjs/swagger';
@@ -28,7 +29,13 @@ export class QueryController {
       '`{queries: [{id, path}]}` → `{results: {<id>: {status, body}}}`: an object with one ' +
       'answer per read, keyed by its id. Each read runs with the ' +
       'caller’s own session and permissions, so a read the caller may not make answers its 403 or 404 ' +
-      'in its result. Only GET paths under /v1 (not /v1/query).',
+      'in its result. Only GET paths under /v1 (not /v1/query), of JSON routes: a download or ' +
+      'export (the cap table CSV, even `?format=json`, the OCF zip, certificate PDFs, file and ' +
+      'document contents: routes documented with a media type of their own) refuses the whole ' +
+      'query with 400 `{field: "queries"}` before any read runs; ask for it alone. The reads run ' +
+      'four at a time; their answers may add up to QUERY_MAX_RESPONSE_BYTES (default 4 MiB): ' +
+      'beyond, no further read starts and the query answers 413 `queryResponseTooLarge` (no partial ' +
+      'results).',
   })
   @ApiOkResponse({
     type: QueryResponseView,
@@ -39,6 +46,15 @@ export class QueryController {
       'A cross-site request: an `Origin` that is not the frontend or the API, or `Sec-Fetch-Site: cross-site` `{message}`',
   })
   @ApiUnsupportedMediaTypeResponse({ description: 'A body that is not `application/json`' })
+  @ApiResponse({
+    status: 400,
+    description: 'A bad list, a duplicate id, a path outside /v1, or a download or export route',
+  })
+  @ApiResponse({
+    status: 413,
+    description:
+      '`queryResponseTooLarge`: the answers add up to more than QUERY_MAX_RESPONSE_BYTES',
+  })
   run(@Req() req: Request, @Body() dto: QueryDto): Promise<QueryResponseView> {
     return this.queries.run(req, dto.queries);
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { projectVesting, type VestingSchedule } from '../../../libs/cap-math';
+import { projectVesting, totalPeriodsProblem, type VestingSchedule } from '../../../libs/cap-math';
 import { AccessContext, DomainError } from '../../common';
 import { withScheduleErrors } from './schedule-errors';
 import { ProjectVestingDto } from './vesting-schedule.dto';
@@ -27,6 +27,13 @@ export class VestingProjectionService {
           vestingDayOfMonth: dto.schedule!.vestingDayOfMonth ?? null,
           acceleration: dto.schedule!.acceleration ?? null,
         });
+    // A schedule stored before the bound on periods would list up to 10,000 events.
+    const tooLong = byId ? totalPeriodsProblem(schedule) : null;
+    if (tooLong) {
+      throw DomainError.badRequest(`vestingSchedule: ${tooLong}`, {
+        body: { field: 'vestingSchedule' },
+      });
+    }
     const { events } = withScheduleErrors(
       () =>
         projectVesting({

@@ -10,11 +10,14 @@ import {
   Max,
   MaxLength,
   Min,
+  registerDecorator,
   ValidateNested,
 } from 'class-validator';
 import {
   ALLOCATION_TYPES,
+  MAX_TOTAL_PERIODS,
   PERIOD_TYPES,
+  totalPeriodsProblem,
   VESTING_DAY_OF_MONTH_VALUES,
   type AccelerationTrigger,
   type AllocationType,
@@ -24,13 +27,35 @@ import {
 import { DateField, DecimalField, PageQuery, Trim } from '../../common';
 
 /**
- * Bounds that keep a schedule's events a list a response can carry: daily vesting over 10 years
- * is 3,653 periods. Whether a schedule makes sense as a whole (cliff within the schedule, a day
- * of the month only for month and year periods, acceleration 0..100) is cap-math's
- * `validateSchedule`, so the API and the library cannot disagree.
+ * Bounds that keep a schedule's events a list a response can carry: `totalPeriods` by period
+ * type (`MAX_TOTAL_PERIODS`: 600 months, 50 years, 3,650 days), the cliff by the largest. Whether
+ * a schedule makes sense as a whole (cliff within the schedule, a day of the month only for month
+ * and year periods, acceleration 0..100) is cap-math's `validateSchedule`, so the API and the
+ * library cannot disagree.
  */
-const MAX_PERIODS = 10_000;
+const MAX_PERIODS = Math.max(...Object.values(MAX_TOTAL_PERIODS));
 const MAX_PERIOD_LENGTH = 1_000;
+
+/** Within `MAX_TOTAL_PERIODS` of the object's `periodType` (other rules judge other mistakes). */
+function WithinPeriodBound(): PropertyDecorator {
+  const problem = (value: unknown, object: object) =>
+    typeof value === 'number'
+      ? totalPeriodsProblem({
+          totalPeriods: value,
+          periodType: (object as ScheduleTermsDto).periodType,
+        })
+      : null;
+  return (object: object, propertyName: string | symbol) =>
+    registerDecorator({
+      name: 'withinPeriodBound',
+      target: object.constructor,
+      propertyName: String(propertyName),
+      validator: {
+        validate: (value: unknown, args) => problem(value, args!.object) === null,
+        defaultMessage: (args) => problem(args!.value, args!.object) ?? '',
+      },
+    });
+}
 
 export const ACCELERATION_TRIGGERS: readonly AccelerationTrigger[] = ['single', 'double'];
 
@@ -47,11 +72,14 @@ export class AccelerationDto {
 
 /** The terms of a schedule (OCF VestingTerms, time-based), as a stored schedule or inline. */
 export class ScheduleTermsDto {
-  /** Number of periods (tranches): 48 for four years of monthly vesting. */
+  /**
+   * Number of periods (tranches): 48 for four years of monthly vesting. At most 600 for months,
+   * 50 for years, 3,650 for days.
+   */
   @ApiProperty({ example: 48, minimum: 1, maximum: MAX_PERIODS })
   @IsInt()
   @Min(1)
-  @Max(MAX_PERIODS)
+  @WithinPeriodBound()
   totalPeriods: number;
 
   /** Length of one period, in `periodType` units. */

@@ -22,7 +22,8 @@ const TERMS =
   'Terms as OCF VestingTerms: `totalPeriods` tranches of `periodLength` days/months/years; the ' +
   'first `cliffPeriods` tranches vest together at the cliff; `allocationType` spreads a quantity ' +
   'that does not divide evenly (OCF’s seven values); `vestingDayOfMonth` (month and year periods) ' +
-  'places each vesting date; `acceleration` {trigger: single|double, percent 0..100}. A ' +
+  'places each vesting date; `acceleration` {trigger: single|double, percent 0..100}. ' +
+  '`totalPeriods` is at most 600 for months, 50 for years, 3,650 for days (400 above). A ' +
   'schedule cap-math refuses (e.g. a cliff longer than the schedule) → 400 `{error, message, field}`.';
 
 /**
@@ -149,7 +150,8 @@ export class VestingSchedulesController {
       'schedule, any version: needs `canViewOrganization` of its organization) and `schedule` ' +
       '(inline terms: a session is enough). Whole-share allocation types need a whole ' +
       'quantity. With acceleration terms, the change of control (single trigger) or a ' +
-      'termination on or after it (double trigger) applies the acceleration. ' +
+      'termination on or after it (double trigger) applies the acceleration. A stored schedule ' +
+      'recorded with more periods than the bound below → 400 `{field: "vestingSchedule"}`. ' +
       `${TERMS} Answers 200: nothing is created.`,
   })
   @ApiOkResponse({ description: 'The vesting events', type: VestingProjectionView })

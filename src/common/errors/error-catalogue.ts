@@ -31,6 +31,7 @@ export const ERROR_CATALOGUE = {
   tooManyUploads: { wire: 'tooManyUploads', status: 429 },
   importInProgress: { wire: 'importInProgress', status: 409 },
   valueOutOfRange: { wire: 'valueOutOfRange', status: 400 },
+  queryResponseTooLarge: { wire: 'queryResponseTooLarge', status: 413 },
 } as const satisfies Record<string, { wire: string; status: number }>;
 
 export type ErrorKey = keyof typeof ERROR_CATALOGUE;

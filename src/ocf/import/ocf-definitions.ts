@@ -1,6 +1,11 @@
 import Decimal from 'decimal.js';
-import { toDecimal, toDecimalString } from '../../../libs/cap-math';
-import type { SecurityRecord } from '../../cap-table';
+import { maxLength } from 'class-validator';
+import { toDecimal, toDecimalString, totalPeriodsProblem } from '../../../libs/cap-math';
+import {
+  MAX_LEGEND_NAME_LENGTH,
+  MAX_LEGEND_TEXT_LENGTH,
+  type SecurityRecord,
+} from '../../cap-table';
 import { amount, arr, canonical, obj, str } from './ocf-json';
 import { ISSUANCES, KEPT } from './ocf-kept-fields';
 import { MapperBase } from './ocf-mapper-base';
@@ -193,6 +198,15 @@ export abstract class DefinitionsMapper extends MapperBase {
     for (const l of this.pkg.legends) {
       if (!this.unique(seen, l)) continue;
       this.unkept(l);
+      const text = String(l.object.text);
+      // The API's bound on a legend; its certificate and every legend list render all of it.
+      if (!maxLength(text, MAX_LEGEND_TEXT_LENGTH)) {
+        this.problem(
+          l,
+          'text',
+          `the legend text has ${text.length} characters, more than ${MAX_LEGEND_TEXT_LENGTH}`,
+        );
+      }
       const id = this.newId();
       this.legends.set(this.ocfId(l), id);
       if (this.note(l.object, 'deleted') === true) {
@@ -205,8 +219,8 @@ export abstract class DefinitionsMapper extends MapperBase {
         payload: {
           legend: {
             id,
-            name: String(l.object.name).slice(0, 200),
-            text: String(l.object.text),
+            name: String(l.object.name).slice(0, MAX_LEGEND_NAME_LENGTH),
+            text,
             isDefault: this.note(l.object, 'isDefault') === true,
           },
         },
@@ -232,6 +246,11 @@ export abstract class DefinitionsMapper extends MapperBase {
             vestingDayOfMonth: (exact.vestingDayOfMonth as string | null) ?? null,
           }
         : scheduleShape(o);
+      const tooLong = typeof shape === 'string' ? null : totalPeriodsProblem(shape);
+      if (tooLong) {
+        // The API's bound: every read of a grant or projection of the schedule lists its periods.
+        this.problem(l, 'vesting_conditions', tooLong);
+      }
       if (typeof shape === 'string') {
         this.warn(
           l,
