@@ -4,7 +4,8 @@ import { routesOf } from '../../common';
 
 /**
  * The GET routes that answer a download or an export rather than JSON: those declaring
- * `@ApiProduces` (CSV, OCF zip, certificate PDFs, file contents), as patterns of the request
+ * `@ApiProduces`, or documenting a success body of another media type than JSON (CSV, OCF zip,
+ * certificate PDFs, file contents), as patterns of the request
  * path that match what Express routes to them (case-insensitive, a trailing slash allowed, a
  * `:param` one non-empty segment).
  */
@@ -16,7 +17,7 @@ export function downloadRoutes(controllers: Type[]): RegExp[] {
       if (route.method !== 'GET') continue;
       const produces = (Reflect.getMetadata(DECORATORS.API_PRODUCES, proto[route.handler]) ??
         Reflect.getMetadata(DECORATORS.API_PRODUCES, metatype)) as string[] | undefined;
-      if (!produces?.length) continue;
+      if (!produces?.length && !documentsOtherMedia(proto[route.handler])) continue;
       const source = route.path
         .split('/')
         .map((part) =>
@@ -27,4 +28,15 @@ export function downloadRoutes(controllers: Type[]): RegExp[] {
     }
   }
   return patterns;
+}
+
+/** Whether the handler documents a response of a media type other than JSON. */
+function documentsOtherMedia(handler: object): boolean {
+  const responses = (Reflect.getMetadata(DECORATORS.API_RESPONSE, handler) ?? {}) as Record<
+    string,
+    { content?: Record<string, unknown> }
+  >;
+  return Object.values(responses).some((r) =>
+    Object.keys(r.content ?? {}).some((media) => !/\bjson\b/.test(media)),
+  );
 }
