@@ -4,7 +4,7 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**', 'src/database/migrations/**', '*.js', '*.mjs'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**', 'src/database/migrations/**', 'src/openapi-metadata.ts', 'clients/**', '*.js', '*.mjs'] },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,
