@@ -37,13 +37,13 @@ describe('OwnershipColumn', () => {
     expect(column(['3', '1'])).toEqual(['75.0000', '25.0000']);
   });
 
-  it('handles 100,000 rows quickly', () => {
+  // Its speed is the CSV export's bench figure (npm run bench), not a timed test.
+  it('sums 100,000 rows to exactly 100', () => {
     const quantities = Array.from({ length: 100_000 }, (_, i) =>
       String(100 + ((i * 7919) % 10_000)),
     );
-    const started = Date.now();
     const percents = column(quantities);
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(percents).toHaveLength(100_000);
     expect(sum(percents.map((p) => toDecimal(p))).toFixed()).toBe('100');
   });
 
