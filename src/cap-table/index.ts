@@ -19,7 +19,8 @@ export type {
 export { CapTableCoreModule } from './cap-table-core.module';
 export { LedgerWriter } from './ledger/ledger-writer';
 export { StakeholderCounts } from './billing-counts';
-export { applyTransaction, DEFINITIONS, emptyState, LedgerRuleError } from './ledger/ledger-state';
+export { emptyState, LedgerRuleError } from './ledger/ledger-state';
+export { applyTransaction, DEFINITIONS } from './ledger/reducer';
 export { MAX_LEGEND_NAME_LENGTH, MAX_LEGEND_TEXT_LENGTH } from './legends/legend-bounds';
 export type { LedgerState } from './ledger/ledger-state';
 export type { LedgerTransaction, SecurityRecord } from './ledger/transaction-types';

@@ -7,7 +7,7 @@ import {
 } from '../../../libs/cap-math';
 import { interestOwed } from '../ledger/incentive-rules';
 import { fractionOf } from '../ledger/incentive-types';
-import type { HoldingState } from '../ledger/state';
+import type { HoldingState } from '../ledger/ledger-state';
 
 const ZERO = toDecimal(0);
 

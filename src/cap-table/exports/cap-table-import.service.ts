@@ -8,12 +8,8 @@ import { allowLongStatements } from '../../database';
 import { Tx } from '../../events';
 import { HolderMembers, NewHolder, OrganizationsDirectory } from '../../organizations';
 import { StakeholderCounts } from '../billing-counts';
-import {
-  applyTransaction,
-  emptyTouched,
-  LedgerRuleError,
-  LedgerState,
-} from '../ledger/ledger-state';
+import { LedgerRuleError, LedgerState } from '../ledger/ledger-state';
+import { applyTransaction } from '../ledger/reducer';
 import { LedgerStore } from '../ledger/ledger-store';
 import type { ClassType, SecurityRecord } from '../ledger/transaction-types';
 import { LegendsService } from '../legends/legends.service';
@@ -189,7 +185,7 @@ export class CapTableImport {
       : Promise.resolve();
     const writer = new IssuanceWriter(tx, organizationId, access.userId, state, legendIds, members);
 
-    state.touched = emptyTouched();
+    state.takeChanges();
     const pending: ImportedIssuance[] = [];
     let issued = 0;
     let insufficientShares = false;

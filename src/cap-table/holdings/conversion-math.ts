@@ -10,7 +10,7 @@ import {
 } from '../../../libs/cap-math';
 import { available, outstanding } from '../ledger/incentive-rules';
 import { EXERCISABLE_TYPES, type ConversionRecord, fractionOf } from '../ledger/incentive-types';
-import type { HoldingState, LedgerState } from '../ledger/state';
+import type { HoldingState, LedgerState } from '../ledger/ledger-state';
 import type { LedgerTransaction } from '../ledger/transaction-types';
 
 /**

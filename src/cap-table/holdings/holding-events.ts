@@ -2,7 +2,7 @@
 import { AccessContext, DomainError } from '../../common';
 import type { DomainEvent, EventType } from '../../events';
 import type { LedgerChange } from '../ledger/ledger-writer';
-import type { HoldingState } from '../ledger/state';
+import type { HoldingState } from '../ledger/ledger-state';
 import type { HoldingView } from './holding.view';
 import { changeEvent } from '../change-event';
 

@@ -12,7 +12,7 @@ import { OrganizationFacts, OrganizationsDirectory } from '../../organizations';
 import { StakeholderCounts } from '../billing-counts';
 import { interestOwed } from '../ledger/incentive-rules';
 import { CONVERTIBLE_TYPES } from '../ledger/incentive-types';
-import { replayAsOf } from '../ledger/ledger-state';
+import { replayAsOf } from '../ledger/reducer';
 import { LedgerWriter } from '../ledger/ledger-writer';
 import { LegendsService } from '../legends/legends.service';
 import { decimalText, fractionalAllowed } from '../quantities';

@@ -13,7 +13,7 @@ import { exercisable, interestOwed, outstanding, vestedQuantity } from '../ledge
 import { toHoldingState, toScheduleState } from '../ledger/incentive-store';
 import type { ConversionRecord, GrantType, HoldingStatus } from '../ledger/incentive-types';
 import { GRANT_TYPES, isGrantType } from '../ledger/incentive-types';
-import { emptyState, LedgerRuleError, type HoldingState } from '../ledger/state';
+import { emptyState, LedgerRuleError, type HoldingState } from '../ledger/ledger-state';
 import type { ShareholdingView } from '../shareholdings/shareholding.view';
 import { DateView, DecimalView, TimestampView, UuidView } from '../view-fields';
 import type { VestingScheduleEntity } from '../vesting-schedules/vesting-schedule.entity';

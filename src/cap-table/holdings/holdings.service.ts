@@ -15,7 +15,7 @@ import {
 } from '../ledger/incentive-types';
 import type { LedgerScope } from '../ledger/ledger-store';
 import { LedgerChange, LedgerWriter } from '../ledger/ledger-writer';
-import type { HoldingState } from '../ledger/state';
+import type { HoldingState } from '../ledger/ledger-state';
 import { today } from '../quantities';
 import { AmendHoldingDto, CreateHoldingDto } from './holding.dto';
 import { assertActive, holdingEvent, label, lockedHolding, show, sizeOf } from './holding-events';

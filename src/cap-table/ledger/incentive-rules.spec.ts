@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { toDecimal, toDecimalString } from '../../../libs/cap-math';
 import { available, exercisable, outstandingReservation } from './incentive-rules';
 import type { HoldingRecord, PlanRecord, VestingScheduleRecord } from './incentive-types';
-import { LedgerRuleError, LedgerState, replay } from './ledger-state';
+import { LedgerRuleError, LedgerState } from './ledger-state';
+import { replay } from './reducer';
 import type { LedgerTransaction } from './transaction-types';
 import { id, securityRecord, tx } from '../../../test/support/ledger-records';
 

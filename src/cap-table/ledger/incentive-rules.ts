@@ -11,7 +11,15 @@ import {
 } from '../../../libs/cap-math';
 import { CONVERTIBLE_TYPES, EXERCISABLE_TYPES, fractionOf } from './incentive-types';
 import type { ExercisePayload, HoldingRecord } from './incentive-types';
-import { addShareholding, assertLegends, found, issue, positive, security } from './rules';
+import {
+  addShareholding,
+  assertIssuable,
+  assertLegends,
+  found,
+  issue,
+  positive,
+  security,
+} from './rules';
 import {
   HoldingState,
   LedgerRuleError,
@@ -20,404 +28,44 @@ import {
   PoolState,
   SecurityState,
   VestingScheduleState,
-} from './state';
+} from './ledger-state';
 import type { LedgerTransaction } from './transaction-types';
 
-const ZERO = toDecimal(0);
+export const ZERO = toDecimal(0);
 
 /**
- * The rules of equity incentives and convertibles. A plan reserves shares of its class (they
- * leave the class's unissued balance); its pools split that reservation; a grant takes from its
- * pool's available shares; exercising turns reserved shares into issued ones; a cancelled grant
- * returns to its pool or is retired from the plan (and the class's reservation). Warrants and
- * conversions issue from the unissued balance like any issuance.
+ * What the incentive transactions (./transactions) share. A plan reserves shares of its class
+ * (they leave the class's unissued balance); its pools split that reservation; a grant takes
+ * from its pool's available shares; exercising turns reserved shares into issued ones; a
+ * cancelled grant returns to its pool or is retired from the plan (and the class's reservation).
+ * Warrants and conversions issue from the unissued balance like any issuance.
  */
-export function applyIncentiveTransaction(
-  state: LedgerState,
-  tx: LedgerTransaction,
-  strict: boolean,
-): void {
-  const p = tx.payload;
-  switch (tx.type) {
-    case 'VESTING_TERMS_CREATED': {
-      const { vestingSchedule: v } = p as typeof tx.payload;
-      if (v.previousVersionId) {
-        const previous = schedule(state, v.previousVersionId);
-        if (strict && (previous.supersededById || previous.deleted)) {
-          throw new LedgerRuleError(
-            'conflict',
-            `vesting schedule ${previous.name} version ${previous.version} is not the latest version`,
-          );
-        }
-        previous.supersededById = v.id;
-        state.touched.schedules.add(previous.id);
-      }
-      state.schedules.set(v.id, { ...v, supersededById: null, deleted: false });
-      state.touched.schedules.add(v.id);
-      return;
-    }
-    case 'VESTING_TERMS_DELETED': {
-      const { vestingScheduleId } = p as typeof tx.payload;
-      const v = schedule(state, vestingScheduleId);
-      const user = [...state.holdings.values()].find(
-        (h) => h.status === 'active' && h.vestingScheduleId === vestingScheduleId,
-      );
-      if (strict && user) {
-        throw new LedgerRuleError(
-          'conflict',
-          `vesting schedule ${v.name} is used by an active ${user.type} grant`,
-        );
-      }
-      v.deleted = true;
-      state.touched.schedules.add(v.id);
-      return;
-    }
-    case 'STOCK_PLAN_CREATED': {
-      const { plan: record } = p as typeof tx.payload;
-      const s = security(state, record.securityId);
-      if (strict && s.deleted) throw new LedgerRuleError('conflict', `class ${s.name} was deleted`);
-      const reserved = nonNegative(record.sharesReserved, 'sharesReserved');
-      reserve(state, s, reserved, strict);
-      state.plans.set(record.id, {
-        ...record,
-        sharesReserved: reserved,
-        exercised: ZERO,
-        retired: ZERO,
-        deleted: false,
-      });
-      state.touched.plans.add(record.id);
-      return;
-    }
-    case 'STOCK_PLAN_UPDATED': {
-      const { planId, changes } = p as typeof tx.payload;
-      Object.assign(plan(state, planId), changes);
-      state.touched.plans.add(planId);
-      return;
-    }
-    case 'TX_STOCK_PLAN_POOL_ADJUSTMENT': {
-      const { planId, sharesReserved } = p as typeof tx.payload;
-      const pl = livePlan(state, planId, strict);
-      const s = security(state, pl.securityId);
-      const next = nonNegative(sharesReserved, 'sharesReserved');
-      const pooled = sumOf(poolsOf(state, pl.id).map((x) => x.sharesReserved));
-      const spent = pl.exercised.plus(pl.retired);
-      const floor = pooled.gt(spent) ? pooled : spent;
-      if (strict && next.lt(floor)) {
-        throw new LedgerRuleError(
-          'insufficientShares',
-          `plan ${pl.name} needs at least ${toDecimalString(floor)} shares reserved (its pools reserve ${toDecimalString(pooled)}; ${toDecimalString(spent)} were exercised or retired)`,
-        );
-      }
-      const delta = next.minus(pl.sharesReserved);
-      if (delta.gt(0)) reserve(state, s, delta, strict);
-      else s.reserved = s.reserved.plus(delta);
-      pl.sharesReserved = next;
-      state.touched.plans.add(pl.id);
-      state.touched.securities.add(s.id);
-      return;
-    }
-    case 'STOCK_PLAN_DELETED': {
-      const { planId } = p as typeof tx.payload;
-      const pl = livePlan(state, planId, strict);
-      const pools = poolsOf(state, pl.id);
-      const busy = pools.find((x) => outstandingOfPool(x).gt(0));
-      if (strict && busy) {
-        throw new LedgerRuleError(
-          'conflict',
-          `plan ${pl.name} has outstanding grants (pool ${busy.name}: ${toDecimalString(outstandingOfPool(busy))})`,
-        );
-      }
-      const s = security(state, pl.securityId);
-      s.reserved = s.reserved.minus(outstandingReservation(pl));
-      pl.deleted = true;
-      for (const x of pools) {
-        x.deleted = true;
-        state.touched.pools.add(x.id);
-      }
-      state.touched.plans.add(pl.id);
-      state.touched.securities.add(s.id);
-      return;
-    }
-    case 'STOCK_PLAN_POOL_CREATED': {
-      const { pool: record } = p as typeof tx.payload;
-      const pl = livePlan(state, record.planId, strict);
-      const reserved = nonNegative(record.sharesReserved, 'sharesReserved');
-      assertPoolsFit(pl, poolsOf(state, pl.id), reserved, strict);
-      state.pools.set(record.id, {
-        ...record,
-        sharesReserved: reserved,
-        granted: ZERO,
-        exercised: ZERO,
-        cancelled: ZERO,
-        returned: ZERO,
-        deleted: false,
-      });
-      state.touched.pools.add(record.id);
-      // A plan changes with its pools (its `updated`).
-      state.touched.plans.add(pl.id);
-      return;
-    }
-    case 'STOCK_PLAN_POOL_UPDATED': {
-      const { poolId, changes } = p as typeof tx.payload;
-      const po = pool(state, poolId);
-      if (strict && po.deleted) throw new LedgerRuleError('notFound', `no pool ${poolId}`);
-      if (changes.sharesReserved !== undefined) {
-        const next = nonNegative(changes.sharesReserved, 'sharesReserved');
-        const committed = po.granted.minus(po.returned);
-        if (strict && next.lt(committed)) {
-          throw new LedgerRuleError(
-            'insufficientShares',
-            `pool ${po.name} has ${toDecimalString(committed)} shares granted: it cannot reserve fewer`,
-          );
-        }
-        const pl = plan(state, po.planId);
-        const others = poolsOf(state, pl.id).filter((x) => x.id !== po.id);
-        assertPoolsFit(pl, others, next, strict);
-        po.sharesReserved = next;
-      }
-      if (changes.name !== undefined) po.name = changes.name;
-      state.touched.pools.add(po.id);
-      state.touched.plans.add(po.planId);
-      return;
-    }
-    case 'STOCK_PLAN_POOL_DELETED': {
-      const { poolId } = p as typeof tx.payload;
-      const po = pool(state, poolId);
-      const committed = po.granted.minus(po.returned);
-      if (strict && committed.gt(0)) {
-        throw new LedgerRuleError(
-          'conflict',
-          `pool ${po.name} has ${toDecimalString(committed)} shares granted or exercised`,
-        );
-      }
-      po.deleted = true;
-      state.touched.pools.add(po.id);
-      state.touched.plans.add(po.planId);
-      return;
-    }
-    case 'TX_EQUITY_COMPENSATION_ISSUANCE': {
-      const { holding: record } = p as typeof tx.payload;
-      const pl = livePlan(state, record.planId ?? '', strict);
-      const po = pool(state, record.poolId ?? '');
-      if (strict && (po.deleted || po.planId !== pl.id)) {
-        throw new LedgerRuleError('notFound', `no pool ${record.poolId} in plan ${pl.name}`);
-      }
-      if (strict) assertSchedule(state, record.vestingScheduleId);
-      const quantity = positive(record.terms.quantity ?? '', 'quantity');
-      if (strict && quantity.gt(available(po))) {
-        throw new LedgerRuleError(
-          'insufficientShares',
-          `pool ${po.name} has ${toDecimalString(available(po))} shares available, less than ${toDecimalString(quantity)}`,
-        );
-      }
-      po.granted = po.granted.plus(quantity);
-      state.touched.pools.add(po.id);
-      addHolding(state, record, quantity, strict);
-      return;
-    }
-    case 'TX_WARRANT_ISSUANCE': {
-      const { holding: record } = p as typeof tx.payload;
-      const s = security(state, record.securityId ?? '');
-      if (strict && s.deleted) throw new LedgerRuleError('conflict', `class ${s.name} was deleted`);
-      if (strict) assertSchedule(state, record.vestingScheduleId);
-      addHolding(state, record, positive(record.terms.quantity ?? '', 'quantity'), strict);
-      return;
-    }
-    case 'TX_CONVERTIBLE_ISSUANCE': {
-      const { holding: record } = p as typeof tx.payload;
-      addHolding(state, record, null, strict);
-      return;
-    }
-    case 'HOLDING_AMENDED': {
-      const { holdingId, changes } = p as typeof tx.payload;
-      const h = holding(state, holdingId);
-      if (strict) assertActiveHolding(h);
-      if (changes.vestingScheduleId !== undefined) {
-        if (strict) assertSchedule(state, changes.vestingScheduleId);
-        h.vestingScheduleId = changes.vestingScheduleId;
-      }
-      const terms = changes.terms ?? {};
-      if (terms.quantity !== undefined && h.quantity) {
-        const quantity = positive(terms.quantity, 'quantity');
-        const used = h.exercised.plus(h.cancelled);
-        if (strict && quantity.lt(used)) {
-          throw new LedgerRuleError(
-            'insufficientShares',
-            `${toDecimalString(used)} of it were exercised or cancelled: the quantity cannot be less`,
-          );
-        }
-        if (h.poolId) {
-          const po = pool(state, h.poolId);
-          const delta = quantity.minus(h.quantity);
-          if (strict && delta.gt(available(po))) {
-            throw new LedgerRuleError(
-              'insufficientShares',
-              `pool ${po.name} has ${toDecimalString(available(po))} shares available, less than ${toDecimalString(delta)} more`,
-            );
-          }
-          po.granted = po.granted.plus(delta);
-          state.touched.pools.add(po.id);
-        }
-        h.quantity = quantity;
-      }
-      if (terms.principal !== undefined && h.principalOutstanding) {
-        if (
-          strict &&
-          (h.interestPaid.gt(0) || !h.principalOutstanding.eq(h.terms.principal ?? 0))
-        ) {
-          throw new LedgerRuleError('conflict', 'the principal of a note with repayments is fixed');
-        }
-        h.principalOutstanding = positive(terms.principal, 'principal');
-      }
-      if (terms.issueDate !== undefined && h.type === 'convertible_note') {
-        h.accruedThrough = terms.issueDate;
-      }
-      h.terms = { ...h.terms, ...terms };
-      state.touched.holdings.add(h.id);
-      return;
-    }
-    case 'TX_EQUITY_COMPENSATION_CANCELLATION': {
-      const { holdingId, returnedToPool } = p as typeof tx.payload;
-      const h = holding(state, holdingId);
-      if (strict) assertActiveHolding(h);
-      const quantity = outstanding(h);
-      h.cancelled = h.cancelled.plus(quantity);
-      h.status = 'cancelled';
-      closePendingRequests(state, h.id);
-      const po = pool(state, h.poolId ?? '');
-      po.cancelled = po.cancelled.plus(quantity);
-      if (returnedToPool) {
-        po.returned = po.returned.plus(quantity);
-      } else {
-        const pl = plan(state, po.planId);
-        pl.retired = pl.retired.plus(quantity);
-        const s = security(state, pl.securityId);
-        s.reserved = s.reserved.minus(quantity);
-        state.touched.plans.add(pl.id);
-        state.touched.securities.add(s.id);
-      }
-      state.touched.pools.add(po.id);
-      state.touched.holdings.add(h.id);
-      return;
-    }
-    case 'TX_WARRANT_CANCELLATION': {
-      const { holdingId } = p as typeof tx.payload;
-      const h = holding(state, holdingId);
-      if (strict) assertActiveHolding(h);
-      h.cancelled = h.cancelled.plus(outstanding(h));
-      h.status = 'cancelled';
-      state.touched.holdings.add(h.id);
-      return;
-    }
-    case 'TX_CONVERTIBLE_CANCELLATION': {
-      const { holdingId } = p as typeof tx.payload;
-      const h = holding(state, holdingId);
-      if (strict) assertActiveHolding(h);
-      h.status = 'cancelled';
-      state.touched.holdings.add(h.id);
-      return;
-    }
-    case 'EXERCISE_REQUESTED': {
-      const { request } = p as typeof tx.payload;
-      const h = holding(state, request.holdingId);
-      const quantity = positive(request.quantity, 'quantity');
-      if (strict) assertExercisable(state, h, quantity, request.date);
-      state.requests.set(request.id, { ...request, status: 'pending' });
-      state.touched.requests.add(request.id);
-      return;
-    }
-    case 'EXERCISE_REQUEST_REJECTED': {
-      const { requestId } = p as typeof tx.payload;
-      const r = found(state.requests, requestId, 'exercise request');
-      if (strict && r.status !== 'pending') {
-        throw new LedgerRuleError('conflict', `the exercise request is ${r.status}`);
-      }
-      r.status = 'rejected';
-      state.touched.requests.add(r.id);
-      return;
-    }
-    case 'TX_EQUITY_COMPENSATION_EXERCISE':
-    case 'TX_WARRANT_EXERCISE': {
-      exercise(state, p as ExercisePayload, strict);
-      return;
-    }
-    case 'TX_CONVERTIBLE_REPAYMENT': {
-      const { holdingId, amount, date } = p as typeof tx.payload;
-      const h = holding(state, holdingId);
-      if (strict) assertActiveHolding(h);
-      if (h.type !== 'convertible_note' || !h.principalOutstanding) {
-        throw new LedgerRuleError('invalid', `a ${h.type} is not repaid`);
-      }
-      const paid = positive(amount, 'amount');
-      // Settled to 10 decimal places, as every stored amount.
-      const interest = interestOwed(h, date, strict).toDecimalPlaces(10);
-      const owed = h.principalOutstanding.plus(interest);
-      if (strict && paid.gt(owed)) {
-        throw new LedgerRuleError(
-          'invalid',
-          `amount ${toDecimalString(paid)} is more than the ${toDecimalString(owed)} owed on ${date}`,
-        );
-      }
-      const toInterest = paid.lt(interest) ? paid : interest;
-      h.interestPaid = h.interestPaid.plus(toInterest);
-      h.accruedUnpaid = interest.minus(toInterest);
-      h.principalOutstanding = h.principalOutstanding.minus(paid.minus(toInterest));
-      h.accruedThrough = date;
-      if (h.principalOutstanding.isZero() && h.accruedUnpaid.isZero()) h.status = 'repaid';
-      state.touched.holdings.add(h.id);
-      return;
-    }
-    case 'TX_CONVERTIBLE_CONVERSION': {
-      const { holdingId, conversion, legendIds } = p as typeof tx.payload;
-      const h = holding(state, holdingId);
-      if (strict) assertActiveHolding(h);
-      if (!CONVERTIBLE_TYPES.has(h.type)) {
-        throw new LedgerRuleError('invalid', `a ${h.type} does not convert`);
-      }
-      const s = security(state, conversion.securityId);
-      if (strict && s.deleted) throw new LedgerRuleError('conflict', `class ${s.name} was deleted`);
-      if (strict) assertLegends(state, legendIds);
-      const shares = positive(conversion.shares, 'shares');
-      issue(state, s, shares, strict);
-      addShareholding(state, s, {
-        id: conversion.shareholdingId,
-        memberId: h.memberId,
-        securityId: s.id,
-        quantity: shares,
-        pricePerShare: conversion.conversionPrice,
-        issueDate: conversion.date,
-        legendIds,
-        consideration: `conversion of ${h.type === 'safe' ? 'a SAFE' : 'a convertible note'}`,
-      });
-      if (h.principalOutstanding) {
-        h.principalOutstanding = ZERO;
-        h.accruedUnpaid = ZERO;
-        h.accruedThrough = conversion.date;
-      }
-      h.conversion = conversion;
-      h.status = 'converted';
-      state.touched.holdings.add(h.id);
-      return;
-    }
-    default:
-      throw new LedgerRuleError('invalid', `unknown transaction type ${String(tx.type)}`);
-  }
-}
 
-function exercise(state: LedgerState, x: ExercisePayload, strict: boolean) {
+/** A grant or warrant may be exercised as `x` says: vested, in time, its request pending. */
+export function validateExercise(state: LedgerState, x: ExercisePayload) {
   const h = holding(state, x.holdingId);
   const quantity = positive(x.quantity, 'quantity');
-  if (strict) assertExercisable(state, h, quantity, x.date);
+  assertExercisable(state, h, quantity, x.date);
   if (x.requestId) {
     const r = found(state.requests, x.requestId, 'exercise request');
-    if (strict && (r.status !== 'pending' || r.holdingId !== h.id)) {
+    if (r.status !== 'pending' || r.holdingId !== h.id) {
       throw new LedgerRuleError('conflict', `the exercise request is ${r.status}`);
     }
-    r.status = 'approved';
-    state.touched.requests.add(r.id);
   }
   const s = security(state, h.securityId ?? '');
-  if (strict) assertLegends(state, x.legendIds);
+  assertLegends(state, x.legendIds);
+  if (!h.poolId) assertIssuable(s, quantity);
+}
+
+export function exercise(state: LedgerState, x: ExercisePayload, strict: boolean) {
+  const h = holding(state, x.holdingId);
+  const quantity = positive(x.quantity, 'quantity');
+  if (x.requestId) {
+    const r = found(state.requests, x.requestId, 'exercise request');
+    r.status = 'approved';
+    state.put('requests', r);
+  }
+  const s = security(state, h.securityId ?? '');
   if (h.poolId) {
     // A plan's grant becomes shares out of the plan's reservation.
     const po = pool(state, h.poolId);
@@ -426,8 +74,9 @@ function exercise(state: LedgerState, x: ExercisePayload, strict: boolean) {
     pl.exercised = pl.exercised.plus(quantity);
     s.reserved = s.reserved.minus(quantity);
     s.issued = s.issued.plus(quantity);
-    state.touched.pools.add(po.id);
-    state.touched.plans.add(pl.id);
+    state.put('pools', po);
+    state.put('plans', pl);
+    state.put('securities', s);
   } else {
     issue(state, s, quantity, strict);
   }
@@ -446,20 +95,20 @@ function exercise(state: LedgerState, x: ExercisePayload, strict: boolean) {
     h.status = 'exercised';
     closePendingRequests(state, h.id);
   }
-  state.touched.holdings.add(h.id);
+  state.put('holdings', h);
 }
 
 /** A grant that can no longer be exercised leaves no request pending. */
-function closePendingRequests(state: LedgerState, holdingId: string) {
+export function closePendingRequests(state: LedgerState, holdingId: string) {
   for (const r of state.requests.values()) {
     if (r.holdingId === holdingId && r.status === 'pending') {
       r.status = 'cancelled';
-      state.touched.requests.add(r.id);
+      state.put('requests', r);
     }
   }
 }
 
-function addHolding(
+export function addHolding(
   state: LedgerState,
   record: HoldingRecord,
   quantity: Decimal | null,
@@ -469,7 +118,7 @@ function addHolding(
     throw new LedgerRuleError('conflict', `holding ${record.id} exists`);
   }
   const isNote = record.type === 'convertible_note';
-  state.holdings.set(record.id, {
+  state.put('holdings', {
     ...record,
     status: 'active',
     quantity,
@@ -481,7 +130,6 @@ function addHolding(
     interestPaid: ZERO,
     conversion: null,
   });
-  state.touched.holdings.add(record.id);
 }
 
 /** Granted (or warranted) and neither exercised nor cancelled. */
@@ -557,7 +205,7 @@ export function interestOwed(h: HoldingState, date: string, strict = true): Deci
   );
 }
 
-function assertExercisable(state: LedgerState, h: HoldingState, quantity: Decimal, date: string) {
+export function assertExercisable(state: LedgerState, h: HoldingState, quantity: Decimal, date: string) {
   if (!EXERCISABLE_TYPES.has(h.type)) {
     throw new LedgerRuleError('invalid', `a ${h.type} is not exercised`);
   }
@@ -578,14 +226,14 @@ function assertExercisable(state: LedgerState, h: HoldingState, quantity: Decima
   }
 }
 
-function assertActiveHolding(h: HoldingState) {
+export function assertActiveHolding(h: HoldingState) {
   if (h.status !== 'active') {
     throw new LedgerRuleError('conflict', `the ${h.type} is ${h.status}`);
   }
 }
 
 /** A grant given (or moved to) vesting terms takes their latest version. */
-function assertSchedule(state: LedgerState, id: string | null) {
+export function assertSchedule(state: LedgerState, id: string | null) {
   if (id === null) return;
   const v = state.schedules.get(id);
   if (!v || v.deleted) throw new LedgerRuleError('notFound', `no vesting schedule ${id}`);
@@ -598,7 +246,7 @@ function assertSchedule(state: LedgerState, id: string | null) {
 }
 
 /** Σ of the plan's pools plus `more` must stay within the plan's reservation. */
-function assertPoolsFit(pl: PlanState, pools: PoolState[], more: Decimal, strict: boolean) {
+export function assertPoolsFit(pl: PlanState, pools: PoolState[], more: Decimal, strict: boolean) {
   const total = sumOf(pools.map((x) => x.sharesReserved)).plus(more);
   if (strict && total.gt(pl.sharesReserved)) {
     throw new LedgerRuleError(
@@ -608,31 +256,36 @@ function assertPoolsFit(pl: PlanState, pools: PoolState[], more: Decimal, strict
   }
 }
 
-/** Holds back shares of the class for a plan, out of its unissued balance. */
-function reserve(state: LedgerState, s: SecurityState, quantity: Decimal, strict: boolean) {
+/** The class has `quantity` unissued shares to hold back for a plan. */
+export function assertReservable(s: SecurityState, quantity: Decimal) {
   const free = s.authorized.minus(s.issued).minus(s.reserved);
-  if (strict && quantity.gt(free)) {
+  if (quantity.gt(free)) {
     throw new LedgerRuleError(
       'insufficientShares',
       `class ${s.name} has ${toDecimalString(free)} unissued shares, less than ${toDecimalString(quantity)} to reserve`,
     );
   }
-  s.reserved = s.reserved.plus(quantity);
-  state.touched.securities.add(s.id);
 }
 
-function nonNegative(value: string, name: string): Decimal {
+/** Holds back shares of the class for a plan, out of its unissued balance. */
+export function reserve(state: LedgerState, s: SecurityState, quantity: Decimal, strict: boolean) {
+  if (strict) assertReservable(s, quantity);
+  s.reserved = s.reserved.plus(quantity);
+  state.put('securities', s);
+}
+
+export function nonNegative(value: string, name: string): Decimal {
   const d = toDecimal(value);
   if (d.lt(0)) throw new LedgerRuleError('invalid', `${name} must not be negative`);
   return d;
 }
 
-const sumOf = (xs: Decimal[]) => xs.reduce((a, b) => a.plus(b), ZERO);
+export const sumOf = (xs: Decimal[]) => xs.reduce((a, b) => a.plus(b), ZERO);
 
-const poolsOf = (state: LedgerState, planId: string) =>
+export const poolsOf = (state: LedgerState, planId: string) =>
   [...state.pools.values()].filter((x) => x.planId === planId && !x.deleted);
 
-function livePlan(state: LedgerState, id: string, strict: boolean): PlanState {
+export function livePlan(state: LedgerState, id: string, strict: boolean): PlanState {
   const pl = plan(state, id);
   if (strict && pl.deleted) throw new LedgerRuleError('notFound', `no plan ${id}`);
   return pl;

@@ -14,7 +14,7 @@ import {
   PlanState,
   PoolState,
   VestingScheduleState,
-} from './state';
+} from './ledger-state';
 
 /** Which incentive records a write reads and locks (see LedgerScope). */
 export interface IncentiveScope {
@@ -156,34 +156,14 @@ export async function loadIncentives(
   }
 }
 
-/** Writes the incentive records a transaction touched. */
-export async function persistIncentives(
-  tx: InTransaction,
-  organizationId: string,
-  state: LedgerState,
-): Promise<void> {
-  const m = tx.manager;
-  const { touched } = state;
-  for (const id of touched.schedules) {
-    await m
-      .getRepository(VestingScheduleEntity)
-      .save({ organizationId, ...fromScheduleState(state.schedules.get(id)!) });
-  }
-  for (const id of touched.plans) {
-    await m.getRepository(Plan).save({ organizationId, ...fromPlanState(state.plans.get(id)!) });
-  }
-  for (const id of touched.pools) {
-    await m.getRepository(Pool).save({ organizationId, ...fromPoolState(state.pools.get(id)!) });
-  }
-  for (const id of touched.holdings) {
-    await m
-      .getRepository(Holding)
-      .save({ organizationId, ...fromHoldingState(state.holdings.get(id)!) });
-  }
-  for (const id of touched.requests) {
-    await m.getRepository(ExerciseRequest).save({ organizationId, ...state.requests.get(id)! });
-  }
-}
+/** The incentive records as their tables' rows, for the writer. */
+export const INCENTIVE_ROWS = {
+  schedules: { entity: VestingScheduleEntity, row: (v: VestingScheduleState) => fromScheduleState(v) },
+  plans: { entity: Plan, row: (p: PlanState) => fromPlanState(p) },
+  pools: { entity: Pool, row: (p: PoolState) => fromPoolState(p) },
+  holdings: { entity: Holding, row: (h: HoldingState) => fromHoldingState(h) },
+  requests: { entity: ExerciseRequest, row: (r: ExerciseRequestState) => ({ ...r }) },
+};
 
 /** Every incentive record of the organization, as the tables hold them (for ledger:verify). */
 export async function currentIncentives(

@@ -1,78 +1,199 @@
-import { applyIncentiveTransaction } from './incentive-rules';
-import { LedgerRuleError, LedgerState, emptyState } from './state';
-import { applyStockTransaction } from './stock-rules';
-import type { LedgerTransaction } from './transaction-types';
+/** The state the ledger's reducer (reducer.ts) works on, and its error. */
+import type Decimal from 'decimal.js';
+import type {
+  ConversionRecord,
+  ExerciseRequestRecord,
+  HoldingRecord,
+  HoldingStatus,
+  PlanRecord,
+  PoolRecord,
+  VestingScheduleRecord,
+} from './incentive-types';
+import type {
+  CapitalChangeRecord,
+  LegendRecord,
+  SecurityRecord,
+  ValuationRecord,
+} from './transaction-types';
 
-export * from './state';
+export interface SecurityState extends Omit<SecurityRecord, 'authorizedShares'> {
+  authorized: Decimal;
+  issued: Decimal;
+  /** Held back for stock plans: reserved, less what was exercised from them or retired. */
+  reserved: Decimal;
+  deleted: boolean;
+  /** The number of the next certificate of the class (`<idPrefix><n>`). */
+  nextCertificateNumber: number;
+  /** The number of the next share of the class: shares are numbered in issuance order. */
+  nextShareNumber: Decimal;
+}
+
+export type ShareholdingStatus = 'active' | 'voided' | 'transferred';
+
+export interface ShareholdingState {
+  id: string;
+  memberId: string;
+  securityId: string;
+  quantity: Decimal;
+  pricePerShare: string | null;
+  issueDate: string;
+  certificateNumber: string;
+  status: ShareholdingStatus;
+  legendIds: string[];
+  consideration: string | null;
+  /** The holding a transfer took these shares from. */
+  transferredFromId: string | null;
+}
+
+/** A run of share numbers `from` to `to`, both included. */
+export interface Block {
+  from: Decimal;
+  to: Decimal;
+}
+
+export interface LegendState extends LegendRecord {
+  deleted: boolean;
+}
+
+/** The kinds of record the state holds by id, and what each holds. */
+export interface LedgerRecords {
+  securities: SecurityState;
+  legends: LegendState;
+  shareholdings: ShareholdingState;
+  valuations: ValuationRecord;
+  capitalChanges: CapitalChangeRecord;
+  schedules: VestingScheduleState;
+  plans: PlanState;
+  pools: PoolState;
+  /** Option grants, RSUs, SARs, warrants, convertible notes and SAFEs (`/v1/holding`). */
+  holdings: HoldingState;
+  requests: ExerciseRequestState;
+}
+
+export type RecordKind = keyof LedgerRecords;
+
+export const RECORD_KINDS: readonly RecordKind[] = [
+  'securities',
+  'legends',
+  'shareholdings',
+  'valuations',
+  'capitalChanges',
+  'schedules',
+  'plans',
+  'pools',
+  'holdings',
+  'requests',
+];
+
+/** The ids of the records changed since the changes were last taken, by kind. */
+export type Changes = { [K in RecordKind]: Set<string> };
+
+const noChanges = (): Changes =>
+  Object.fromEntries(RECORD_KINDS.map((k) => [k, new Set<string>()])) as Changes;
 
 /**
- * Applies one transaction to the state, in place. The write path runs every change through here
- * before persisting it, and a replay of the log runs the same code: the tables can only hold what
- * a replay produces. `strict` (the default) enforces the invariants; an as-of replay of history
- * recorded out of date order reads it leniently.
+ * The cap table as the log makes it: all of it (a replay) or the part a write loaded and locked.
+ * Quantities are Decimals; everything else is as the API shows it. A rule changes a record only
+ * through `put` (or `putBlocks`), so the state itself knows what a transaction changed and the
+ * writer persists exactly that.
  */
-export function applyTransaction(state: LedgerState, tx: LedgerTransaction, strict = true): void {
-  if (!applyStockTransaction(state, tx, strict)) applyIncentiveTransaction(state, tx, strict);
-}
+export class LedgerState {
+  readonly securities = new Map<string, SecurityState>();
+  readonly legends = new Map<string, LegendState>();
+  readonly shareholdings = new Map<string, ShareholdingState>();
+  /** The share numbers each shareholding holds, by shareholding id. */
+  readonly blocks = new Map<string, Block[]>();
+  readonly valuations = new Map<string, ValuationRecord>();
+  readonly capitalChanges = new Map<string, CapitalChangeRecord>();
+  readonly schedules = new Map<string, VestingScheduleState>();
+  readonly plans = new Map<string, PlanState>();
+  readonly pools = new Map<string, PoolState>();
+  readonly holdings = new Map<string, HoldingState>();
+  readonly requests = new Map<string, ExerciseRequestState>();
+  private changed = noChanges();
 
-/** A full replay: the log in order, from nothing. */
-export function replay(transactions: Iterable<LedgerTransaction>, strict = true): LedgerState {
-  const state = emptyState();
-  for (const tx of transactions) applyTransaction(state, tx, strict);
-  return state;
-}
-
-/** The last issue date each corrected holding was given. */
-function correctedIssueDates(log: LedgerTransaction[]): Map<string, string> {
-  const dates = new Map<string, string>();
-  for (const tx of log) {
-    if (tx.type === 'STOCK_ISSUANCE_AMENDED' && tx.payload.changes.issueDate)
-      dates.set(tx.payload.shareholdingId, tx.payload.changes.issueDate);
+  /** Stores a new or changed record (changed in place or not) and notes the change. */
+  put<K extends RecordKind>(kind: K, record: LedgerRecords[K]): LedgerRecords[K] {
+    (this[kind] as Map<string, LedgerRecords[K]>).set(record.id, record);
+    this.changed[kind].add(record.id);
+    return record;
   }
-  return dates;
-}
 
-/** Definitions (classes, legends, vesting terms, plans and pools) hold for all of history, whenever they were recorded. */
-export const DEFINITIONS: ReadonlySet<LedgerTransaction['type']> = new Set<
-  LedgerTransaction['type']
->([
-  'STOCK_CLASS_CREATED',
-  'STOCK_CLASS_UPDATED',
-  'STOCK_LEGEND_TEMPLATE_CREATED',
-  'STOCK_LEGEND_TEMPLATE_UPDATED',
-  'VESTING_TERMS_CREATED',
-  // A plan recorded today may describe grants made long ago (records migrated in).
-  'STOCK_PLAN_CREATED',
-  'STOCK_PLAN_UPDATED',
-  'STOCK_PLAN_POOL_CREATED',
-]);
-
-/**
- * The cap table as it stood on `asOf`: the log in recording order, keeping the transactions
- * effective on or before that date, plus the definitions of classes and legends, and corrections
- * of holdings that existed then (a correction says what should have been). An issuance counts
- * from its corrected issue date: a later correction of the date moves it. Read leniently: a
- * transaction about a record that did not exist yet is passed over.
- */
-export function replayAsOf(transactions: Iterable<LedgerTransaction>, asOf: string): LedgerState {
-  const log = [...transactions];
-  const issueDates = correctedIssueDates(log);
-  const state = emptyState();
-  for (const tx of log) {
-    const effective =
-      tx.type === 'TX_STOCK_ISSUANCE'
-        ? (issueDates.get(tx.payload.shareholdingId) ?? tx.effectiveDate)
-        : tx.effectiveDate;
-    const applies =
-      effective <= asOf ||
-      DEFINITIONS.has(tx.type) ||
-      (tx.type === 'STOCK_ISSUANCE_AMENDED' && state.shareholdings.has(tx.payload.shareholdingId));
-    if (!applies) continue;
-    try {
-      applyTransaction(state, tx, false);
-    } catch (err) {
-      if (!(err instanceof LedgerRuleError && err.rule === 'notFound')) throw err;
-    }
+  /** A shareholding's share numbers changed: the shareholding is written with its blocks. */
+  putBlocks(shareholdingId: string, blocks: Block[]): void {
+    this.blocks.set(shareholdingId, blocks);
+    this.changed.shareholdings.add(shareholdingId);
   }
-  return state;
+
+  /** What was put since the last call, and starts a new count. */
+  takeChanges(): Changes {
+    const changes = this.changed;
+    this.changed = noChanges();
+    return changes;
+  }
 }
+
+export interface VestingScheduleState extends VestingScheduleRecord {
+  /** The id of the version that replaced it (a PUT), if any. */
+  supersededById: string | null;
+  deleted: boolean;
+}
+
+export interface PlanState extends Omit<PlanRecord, 'sharesReserved'> {
+  sharesReserved: Decimal;
+  /** Shares issued by exercising the plan's grants. */
+  exercised: Decimal;
+  /** Cancelled grants the plan retired instead of returning them to a pool. */
+  retired: Decimal;
+  deleted: boolean;
+}
+
+export interface PoolState extends Omit<PoolRecord, 'sharesReserved'> {
+  sharesReserved: Decimal;
+  /** Every quantity ever granted from it. */
+  granted: Decimal;
+  exercised: Decimal;
+  cancelled: Decimal;
+  /** Cancelled and returned to the pool (available again). */
+  returned: Decimal;
+  deleted: boolean;
+}
+
+export interface HoldingState extends Omit<HoldingRecord, 'terms'> {
+  terms: HoldingRecord['terms'];
+  status: HoldingStatus;
+  /** Grants and warrants: the quantity granted, exercised and cancelled. */
+  quantity: Decimal | null;
+  exercised: Decimal;
+  cancelled: Decimal;
+  /** Notes: principal still owed, interest accrued and not paid up to `accruedThrough`. */
+  principalOutstanding: Decimal | null;
+  accruedUnpaid: Decimal;
+  accruedThrough: string | null;
+  interestPaid: Decimal;
+  conversion: ConversionRecord | null;
+}
+
+/** `cancelled`: closed unanswered because the grant was cancelled or exercised in full. */
+export type ExerciseRequestStatus = 'pending' | 'approved' | 'rejected' | 'cancelled';
+
+export interface ExerciseRequestState extends ExerciseRequestRecord {
+  status: ExerciseRequestStatus;
+}
+
+export type LedgerRule = 'insufficientShares' | 'conflict' | 'notFound' | 'invalid';
+
+/** A transaction the state cannot take: the service turns it into a 400/404/409. */
+export class LedgerRuleError extends Error {
+  constructor(
+    readonly rule: LedgerRule,
+    message: string,
+    /** The payload field it is about, when one is: the API names it in the error body. */
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = 'LedgerRuleError';
+  }
+}
+
+export const emptyState = (): LedgerState => new LedgerState();

@@ -10,36 +10,22 @@ import { ShareBlock } from '../shareholdings/share-block.entity';
 import { Shareholding } from '../shareholdings/shareholding.entity';
 import { Valuation } from '../valuations/valuation.entity';
 import { EquityTransaction } from './equity-transaction.entity';
+import { writeChanges } from './changes-writer';
+import { currentIncentives, INCENTIVE_ROWS, incentiveClasses, loadIncentives } from './incentive-store';
 import {
-  currentIncentives,
-  IncentiveScope,
-  incentiveClasses,
-  loadIncentives,
-  persistIncentives,
-} from './incentive-store';
-import {
-  applyTransaction,
   Block,
+  Changes,
   emptyState,
-  emptyTouched,
   ShareholdingState,
   LedgerState,
   LegendState,
   SecurityState,
 } from './ledger-state';
+import type { LedgerScope } from './ledger-scope';
+import { applyTransaction } from './reducer';
 import type { CapitalChangeRecord, LedgerTransaction, ValuationRecord } from './transaction-types';
 
-/** Which records a write reads and locks before it changes the cap table. */
-export interface LedgerScope extends IncentiveScope {
-  securities?: string[];
-  shareholdings?: string[];
-  /** Legends named by the change: read-locked, so they cannot be deleted meanwhile. */
-  legends?: string[];
-  /** A legend about to be deleted, with the active holdings that carry it. */
-  legendToDelete?: string;
-  valuations?: string[];
-  capitalChanges?: string[];
-}
+export type { LedgerScope } from './ledger-scope';
 
 const FOR_UPDATE = { mode: 'pessimistic_write' } as const;
 const FOR_SHARE = { mode: 'pessimistic_read' } as const;
@@ -91,6 +77,13 @@ export class LedgerStore {
     }
     if (scope.shareholdings?.length)
       await this.loadHoldings(tx, organizationId, state, scope.shareholdings, true);
+    if (scope.holdingsOfClass) {
+      // The class is locked: no holding of it changes meanwhile.
+      const rows = await m
+        .getRepository(Shareholding)
+        .find({ where: { organizationId, securityId: scope.holdingsOfClass, status: 'active' }, select: { id: true } });
+      await this.loadHoldings(tx, organizationId, state, rows.map((h) => h.id), true);
+    }
     await loadIncentives(tx, organizationId, scope, state);
     const legendIds = [
       ...(scope.legends ?? []),
@@ -161,7 +154,8 @@ export class LedgerStore {
 
   /**
    * Applies the transaction to the loaded state (throwing LedgerRuleError when it breaks an
-   * invariant), writes what it touched and appends it to the log.
+   * invariant), then writes what it changed and appends it to the log in one statement. Answers
+   * what it changed: the records are in `state`.
    */
   async apply(
     tx: InTransaction,
@@ -169,74 +163,66 @@ export class LedgerStore {
     actorUserId: string | null,
     state: LedgerState,
     transaction: LedgerTransaction,
-  ): Promise<void> {
-    state.touched = emptyTouched();
+  ): Promise<Changes> {
+    state.takeChanges();
     applyTransaction(state, transaction);
-    await this.persist(tx, organizationId, state);
-    await tx.manager
-      .createQueryBuilder()
-      .insert()
-      .into(EquityTransaction)
-      .values({
-        id: transaction.id,
-        organizationId,
-        type: transaction.type,
-        effectiveDate: transaction.effectiveDate,
-        actorUserId,
-        // jsonb defeats TypeORM's deep-partial typing; the payload is plain JSON.
-        payload: transaction.payload as never,
-      })
-      .execute();
-  }
-
-  private async persist(tx: InTransaction, organizationId: string, state: LedgerState) {
-    const m = tx.manager;
-    const { touched } = state;
-    // Classes before holdings (the foreign key), holdings before their blocks.
-    for (const id of touched.securities) {
-      await m
-        .getRepository(Security)
-        .save({ organizationId, ...fromSecurityState(state.securities.get(id)!) });
-    }
-    for (const id of touched.legends) {
-      const l = state.legends.get(id)!;
-      await m.getRepository(Legend).save({
-        id,
-        organizationId,
-        name: l.name,
-        text: l.text,
-        isDefault: l.isDefault,
-        deletedAt: l.deleted ? new Date() : null,
-      });
-    }
-    for (const id of touched.shareholdings) {
-      await m
-        .getRepository(Shareholding)
-        .save({ organizationId, ...fromShareholdingState(state.shareholdings.get(id)!) });
-    }
-    const touchedHoldings = [...touched.shareholdings];
-    if (touchedHoldings.length) {
-      await m.getRepository(ShareBlock).delete({ shareholdingId: In(touchedHoldings) });
-      const rows = touchedHoldings.flatMap((id) =>
-        (state.blocks.get(id) ?? []).map((b) => ({
-          organizationId,
-          securityId: state.shareholdings.get(id)!.securityId,
-          shareholdingId: id,
-          fromNumber: toDecimalString(b.from),
-          toNumber: toDecimalString(b.to),
+    const changes = state.takeChanges();
+    const rows = <T>(ids: Set<string>, map: Map<string, T>, row: (record: T) => object) =>
+      [...ids].map((id) => ({ organizationId, ...row(map.get(id)!) }));
+    const holdings = [...changes.shareholdings];
+    await writeChanges(tx, {
+      // Classes before holdings: the order their foreign keys read.
+      upserts: [
+        { entity: Security, rows: rows(changes.securities, state.securities, fromSecurityState) },
+        { entity: Legend, rows: rows(changes.legends, state.legends, fromLegendState) },
+        {
+          entity: Shareholding,
+          rows: rows(changes.shareholdings, state.shareholdings, fromShareholdingState),
+        },
+        { entity: Valuation, rows: rows(changes.valuations, state.valuations, (v) => v) },
+        ...(Object.keys(INCENTIVE_ROWS) as (keyof typeof INCENTIVE_ROWS)[]).map((kind) => ({
+          entity: INCENTIVE_ROWS[kind].entity,
+          rows: rows(
+            changes[kind],
+            state[kind] as Map<string, never>,
+            INCENTIVE_ROWS[kind].row as (r: never) => object,
+          ),
         })),
-      );
-      if (rows.length) await m.getRepository(ShareBlock).insert(rows);
-    }
-    for (const id of touched.valuations) {
-      await m.getRepository(Valuation).save({ organizationId, ...state.valuations.get(id)! });
-    }
-    await persistIncentives(tx, organizationId, state);
-    for (const id of touched.capitalChanges) {
-      await m
-        .getRepository(CapitalChange)
-        .save({ organizationId, ...state.capitalChanges.get(id)! });
-    }
+        {
+          entity: CapitalChange,
+          rows: rows(changes.capitalChanges, state.capitalChanges, (c) => c),
+        },
+      ],
+      replaceBlocksOf: { entity: ShareBlock, shareholdingIds: holdings },
+      inserts: [
+        {
+          entity: ShareBlock,
+          rows: holdings.flatMap((id) =>
+            (state.blocks.get(id) ?? []).map((b) => ({
+              organizationId,
+              securityId: state.shareholdings.get(id)!.securityId,
+              shareholdingId: id,
+              fromNumber: toDecimalString(b.from),
+              toNumber: toDecimalString(b.to),
+            })),
+          ),
+        },
+        {
+          entity: EquityTransaction,
+          rows: [
+            {
+              id: transaction.id,
+              organizationId,
+              type: transaction.type,
+              effectiveDate: transaction.effectiveDate,
+              actorUserId,
+              payload: transaction.payload,
+            },
+          ],
+        },
+      ],
+    });
+    return changes;
   }
 
   /** The organization's log in recording order (plain rows: a replay reads thousands). */
@@ -377,6 +363,14 @@ function toShareholdingState(h: Shareholding): ShareholdingState {
 function fromShareholdingState(h: ShareholdingState): Partial<Shareholding> {
   return { ...h, quantity: toDecimalString(h.quantity) };
 }
+
+const fromLegendState = (l: LegendState): Partial<Legend> => ({
+  id: l.id,
+  name: l.name,
+  text: l.text,
+  isDefault: l.isDefault,
+  deletedAt: l.deleted ? new Date() : null,
+});
 
 const toLegendState = (l: Legend): LegendState => ({
   id: l.id,

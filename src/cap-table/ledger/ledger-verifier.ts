@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type Decimal from 'decimal.js';
 import { toDecimalString } from '../../../libs/cap-math';
-import { LedgerState, LedgerRuleError, replay } from './ledger-state';
+import { LedgerState, LedgerRuleError } from './ledger-state';
+import { replay } from './reducer';
 import { LedgerStore } from './ledger-store';
 
 export interface Difference {

@@ -1,19 +1,29 @@
 import type Decimal from 'decimal.js';
 import { toDecimal, toDecimalString } from '../../../libs/cap-math';
-import { Block, LedgerRuleError, LedgerState, SecurityState, ShareholdingState } from './state';
+import { Block, LedgerRuleError, LedgerState, SecurityState, ShareholdingState } from './ledger-state';
 
 /** The checks and moves the reducer's rules share. */
 
 /** Issues shares of the class out of its unissued balance (authorized less issued and reserved). */
 export function issue(state: LedgerState, s: SecurityState, quantity: Decimal, strict: boolean) {
-  if (strict && s.issued.plus(s.reserved).plus(quantity).gt(s.authorized)) {
+  if (strict) assertIssuable(s, quantity);
+  s.issued = s.issued.plus(quantity);
+  state.put('securities', s);
+}
+
+/** The class has `quantity` unissued shares to issue (authorized less issued and reserved). */
+export function assertIssuable(s: SecurityState, quantity: Decimal) {
+  if (s.issued.plus(s.reserved).plus(quantity).gt(s.authorized)) {
     throw new LedgerRuleError(
       'insufficientShares',
       `class ${s.name} has ${toDecimalString(unissued(s))} unissued shares${s.reserved.isZero() ? '' : ` (${toDecimalString(s.reserved)} more are reserved for plans)`}, less than ${toDecimalString(quantity)}`,
     );
   }
-  s.issued = s.issued.plus(quantity);
-  state.touched.securities.add(s.id);
+}
+
+/** A class that was deleted issues nothing more. */
+export function assertLiveClass(s: SecurityState) {
+  if (s.deleted) throw new LedgerRuleError('conflict', `class ${s.name} was deleted`);
 }
 
 /** Authorized shares neither issued nor reserved for a plan. */
@@ -35,15 +45,14 @@ export interface NewShareholding {
  * share numbers the class's next ones.
  */
 export function addShareholding(state: LedgerState, s: SecurityState, n: NewShareholding) {
-  state.shareholdings.set(n.id, {
+  state.put('shareholdings', {
     ...n,
     certificateNumber: `${s.idPrefix}${s.nextCertificateNumber++}`,
     status: 'active',
     transferredFromId: null,
   });
-  state.blocks.set(n.id, [numberShares(s, n.quantity)]);
-  state.touched.shareholdings.add(n.id);
-  state.touched.securities.add(s.id);
+  state.putBlocks(n.id, [numberShares(s, n.quantity)]);
+  state.put('securities', s);
 }
 
 /** The next `quantity` share numbers of the class. */
@@ -69,10 +78,11 @@ export function resize(
   } else if (delta.lt(0)) {
     s.issued = s.issued.plus(delta);
     dropHighest(blocks, delta.neg());
-    state.touched.securities.add(s.id);
+    state.put('securities', s);
   }
-  state.blocks.set(h.id, blocks);
   h.quantity = quantity;
+  state.putBlocks(h.id, blocks);
+  state.put('shareholdings', h);
 }
 
 /** Splits blocks into the lowest-numbered `quantity` shares and the rest. */

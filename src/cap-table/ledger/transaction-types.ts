@@ -11,6 +11,7 @@ export const TRANSACTION_TYPES = [
   'STOCK_CLASS_UPDATED',
   'STOCK_CLASS_DELETED',
   'TX_STOCK_CLASS_AUTHORIZED_SHARES_ADJUSTMENT',
+  'TX_STOCK_CLASS_SPLIT',
   'STOCK_LEGEND_TEMPLATE_CREATED',
   'STOCK_LEGEND_TEMPLATE_UPDATED',
   'STOCK_LEGEND_TEMPLATE_DELETED',
@@ -123,6 +124,15 @@ export interface TransactionPayloads extends IncentivePayloads {
     previousSharesAuthorized: string;
     newSharesAuthorized: string;
     reason: string | null;
+  };
+  TX_STOCK_CLASS_SPLIT: {
+    securityId: string;
+    /** New shares for `denominator` old ones: 2/1 doubles, 1/10 is a reverse split. */
+    numerator: string;
+    denominator: string;
+    /** Fractional shares are kept (an LLC's units), else each holding is rounded down. */
+    fractional: boolean;
+    date: string;
   };
   STOCK_LEGEND_TEMPLATE_CREATED: { legend: LegendRecord };
   STOCK_LEGEND_TEMPLATE_UPDATED: { legendId: string; changes: LegendChanges };

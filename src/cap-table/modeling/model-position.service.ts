@@ -7,9 +7,9 @@ import { Env } from '../../config';
 import { OrganizationsDirectory } from '../../organizations';
 import { available, outstanding, vestedQuantity } from '../ledger/incentive-rules';
 import { CONVERTIBLE_TYPES, EXERCISABLE_TYPES, fractionOf } from '../ledger/incentive-types';
-import { replayAsOf } from '../ledger/ledger-state';
+import { replayAsOf } from '../ledger/reducer';
 import { LedgerStore } from '../ledger/ledger-store';
-import type { HoldingState, SecurityState } from '../ledger/state';
+import type { HoldingState, SecurityState } from '../ledger/ledger-state';
 import { today } from '../quantities';
 
 const ZERO = toDecimal(0);

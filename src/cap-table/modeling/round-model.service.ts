@@ -10,7 +10,7 @@ import {
 } from '../../../libs/cap-math';
 import { AccessContext, DomainError } from '../../common';
 import { fractionOf } from '../ledger/incentive-types';
-import type { HoldingState } from '../ledger/state';
+import type { HoldingState } from '../ledger/ledger-state';
 import { capAndDiscount, ModelPosition, ModelPositionService } from './model-position.service';
 import type { RoundModelDto } from './round-model.dto';
 import { RoundModelView } from './round-model.view';

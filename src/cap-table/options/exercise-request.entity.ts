@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import { ForeignKey } from '../../database';
-import type { ExerciseRequestStatus } from '../ledger/state';
+import type { ExerciseRequestStatus } from '../ledger/ledger-state';
 
 /** A holder's request to exercise, pending until an editor exercises (approves) or rejects it. */
 @Entity('exercise_request')

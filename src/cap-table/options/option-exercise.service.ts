@@ -6,7 +6,7 @@ import { OrganizationFacts, OrganizationsDirectory } from '../../organizations';
 import { StakeholderCounts } from '../billing-counts';
 import { isGrantType } from '../ledger/incentive-types';
 import { LedgerChange, LedgerWriter } from '../ledger/ledger-writer';
-import type { HoldingState } from '../ledger/state';
+import type { HoldingState } from '../ledger/ledger-state';
 import { LegendsService } from '../legends/legends.service';
 import { decimalText, quantity, today } from '../quantities';
 import { ExerciseRequest } from './exercise-request.entity';

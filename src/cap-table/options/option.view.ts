@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { toDecimal, toDecimalString } from '../../../libs/cap-math';
 import { Holding } from '../holdings/holding.entity';
 import { GrantView, toHoldingView } from '../holdings/holding.view';
-import type { ExerciseRequestStatus } from '../ledger/state';
+import type { ExerciseRequestStatus } from '../ledger/ledger-state';
 import { DateView, DecimalView, TimestampView, UuidView } from '../view-fields';
 import { VestingScheduleEntity } from '../vesting-schedules/vesting-schedule.entity';
 import { ExerciseRequest } from './exercise-request.entity';

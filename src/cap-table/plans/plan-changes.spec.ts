@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { toDecimal, toDecimalString } from '../../../libs/cap-math';
 import { DomainError } from '../../common';
-import { applyTransaction, emptyState, LedgerRuleError, LedgerState } from '../ledger/ledger-state';
+import { emptyState, LedgerRuleError, LedgerState } from '../ledger/ledger-state';
+import { applyTransaction } from '../ledger/reducer';
 import type { LedgerTransaction, SecurityRecord } from '../ledger/transaction-types';
 import { planSteps, WantedPlan } from './plan-changes';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { toDecimal, toDecimalString } from '../../../libs/cap-math';
 import { DomainError } from '../../common';
 import type { IncentivePayloads, PlanRecord } from '../ledger/incentive-types';
-import type { PlanState, PoolState } from '../ledger/state';
+import type { PlanState, PoolState } from '../ledger/ledger-state';
 
 type StepType =
   | 'STOCK_PLAN_UPDATED'

@@ -8,7 +8,7 @@ import {
   outstandingOfPool,
   vestedQuantity,
 } from '../ledger/incentive-rules';
-import { emptyState, PlanState, PoolState } from '../ledger/state';
+import { emptyState, PlanState, PoolState } from '../ledger/ledger-state';
 import { VestingScheduleEntity } from '../vesting-schedules/vesting-schedule.entity';
 import type { PlanDashboard, PlanFigures } from './plan.view';
 import { Pool } from './pool.entity';

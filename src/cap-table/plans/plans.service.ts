@@ -6,7 +6,7 @@ import { OrganizationFacts, OrganizationsDirectory } from '../../organizations';
 import { StakeholderCounts } from '../billing-counts';
 import type { PlanRecord, PoolRecord } from '../ledger/incentive-types';
 import { LedgerChange, LedgerWriter } from '../ledger/ledger-writer';
-import type { PlanState } from '../ledger/state';
+import type { PlanState } from '../ledger/ledger-state';
 import { quantity, today } from '../quantities';
 import { PlanStep, planSteps, WantedPlan } from './plan-changes';
 import { CreatePlanDto, ReplacePlanDto } from './plan.dto';

@@ -8,7 +8,7 @@ import { previousAttributes } from '../../events';
 import { OrganizationsDirectory } from '../../organizations';
 import type { VestingScheduleRecord } from '../ledger/incentive-types';
 import { LedgerChange, LedgerWriter } from '../ledger/ledger-writer';
-import type { VestingScheduleState } from '../ledger/state';
+import type { VestingScheduleState } from '../ledger/ledger-state';
 import { Plan } from '../plans/plan.entity';
 import { today } from '../quantities';
 import { withScheduleErrors } from './schedule-errors';

@@ -147,10 +147,10 @@ export class OcfTransactionMapper {
       // Read leniently, as an as-of replay: an entry about a record not there yet is passed over.
       if (!(err instanceof LedgerRuleError)) throw err;
     }
-    // Shareholdings (made by exercises and conversions) are not kept; nor the touched sets.
+    // Shareholdings (made by exercises and conversions) are not kept; nor what changed.
     this.state.shareholdings.clear();
     this.state.blocks.clear();
-    for (const set of Object.values(this.state.touched)) set.clear();
+    this.state.takeChanges();
   }
 
   private currencyOf(securityId: string | null | undefined) {

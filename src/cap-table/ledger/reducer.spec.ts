@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { toDecimal, toDecimalString } from '../../../libs/cap-math';
-import { LedgerRuleError, LedgerState, replay, replayAsOf } from './ledger-state';
+import { LedgerRuleError, LedgerState } from './ledger-state';
+import { replay, replayAsOf } from './reducer';
 import type { LedgerTransaction, SecurityRecord } from './transaction-types';
 import { id, securityRecord, tx } from '../../../test/support/ledger-records';
 

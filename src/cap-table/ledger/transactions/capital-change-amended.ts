@@ -1,0 +1,15 @@
+import { found } from '../rules';
+import type { TransactionDefinition } from './definition';
+import { noRules } from './definition';
+
+export const capitalChangeAmended: TransactionDefinition<'CAPITAL_CHANGE_AMENDED'> = {
+  definesRecord: false,
+  scope: (p) => ({ capitalChanges: [p.capitalChangeId] }),
+  validate: noRules,
+  apply(state, { capitalChangeId, changes }) {
+    state.put(
+      'capitalChanges',
+      Object.assign(found(state.capitalChanges, capitalChangeId, 'capital change'), changes),
+    );
+  },
+};

@@ -1,0 +1,15 @@
+import { assertActiveHolding, holding } from '../incentive-rules';
+import type { TransactionDefinition } from './definition';
+
+export const convertibleCancellation: TransactionDefinition<'TX_CONVERTIBLE_CANCELLATION'> = {
+  definesRecord: false,
+  scope: (p) => ({ holdings: [p.holdingId] }),
+  validate(state, { holdingId }) {
+    assertActiveHolding(holding(state, holdingId));
+  },
+  apply(state, { holdingId }) {
+    const h = holding(state, holdingId);
+    h.status = 'cancelled';
+    state.put('holdings', h);
+  },
+};

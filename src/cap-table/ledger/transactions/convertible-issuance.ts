@@ -1,0 +1,19 @@
+import { LedgerRuleError } from '../ledger-state';
+import { addHolding } from '../incentive-rules';
+import { positive } from '../rules';
+import type { TransactionDefinition } from './definition';
+
+/** OCF TX_CONVERTIBLE_ISSUANCE: a convertible note or a SAFE. */
+export const convertibleIssuance: TransactionDefinition<'TX_CONVERTIBLE_ISSUANCE'> = {
+  definesRecord: false,
+  scope: () => ({}),
+  validate(state, { holding: record }) {
+    if (record.type === 'convertible_note') positive(record.terms.principal ?? '', 'principal');
+    if (state.holdings.has(record.id)) {
+      throw new LedgerRuleError('conflict', `holding ${record.id} exists`);
+    }
+  },
+  apply(state, { holding: record }, strict) {
+    addHolding(state, record, null, strict);
+  },
+};

@@ -1,0 +1,46 @@
+import { toDecimalString } from '../../../../libs/cap-math';
+import { LedgerRuleError, LedgerState } from '../ledger-state';
+import { assertActiveHolding, holding, interestOwed } from '../incentive-rules';
+import { positive } from '../rules';
+import type { TransactionPayloads } from '../transaction-types';
+import type { TransactionDefinition } from './definition';
+
+type Repayment = TransactionPayloads['TX_CONVERTIBLE_REPAYMENT'];
+
+/** The note, and the interest it owes on the date (settled to 10 places, as every stored amount). */
+function owing(state: LedgerState, { holdingId, date }: Repayment, strict: boolean) {
+  const h = holding(state, holdingId);
+  if (h.type !== 'convertible_note' || !h.principalOutstanding) {
+    throw new LedgerRuleError('invalid', `a ${h.type} is not repaid`);
+  }
+  return { h, principal: h.principalOutstanding, interest: interestOwed(h, date, strict).toDecimalPlaces(10) };
+}
+
+/** OCF TX_CONVERTIBLE_REPAYMENT (OCF has none: exported as a cancellation); interest is paid first. */
+export const convertibleRepayment: TransactionDefinition<'TX_CONVERTIBLE_REPAYMENT'> = {
+  definesRecord: false,
+  scope: (p) => ({ holdings: [p.holdingId] }),
+  validate(state, p) {
+    assertActiveHolding(holding(state, p.holdingId));
+    const { principal, interest } = owing(state, p, true);
+    const paid = positive(p.amount, 'amount');
+    const owed = principal.plus(interest);
+    if (paid.gt(owed)) {
+      throw new LedgerRuleError(
+        'invalid',
+        `amount ${toDecimalString(paid)} is more than the ${toDecimalString(owed)} owed on ${p.date}`,
+      );
+    }
+  },
+  apply(state, p, strict) {
+    const { h, principal, interest } = owing(state, p, strict);
+    const paid = positive(p.amount, 'amount');
+    const toInterest = paid.lt(interest) ? paid : interest;
+    h.interestPaid = h.interestPaid.plus(toInterest);
+    h.accruedUnpaid = interest.minus(toInterest);
+    h.principalOutstanding = principal.minus(paid.minus(toInterest));
+    h.accruedThrough = p.date;
+    if (h.principalOutstanding.isZero() && h.accruedUnpaid.isZero()) h.status = 'repaid';
+    state.put('holdings', h);
+  },
+};

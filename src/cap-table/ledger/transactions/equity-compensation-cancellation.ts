@@ -1,0 +1,44 @@
+import {
+  assertActiveHolding,
+  closePendingRequests,
+  holding,
+  outstanding,
+  plan,
+  pool,
+} from '../incentive-rules';
+import { security } from '../rules';
+import type { TransactionDefinition } from './definition';
+
+/**
+ * OCF TX_EQUITY_COMPENSATION_CANCELLATION: what is outstanding returns to the pool, or is retired
+ * from the plan and its class's reservation, as the plan said at the time.
+ */
+export const equityCompensationCancellation: TransactionDefinition<'TX_EQUITY_COMPENSATION_CANCELLATION'> =
+  {
+    definesRecord: false,
+    scope: (p) => ({ holdings: [p.holdingId] }),
+    validate(state, { holdingId }) {
+      assertActiveHolding(holding(state, holdingId));
+    },
+    apply(state, { holdingId, returnedToPool }) {
+      const h = holding(state, holdingId);
+      const quantity = outstanding(h);
+      h.cancelled = h.cancelled.plus(quantity);
+      h.status = 'cancelled';
+      closePendingRequests(state, h.id);
+      const po = pool(state, h.poolId ?? '');
+      po.cancelled = po.cancelled.plus(quantity);
+      if (returnedToPool) {
+        po.returned = po.returned.plus(quantity);
+      } else {
+        const pl = plan(state, po.planId);
+        pl.retired = pl.retired.plus(quantity);
+        const s = security(state, pl.securityId);
+        s.reserved = s.reserved.minus(quantity);
+        state.put('plans', pl);
+        state.put('securities', s);
+      }
+      state.put('pools', po);
+      state.put('holdings', h);
+    },
+  };

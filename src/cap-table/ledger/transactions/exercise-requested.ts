@@ -1,0 +1,18 @@
+import { assertExercisable, holding } from '../incentive-rules';
+import { positive } from '../rules';
+import type { TransactionDefinition } from './definition';
+
+/** A holder asks to exercise: pending until an editor approves (an exercise) or rejects it. */
+export const exerciseRequested: TransactionDefinition<'EXERCISE_REQUESTED'> = {
+  definesRecord: false,
+  scope: (p) => ({ holdings: [p.request.holdingId] }),
+  validate(state, { request }) {
+    const h = holding(state, request.holdingId);
+    assertExercisable(state, h, positive(request.quantity, 'quantity'), request.date);
+  },
+  apply(state, { request }) {
+    holding(state, request.holdingId);
+    positive(request.quantity, 'quantity');
+    state.put('requests', { ...request, status: 'pending' });
+  },
+};

@@ -1,0 +1,88 @@
+import type { TransactionType } from '../transaction-types';
+import type { TransactionDefinition } from './definition';
+import { capitalChangeAmended } from './capital-change-amended';
+import { capitalChangeRecorded } from './capital-change-recorded';
+import { convertibleCancellation } from './convertible-cancellation';
+import { convertibleConversion } from './convertible-conversion';
+import { convertibleIssuance } from './convertible-issuance';
+import { convertibleRepayment } from './convertible-repayment';
+import { equityCompensationCancellation } from './equity-compensation-cancellation';
+import { equityCompensationExercise } from './equity-compensation-exercise';
+import { equityCompensationIssuance } from './equity-compensation-issuance';
+import { exerciseRequestRejected } from './exercise-request-rejected';
+import { exerciseRequested } from './exercise-requested';
+import { holdingAmended } from './holding-amended';
+import { stockClassAuthorizedSharesAdjustment } from './stock-class-authorized-shares-adjustment';
+import { stockClassCreated } from './stock-class-created';
+import { stockClassDeleted } from './stock-class-deleted';
+import { stockClassSplit } from './stock-class-split';
+import { stockClassUpdated } from './stock-class-updated';
+import { stockCancellation } from './stock-cancellation';
+import { stockIssuance } from './stock-issuance';
+import { stockIssuanceAmended } from './stock-issuance-amended';
+import { stockLegendTemplateCreated } from './stock-legend-template-created';
+import { stockLegendTemplateDeleted } from './stock-legend-template-deleted';
+import { stockLegendTemplateUpdated } from './stock-legend-template-updated';
+import { stockPlanCreated } from './stock-plan-created';
+import { stockPlanDeleted } from './stock-plan-deleted';
+import { stockPlanPoolAdjustment } from './stock-plan-pool-adjustment';
+import { stockPlanPoolCreated } from './stock-plan-pool-created';
+import { stockPlanPoolDeleted } from './stock-plan-pool-deleted';
+import { stockPlanPoolUpdated } from './stock-plan-pool-updated';
+import { stockPlanUpdated } from './stock-plan-updated';
+import { stockTransfer } from './stock-transfer';
+import { valuationAmended } from './valuation-amended';
+import { valuationRecorded } from './valuation-recorded';
+import { vestingTermsCreated } from './vesting-terms-created';
+import { vestingTermsDeleted } from './vesting-terms-deleted';
+import { warrantCancellation } from './warrant-cancellation';
+import { warrantExercise } from './warrant-exercise';
+import { warrantIssuance } from './warrant-issuance';
+
+export type { TransactionDefinition } from './definition';
+
+/** Every transaction type's definition: a type missing here does not compile. */
+export const TRANSACTIONS = {
+  STOCK_CLASS_CREATED: stockClassCreated,
+  STOCK_CLASS_UPDATED: stockClassUpdated,
+  STOCK_CLASS_DELETED: stockClassDeleted,
+  TX_STOCK_CLASS_AUTHORIZED_SHARES_ADJUSTMENT: stockClassAuthorizedSharesAdjustment,
+  TX_STOCK_CLASS_SPLIT: stockClassSplit,
+  STOCK_LEGEND_TEMPLATE_CREATED: stockLegendTemplateCreated,
+  STOCK_LEGEND_TEMPLATE_UPDATED: stockLegendTemplateUpdated,
+  STOCK_LEGEND_TEMPLATE_DELETED: stockLegendTemplateDeleted,
+  TX_STOCK_ISSUANCE: stockIssuance,
+  TX_STOCK_TRANSFER: stockTransfer,
+  TX_STOCK_CANCELLATION: stockCancellation,
+  STOCK_ISSUANCE_AMENDED: stockIssuanceAmended,
+  VALUATION_RECORDED: valuationRecorded,
+  VALUATION_AMENDED: valuationAmended,
+  CAPITAL_CHANGE_RECORDED: capitalChangeRecorded,
+  CAPITAL_CHANGE_AMENDED: capitalChangeAmended,
+  VESTING_TERMS_CREATED: vestingTermsCreated,
+  VESTING_TERMS_DELETED: vestingTermsDeleted,
+  STOCK_PLAN_CREATED: stockPlanCreated,
+  STOCK_PLAN_UPDATED: stockPlanUpdated,
+  TX_STOCK_PLAN_POOL_ADJUSTMENT: stockPlanPoolAdjustment,
+  STOCK_PLAN_DELETED: stockPlanDeleted,
+  STOCK_PLAN_POOL_CREATED: stockPlanPoolCreated,
+  STOCK_PLAN_POOL_UPDATED: stockPlanPoolUpdated,
+  STOCK_PLAN_POOL_DELETED: stockPlanPoolDeleted,
+  TX_EQUITY_COMPENSATION_ISSUANCE: equityCompensationIssuance,
+  TX_WARRANT_ISSUANCE: warrantIssuance,
+  TX_CONVERTIBLE_ISSUANCE: convertibleIssuance,
+  HOLDING_AMENDED: holdingAmended,
+  TX_EQUITY_COMPENSATION_CANCELLATION: equityCompensationCancellation,
+  TX_WARRANT_CANCELLATION: warrantCancellation,
+  TX_CONVERTIBLE_CANCELLATION: convertibleCancellation,
+  EXERCISE_REQUESTED: exerciseRequested,
+  EXERCISE_REQUEST_REJECTED: exerciseRequestRejected,
+  TX_EQUITY_COMPENSATION_EXERCISE: equityCompensationExercise,
+  TX_WARRANT_EXERCISE: warrantExercise,
+  TX_CONVERTIBLE_REPAYMENT: convertibleRepayment,
+  TX_CONVERTIBLE_CONVERSION: convertibleConversion,
+} satisfies { [T in TransactionType]: TransactionDefinition<T> };
+
+/** The definition of `type`, typed for its payload. */
+export const definitionOf = <T extends TransactionType>(type: T): TransactionDefinition<T> =>
+  (TRANSACTIONS as { [K in TransactionType]: TransactionDefinition<K> })[type];

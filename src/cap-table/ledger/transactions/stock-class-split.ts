@@ -1,0 +1,90 @@
+import { applySplit, toDecimal, toDecimalString } from '../../../../libs/cap-math';
+import { LedgerRuleError, LedgerState, SecurityState, ShareholdingState } from '../ledger-state';
+import { assertLiveClass, security } from '../rules';
+import type { TransactionPayloads } from '../transaction-types';
+import type { TransactionDefinition } from './definition';
+
+type Split = TransactionPayloads['TX_STOCK_CLASS_SPLIT'];
+
+/** The class's active shareholdings, in the order of their share numbers. */
+export function activeHoldingsOf(state: LedgerState, securityId: string): ShareholdingState[] {
+  const first = (h: ShareholdingState) => state.blocks.get(h.id)?.[0]?.from ?? toDecimal(0);
+  return [...state.shareholdings.values()]
+    .filter((h) => h.securityId === securityId && h.status === 'active')
+    .sort((a, b) => first(a).comparedTo(first(b)) || a.certificateNumber.localeCompare(b.certificateNumber));
+}
+
+const scaled = (quantity: string | ReturnType<typeof toDecimal>, p: Split) =>
+  applySplit(quantity, p.numerator, p.denominator, { fractional: p.fractional }).quantity;
+
+/** A price per share after the split: the same money buys numerator/denominator times the shares. */
+const perShare = (price: string | null, p: Split) =>
+  price === null
+    ? null
+    : toDecimalString(toDecimal(price).times(p.denominator).div(p.numerator).toDecimalPlaces(10));
+
+/**
+ * OCF TX_STOCK_CLASS_SPLIT: a forward (2 for 1: 2/1) or reverse (1 for 10: 1/10) split of a
+ * class. Every active shareholding is multiplied by the ratio, each rounded down to whole shares
+ * unless fractional shares are allowed (the fraction is cashed out; a holding left with none is
+ * voided); the authorized shares likewise, prices per share and the conversion ratio inversely,
+ * so value and as-converted counts stay. The class is numbered anew from 1 in the order its
+ * shares held. Shares reserved for plans are not split: such a class is refused.
+ */
+export const stockClassSplit: TransactionDefinition<'TX_STOCK_CLASS_SPLIT'> = {
+  definesRecord: false,
+  scope: (p) => ({ securities: [p.securityId], holdingsOfClass: p.securityId }),
+  validate(state, p) {
+    const s = security(state, p.securityId);
+    assertLiveClass(s);
+    for (const [field, value] of [
+      ['numerator', p.numerator],
+      ['denominator', p.denominator],
+    ] as const) {
+      if (!toDecimal(value).gt(0)) {
+        throw new LedgerRuleError('invalid', `${field} must be more than 0`, field);
+      }
+    }
+    if (toDecimal(p.numerator).eq(p.denominator)) {
+      throw new LedgerRuleError('invalid', 'a split ratio of 1 changes nothing', 'numerator');
+    }
+    if (!s.reserved.isZero()) {
+      throw new LedgerRuleError(
+        'conflict',
+        `class ${s.name} has ${toDecimalString(s.reserved)} shares reserved for plans: a split would leave the plans' grants unadjusted`,
+      );
+    }
+    if (scaled(s.authorized, p).isZero()) {
+      throw new LedgerRuleError('invalid', `class ${s.name} would have no authorized shares left`, 'denominator');
+    }
+  },
+  apply(state, p) {
+    const s = security(state, p.securityId);
+    splitClass(state, s, p);
+  },
+};
+
+function splitClass(state: LedgerState, s: SecurityState, p: Split) {
+  let next = toDecimal(1);
+  let issued = toDecimal(0);
+  for (const h of activeHoldingsOf(state, s.id)) {
+    const quantity = scaled(h.quantity, p);
+    h.pricePerShare = perShare(h.pricePerShare, p);
+    if (quantity.isZero()) {
+      h.status = 'voided';
+      state.putBlocks(h.id, []);
+    } else {
+      h.quantity = quantity;
+      state.putBlocks(h.id, [{ from: next, to: next.plus(quantity).minus(1) }]);
+      next = next.plus(quantity);
+      issued = issued.plus(quantity);
+    }
+    state.put('shareholdings', h);
+  }
+  s.authorized = scaled(s.authorized, p);
+  s.issued = issued;
+  s.nextShareNumber = next;
+  s.originalIssuePrice = perShare(s.originalIssuePrice, p);
+  s.conversionRatio = perShare(s.conversionRatio, p)!;
+  state.put('securities', s);
+}

@@ -1,0 +1,21 @@
+import { assertLiveClass, security } from '../rules';
+import { assertReservable, nonNegative, reserve, ZERO } from '../incentive-rules';
+import type { TransactionDefinition } from './definition';
+
+/** A stock plan reserves shares of its class out of the unissued balance. */
+export const stockPlanCreated: TransactionDefinition<'STOCK_PLAN_CREATED'> = {
+  // A plan recorded today may describe grants made long ago (records migrated in).
+  definesRecord: true,
+  scope: (p) => ({ securities: [p.plan.securityId] }),
+  validate(state, { plan }) {
+    const s = security(state, plan.securityId);
+    assertLiveClass(s);
+    assertReservable(s, nonNegative(plan.sharesReserved, 'sharesReserved'));
+  },
+  apply(state, { plan }, strict) {
+    const s = security(state, plan.securityId);
+    const reserved = nonNegative(plan.sharesReserved, 'sharesReserved');
+    reserve(state, s, reserved, strict);
+    state.put('plans', { ...plan, sharesReserved: reserved, exercised: ZERO, retired: ZERO, deleted: false });
+  },
+};

@@ -1,0 +1,34 @@
+import { toDecimalString } from '../../../../libs/cap-math';
+import { LedgerRuleError } from '../ledger-state';
+import { livePlan, outstandingOfPool, outstandingReservation, poolsOf } from '../incentive-rules';
+import { security } from '../rules';
+import type { TransactionDefinition } from './definition';
+
+/** A plan without outstanding grants: its reservation returns to the class, its pools go with it. */
+export const stockPlanDeleted: TransactionDefinition<'STOCK_PLAN_DELETED'> = {
+  definesRecord: false,
+  scope: (p) => ({ plans: [p.planId] }),
+  validate(state, { planId }) {
+    const pl = livePlan(state, planId, true);
+    const busy = poolsOf(state, pl.id).find((x) => outstandingOfPool(x).gt(0));
+    if (busy) {
+      throw new LedgerRuleError(
+        'conflict',
+        `plan ${pl.name} has outstanding grants (pool ${busy.name}: ${toDecimalString(outstandingOfPool(busy))})`,
+      );
+    }
+  },
+  apply(state, { planId }, strict) {
+    const pl = livePlan(state, planId, strict);
+    const pools = poolsOf(state, pl.id);
+    const s = security(state, pl.securityId);
+    s.reserved = s.reserved.minus(outstandingReservation(pl));
+    pl.deleted = true;
+    for (const x of pools) {
+      x.deleted = true;
+      state.put('pools', x);
+    }
+    state.put('plans', pl);
+    state.put('securities', s);
+  },
+};

@@ -1,0 +1,41 @@
+import { toDecimalString } from '../../../../libs/cap-math';
+import { LedgerRuleError, LedgerState, PlanState } from '../ledger-state';
+import { livePlan, nonNegative, poolsOf, reserve, sumOf } from '../incentive-rules';
+import { security } from '../rules';
+import type { TransactionDefinition } from './definition';
+
+/** The least a plan may reserve: what its pools reserve, or what was exercised or retired. */
+function floorOf(state: LedgerState, pl: PlanState) {
+  const pooled = sumOf(poolsOf(state, pl.id).map((x) => x.sharesReserved));
+  const spent = pl.exercised.plus(pl.retired);
+  return { pooled, spent, floor: pooled.gt(spent) ? pooled : spent };
+}
+
+/** OCF TX_STOCK_PLAN_POOL_ADJUSTMENT: the plan's reservation grows from, or shrinks back to, its class. */
+export const stockPlanPoolAdjustment: TransactionDefinition<'TX_STOCK_PLAN_POOL_ADJUSTMENT'> = {
+  definesRecord: false,
+  scope: (p) => ({ plans: [p.planId] }),
+  validate(state, { planId, sharesReserved }) {
+    const pl = livePlan(state, planId, true);
+    security(state, pl.securityId);
+    const next = nonNegative(sharesReserved, 'sharesReserved');
+    const { pooled, spent, floor } = floorOf(state, pl);
+    if (next.lt(floor)) {
+      throw new LedgerRuleError(
+        'insufficientShares',
+        `plan ${pl.name} needs at least ${toDecimalString(floor)} shares reserved (its pools reserve ${toDecimalString(pooled)}; ${toDecimalString(spent)} were exercised or retired)`,
+      );
+    }
+  },
+  apply(state, { planId, sharesReserved }, strict) {
+    const pl = livePlan(state, planId, strict);
+    const s = security(state, pl.securityId);
+    const next = nonNegative(sharesReserved, 'sharesReserved');
+    const delta = next.minus(pl.sharesReserved);
+    if (delta.gt(0)) reserve(state, s, delta, strict);
+    else s.reserved = s.reserved.plus(delta);
+    pl.sharesReserved = next;
+    state.put('plans', pl);
+    state.put('securities', s);
+  },
+};

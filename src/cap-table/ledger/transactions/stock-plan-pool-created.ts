@@ -1,0 +1,26 @@
+import { assertPoolsFit, livePlan, nonNegative, poolsOf, ZERO } from '../incentive-rules';
+import type { TransactionDefinition } from './definition';
+
+/** A pool of a plan: the pools together reserve no more than the plan. */
+export const stockPlanPoolCreated: TransactionDefinition<'STOCK_PLAN_POOL_CREATED'> = {
+  definesRecord: true,
+  scope: (p) => ({ plans: [p.pool.planId] }),
+  validate(state, { pool }) {
+    const pl = livePlan(state, pool.planId, true);
+    assertPoolsFit(pl, poolsOf(state, pl.id), nonNegative(pool.sharesReserved, 'sharesReserved'), true);
+  },
+  apply(state, { pool }, strict) {
+    const pl = livePlan(state, pool.planId, strict);
+    state.put('pools', {
+      ...pool,
+      sharesReserved: nonNegative(pool.sharesReserved, 'sharesReserved'),
+      granted: ZERO,
+      exercised: ZERO,
+      cancelled: ZERO,
+      returned: ZERO,
+      deleted: false,
+    });
+    // A plan changes with its pools (its `updated`).
+    state.put('plans', pl);
+  },
+};

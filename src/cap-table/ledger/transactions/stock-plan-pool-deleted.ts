@@ -1,0 +1,26 @@
+import { toDecimalString } from '../../../../libs/cap-math';
+import { LedgerRuleError } from '../ledger-state';
+import { plan, pool } from '../incentive-rules';
+import type { TransactionDefinition } from './definition';
+
+/** A pool with nothing granted or exercised from it. */
+export const stockPlanPoolDeleted: TransactionDefinition<'STOCK_PLAN_POOL_DELETED'> = {
+  definesRecord: false,
+  scope: (p) => ({ pools: [p.poolId] }),
+  validate(state, { poolId }) {
+    const po = pool(state, poolId);
+    const committed = po.granted.minus(po.returned);
+    if (committed.gt(0)) {
+      throw new LedgerRuleError(
+        'conflict',
+        `pool ${po.name} has ${toDecimalString(committed)} shares granted or exercised`,
+      );
+    }
+  },
+  apply(state, { poolId }) {
+    const po = pool(state, poolId);
+    po.deleted = true;
+    state.put('pools', po);
+    state.put('plans', plan(state, po.planId));
+  },
+};

@@ -1,0 +1,35 @@
+import { toDecimalString } from '../../../../libs/cap-math';
+import { LedgerRuleError } from '../ledger-state';
+import { assertPoolsFit, nonNegative, plan, pool, poolsOf } from '../incentive-rules';
+import type { TransactionDefinition } from './definition';
+
+/** A pool renamed or resized: never below what it granted, its plan's pools within the plan. */
+export const stockPlanPoolUpdated: TransactionDefinition<'STOCK_PLAN_POOL_UPDATED'> = {
+  definesRecord: false,
+  scope: (p) => ({ pools: [p.poolId] }),
+  validate(state, { poolId, changes }) {
+    const po = pool(state, poolId);
+    if (po.deleted) throw new LedgerRuleError('notFound', `no pool ${poolId}`);
+    if (changes.sharesReserved === undefined) return;
+    const next = nonNegative(changes.sharesReserved, 'sharesReserved');
+    const committed = po.granted.minus(po.returned);
+    if (next.lt(committed)) {
+      throw new LedgerRuleError(
+        'insufficientShares',
+        `pool ${po.name} has ${toDecimalString(committed)} shares granted: it cannot reserve fewer`,
+      );
+    }
+    const pl = plan(state, po.planId);
+    const others = poolsOf(state, pl.id).filter((x) => x.id !== po.id);
+    assertPoolsFit(pl, others, next, true);
+  },
+  apply(state, { poolId, changes }) {
+    const po = pool(state, poolId);
+    if (changes.sharesReserved !== undefined) {
+      po.sharesReserved = nonNegative(changes.sharesReserved, 'sharesReserved');
+    }
+    if (changes.name !== undefined) po.name = changes.name;
+    state.put('pools', po);
+    state.put('plans', plan(state, po.planId));
+  },
+};

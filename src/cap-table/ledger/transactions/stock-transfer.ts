@@ -1,0 +1,59 @@
+import { compareDates, toDecimalString } from '../../../../libs/cap-math';
+import { LedgerRuleError } from '../ledger-state';
+import { assertActive, positive, security, shareholding, takeLowest } from '../rules';
+import type { TransactionDefinition } from './definition';
+
+/**
+ * OCF TX_STOCK_TRANSFER: the lowest-numbered shares of the source move to a new certificate of
+ * the receiving holder; the source keeps the rest (or is `transferred` when none are left).
+ */
+export const stockTransfer: TransactionDefinition<'TX_STOCK_TRANSFER'> = {
+  definesRecord: false,
+  scope: (p) => ({ shareholdings: [p.sourceId] }),
+  validate(state, t) {
+    const source = shareholding(state, t.sourceId);
+    assertActive(source);
+    if (source.memberId === t.toMemberId) {
+      throw new LedgerRuleError('invalid', 'toMember already holds these shares', 'toMember');
+    }
+    if (compareDates(t.date, source.issueDate) < 0) {
+      throw new LedgerRuleError(
+        'invalid',
+        `date must not be before the issue date ${source.issueDate}`,
+        'date',
+      );
+    }
+    const quantity = positive(t.quantity, 'quantity');
+    if (quantity.gt(source.quantity)) {
+      throw new LedgerRuleError(
+        'insufficientShares',
+        `shareholding ${source.certificateNumber} holds ${toDecimalString(source.quantity)}, less than ${t.quantity}`,
+      );
+    }
+  },
+  apply(state, t) {
+    const source = shareholding(state, t.sourceId);
+    const quantity = positive(t.quantity, 'quantity');
+    const s = security(state, source.securityId);
+    source.quantity = source.quantity.minus(quantity);
+    if (source.quantity.isZero()) source.status = 'transferred';
+    state.put('shareholdings', {
+      id: t.destinationId,
+      memberId: t.toMemberId,
+      securityId: source.securityId,
+      quantity,
+      pricePerShare: t.pricePerShare ?? source.pricePerShare,
+      issueDate: t.date,
+      certificateNumber: `${s.idPrefix}${s.nextCertificateNumber++}`,
+      status: 'active',
+      legendIds: [...source.legendIds],
+      consideration: null,
+      transferredFromId: source.id,
+    });
+    const [moved, kept] = takeLowest(state.blocks.get(source.id) ?? [], quantity);
+    state.putBlocks(source.id, kept);
+    state.putBlocks(t.destinationId, moved);
+    state.put('shareholdings', source);
+    state.put('securities', s);
+  },
+};

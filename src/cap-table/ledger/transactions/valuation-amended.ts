@@ -1,0 +1,12 @@
+import { found } from '../rules';
+import type { TransactionDefinition } from './definition';
+import { noRules } from './definition';
+
+export const valuationAmended: TransactionDefinition<'VALUATION_AMENDED'> = {
+  definesRecord: false,
+  scope: (p) => ({ valuations: [p.valuationId] }),
+  validate: noRules,
+  apply(state, { valuationId, changes }) {
+    state.put('valuations', Object.assign(found(state.valuations, valuationId, 'valuation'), changes));
+  },
+};

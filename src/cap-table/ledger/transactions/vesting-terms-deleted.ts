@@ -1,0 +1,23 @@
+import { LedgerRuleError } from '../ledger-state';
+import { schedule } from '../incentive-rules';
+import type { TransactionDefinition } from './definition';
+
+/** Vesting terms no active grant uses. */
+export const vestingTermsDeleted: TransactionDefinition<'VESTING_TERMS_DELETED'> = {
+  definesRecord: false,
+  scope: (p) => ({ scheduleToChange: p.vestingScheduleId }),
+  validate(state, { vestingScheduleId }) {
+    const v = schedule(state, vestingScheduleId);
+    const user = [...state.holdings.values()].find(
+      (h) => h.status === 'active' && h.vestingScheduleId === vestingScheduleId,
+    );
+    if (user) {
+      throw new LedgerRuleError('conflict', `vesting schedule ${v.name} is used by an active ${user.type} grant`);
+    }
+  },
+  apply(state, { vestingScheduleId }) {
+    const v = schedule(state, vestingScheduleId);
+    v.deleted = true;
+    state.put('schedules', v);
+  },
+};

@@ -1,0 +1,16 @@
+import { assertActiveHolding, holding, outstanding } from '../incentive-rules';
+import type { TransactionDefinition } from './definition';
+
+export const warrantCancellation: TransactionDefinition<'TX_WARRANT_CANCELLATION'> = {
+  definesRecord: false,
+  scope: (p) => ({ holdings: [p.holdingId] }),
+  validate(state, { holdingId }) {
+    assertActiveHolding(holding(state, holdingId));
+  },
+  apply(state, { holdingId }) {
+    const h = holding(state, holdingId);
+    h.cancelled = h.cancelled.plus(outstanding(h));
+    h.status = 'cancelled';
+    state.put('holdings', h);
+  },
+};

@@ -1,0 +1,25 @@
+import { LedgerRuleError } from '../ledger-state';
+import { addHolding, assertSchedule } from '../incentive-rules';
+import { assertLiveClass, positive, security } from '../rules';
+import type { TransactionDefinition } from './definition';
+
+/** OCF TX_WARRANT_ISSUANCE: the right to buy shares of a class; nothing is issued yet. */
+export const warrantIssuance: TransactionDefinition<'TX_WARRANT_ISSUANCE'> = {
+  definesRecord: false,
+  scope: (p) => ({
+    securities: p.holding.securityId ? [p.holding.securityId] : [],
+    schedules: p.holding.vestingScheduleId ? [p.holding.vestingScheduleId] : [],
+  }),
+  validate(state, { holding: record }) {
+    assertLiveClass(security(state, record.securityId ?? ''));
+    assertSchedule(state, record.vestingScheduleId);
+    positive(record.terms.quantity ?? '', 'quantity');
+    if (state.holdings.has(record.id)) {
+      throw new LedgerRuleError('conflict', `holding ${record.id} exists`);
+    }
+  },
+  apply(state, { holding: record }, strict) {
+    security(state, record.securityId ?? '');
+    addHolding(state, record, positive(record.terms.quantity ?? '', 'quantity'), strict);
+  },
+};
