@@ -10,6 +10,7 @@ import { ConfigModule } from './config';
 import { DatabaseModule } from './database';
 import { EventsModule } from './events';
 import { HealthModule } from './health';
+import { IdempotencyModule } from './idempotency';
 import { OcfModule } from './ocf';
 import { OrganizationsModule } from './organizations';
 import { ProfilesModule } from './profiles';
@@ -28,6 +29,7 @@ import { RedisModule } from './redis';
     RedisModule,
     EventsModule,
     ScheduleModule.forRoot(),
+    IdempotencyModule,
     HealthModule,
     ActivityModule,
     AuthModule,

@@ -19,6 +19,10 @@ const DESCRIPTION = [
     '`application/json` (`multipart/form-data` on upload routes), else 415.',
   '',
   '**Query parameters**: a GET with a query parameter the route does not know answers 400 `{message}`.',
+  '',
+  '**Retries**: the writes of the cap table and the imports take an optional `Idempotency-Key` ' +
+    'header; a retry with the same key and request gets the first answer again and writes nothing ' +
+    '(see the parameter).',
 ].join('\n');
 
 /**

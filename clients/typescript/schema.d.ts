@@ -8578,7 +8578,10 @@ export interface operations {
     Securities_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional; 1 to 255 printable ASCII characters, unique per request (a UUID). The first answer to a key (a success, or a refusal other than 409, 429 and 5xx) is kept 24 hours for the caller; a retry with the same key, method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing. Keys are per user. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 organization: string;
             };
@@ -8593,13 +8596,15 @@ export interface operations {
             /** @description The new class */
             201: {
                 headers: {
+                    /** @description `true` when the answer is the one kept for the request’s `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SecurityView"];
                 };
             };
-            /** @description Malformed path, query or body `{error, message}` */
+            /** @description Malformed path, query or body `{error, message}`; or `{error, key: "invalidIdempotencyKey", message}`: an `Idempotency-Key` that is not 1 to 255 printable ASCII characters */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8635,7 +8640,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Another class of the organization has this name or idPrefix */
+            /** @description Another class of the organization has this name or idPrefix; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8646,6 +8651,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `{error, key: "idempotencyKeyReused", message}`: this `Idempotency-Key` was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8734,7 +8748,10 @@ export interface operations {
     Securities_replace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional; 1 to 255 printable ASCII characters, unique per request (a UUID). The first answer to a key (a success, or a refusal other than 409, 429 and 5xx) is kept 24 hours for the caller; a retry with the same key, method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing. Keys are per user. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 security: string;
                 organization: string;
@@ -8750,13 +8767,15 @@ export interface operations {
             /** @description The class afterwards */
             200: {
                 headers: {
+                    /** @description `true` when the answer is the one kept for the request’s `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SecurityView"];
                 };
             };
-            /** @description Malformed body `{error, message}`, or `insufficientShares`: fewer authorized shares than are issued and reserved `{error, key, message}` */
+            /** @description Malformed body `{error, message}`, or `insufficientShares`: fewer authorized shares than are issued and reserved `{error, key, message}`; or `{error, key: "invalidIdempotencyKey", message}`: an `Idempotency-Key` that is not 1 to 255 printable ASCII characters */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8792,7 +8811,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Another class of the organization has this name or idPrefix */
+            /** @description Another class of the organization has this name or idPrefix; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8803,6 +8822,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `{error, key: "idempotencyKeyReused", message}`: this `Idempotency-Key` was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8910,7 +8938,10 @@ export interface operations {
     Securities_addShares: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional; 1 to 255 printable ASCII characters, unique per request (a UUID). The first answer to a key (a success, or a refusal other than 409, 429 and 5xx) is kept 24 hours for the caller; a retry with the same key, method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing. Keys are per user. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 security: string;
                 organization: string;
@@ -8926,13 +8957,15 @@ export interface operations {
             /** @description The class afterwards */
             201: {
                 headers: {
+                    /** @description `true` when the answer is the one kept for the request’s `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SecurityView"];
                 };
             };
-            /** @description Malformed body `{error, message}`, or the authorized shares would pass 28 digits before the point */
+            /** @description Malformed body `{error, message}`, or the authorized shares would pass 28 digits before the point; or `{error, key: "invalidIdempotencyKey", message}`: an `Idempotency-Key` that is not 1 to 255 printable ASCII characters */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8968,8 +9001,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `{error, key: "idempotencyKeyReused", message}`: this `Idempotency-Key` was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9058,7 +9109,10 @@ export interface operations {
     Legends_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional; 1 to 255 printable ASCII characters, unique per request (a UUID). The first answer to a key (a success, or a refusal other than 409, 429 and 5xx) is kept 24 hours for the caller; a retry with the same key, method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing. Keys are per user. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 organization: string;
             };
@@ -9073,13 +9127,15 @@ export interface operations {
             /** @description The new legend template */
             201: {
                 headers: {
+                    /** @description `true` when the answer is the one kept for the request’s `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["LegendView"];
                 };
             };
-            /** @description Malformed path, query or body `{error, message}` */
+            /** @description Malformed path, query or body `{error, message}`; or `{error, key: "invalidIdempotencyKey", message}`: an `Idempotency-Key` that is not 1 to 255 printable ASCII characters */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9115,8 +9171,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `{error, key: "idempotencyKeyReused", message}`: this `Idempotency-Key` was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9291,7 +9365,10 @@ export interface operations {
     Legends_update: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional; 1 to 255 printable ASCII characters, unique per request (a UUID). The first answer to a key (a success, or a refusal other than 409, 429 and 5xx) is kept 24 hours for the caller; a retry with the same key, method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing. Keys are per user. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 legend: string;
                 organization: string;
@@ -9307,13 +9384,15 @@ export interface operations {
             /** @description The legend template afterwards */
             200: {
                 headers: {
+                    /** @description `true` when the answer is the one kept for the request’s `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["LegendView"];
                 };
             };
-            /** @description Malformed path, query or body `{error, message}` */
+            /** @description Malformed path, query or body `{error, message}`; or `{error, key: "invalidIdempotencyKey", message}`: an `Idempotency-Key` that is not 1 to 255 printable ASCII characters */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9349,8 +9428,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `{error, key: "idempotencyKeyReused", message}`: this `Idempotency-Key` was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9453,7 +9550,10 @@ export interface operations {
     OrganizationShareholdings_issue: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional; 1 to 255 printable ASCII characters, unique per request (a UUID). The first answer to a key (a success, or a refusal other than 409, 429 and 5xx) is kept 24 hours for the caller; a retry with the same key, method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing. Keys are per user. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 organization: string;
             };
@@ -9468,13 +9568,15 @@ export interface operations {
             /** @description The new shareholding */
             201: {
                 headers: {
+                    /** @description `true` when the answer is the one kept for the request’s `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ShareholdingView"];
                 };
             };
-            /** @description Malformed body `{error, message}`, or `insufficientShares`: more shares than the class has unissued, or than the source holds (`{error, key, message}`) */
+            /** @description Malformed body `{error, message}`, or `insufficientShares`: more shares than the class has unissued, or than the source holds (`{error, key, message}`); or `{error, key: "invalidIdempotencyKey", message}`: an `Idempotency-Key` that is not 1 to 255 printable ASCII characters */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9514,8 +9616,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `{error, key: "idempotencyKeyReused", message}`: this `Idempotency-Key` was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9537,7 +9657,10 @@ export interface operations {
     OrganizationShareholdings_transfer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional; 1 to 255 printable ASCII characters, unique per request (a UUID). The first answer to a key (a success, or a refusal other than 409, 429 and 5xx) is kept 24 hours for the caller; a retry with the same key, method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing. Keys are per user. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 organization: string;
             };
@@ -9552,13 +9675,15 @@ export interface operations {
             /** @description The transfer transaction and the two shareholdings after it */
             201: {
                 headers: {
+                    /** @description `true` when the answer is the one kept for the request’s `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TransferView"];
                 };
             };
-            /** @description Malformed body `{error, message}`, or `insufficientShares`: more shares than the class has unissued, or than the source holds (`{error, key, message}`); toMember already holds the source, or a date before its issue date */
+            /** @description Malformed body `{error, message}`, or `insufficientShares`: more shares than the class has unissued, or than the source holds (`{error, key, message}`); toMember already holds the source, or a date before its issue date; or `{error, key: "invalidIdempotencyKey", message}`: an `Idempotency-Key` that is not 1 to 255 printable ASCII characters */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9598,7 +9723,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The source is not active */
+            /** @description The source is not active; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9609,6 +9734,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `{error, key: "idempotencyKeyReused", message}`: this `Idempotency-Key` was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9829,7 +9963,10 @@ export interface operations {
     Shareholding_replace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional; 1 to 255 printable ASCII characters, unique per request (a UUID). The first answer to a key (a success, or a refusal other than 409, 429 and 5xx) is kept 24 hours for the caller; a retry with the same key, method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing. Keys are per user. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 holding: string;
             };
@@ -9844,13 +9981,15 @@ export interface operations {
             /** @description The shareholding after the correction */
             200: {
                 headers: {
+                    /** @description `true` when the answer is the one kept for the request’s `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ShareholdingView"];
                 };
             };
-            /** @description Malformed body `{error, message}`, or `insufficientShares`: more shares than the class has unissued, or than the source holds (`{error, key, message}`); a change of holder or class */
+            /** @description Malformed body `{error, message}`, or `insufficientShares`: more shares than the class has unissued, or than the source holds (`{error, key, message}`); a change of holder or class; or `{error, key: "invalidIdempotencyKey", message}`: an `Idempotency-Key` that is not 1 to 255 printable ASCII characters */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9890,7 +10029,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The shareholding is voided or transferred, not active */
+            /** @description The shareholding is voided or transferred, not active; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9901,6 +10040,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `{error, key: "idempotencyKeyReused", message}`: this `Idempotency-Key` was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10007,7 +10155,10 @@ export interface operations {
     Shareholding_amend: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional; 1 to 255 printable ASCII characters, unique per request (a UUID). The first answer to a key (a success, or a refusal other than 409, 429 and 5xx) is kept 24 hours for the caller; a retry with the same key, method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing. Keys are per user. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 holding: string;
             };
@@ -10022,13 +10173,15 @@ export interface operations {
             /** @description The shareholding after the correction */
             200: {
                 headers: {
+                    /** @description `true` when the answer is the one kept for the request’s `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ShareholdingView"];
                 };
             };
-            /** @description Malformed body `{error, message}`, or `insufficientShares`: more shares than the class has unissued, or than the source holds (`{error, key, message}`); a change of holder or class */
+            /** @description Malformed body `{error, message}`, or `insufficientShares`: more shares than the class has unissued, or than the source holds (`{error, key, message}`); a change of holder or class; or `{error, key: "invalidIdempotencyKey", message}`: an `Idempotency-Key` that is not 1 to 255 printable ASCII characters */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10068,7 +10221,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The shareholding is voided or transferred, not active */
+            /** @description The shareholding is voided or transferred, not active; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10079,6 +10232,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `{error, key: "idempotencyKeyReused", message}`: this `Idempotency-Key` was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10100,7 +10262,10 @@ export interface operations {
     Valuations_put: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional; 1 to 255 printable ASCII characters, unique per request (a UUID). The first answer to a key (a success, or a refusal other than 409, 429 and 5xx) is kept 24 hours for the caller; a retry with the same key, method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing. Keys are per user. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10113,13 +10278,15 @@ export interface operations {
             /** @description The valuation as recorded (created or updated) */
             200: {
                 headers: {
+                    /** @description `true` when the answer is the one kept for the request’s `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValuationView"];
                 };
             };
-            /** @description Malformed path, query or body `{error, message}` */
+            /** @description Malformed path, query or body `{error, message}`; or `{error, key: "invalidIdempotencyKey", message}`: an `Idempotency-Key` that is not 1 to 255 printable ASCII characters */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10159,8 +10326,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `{error, key: "idempotencyKeyReused", message}`: this `Idempotency-Key` was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10315,7 +10500,10 @@ export interface operations {
     CapitalChanges_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional; 1 to 255 printable ASCII characters, unique per request (a UUID). The first answer to a key (a success, or a refusal other than 409, 429 and 5xx) is kept 24 hours for the caller; a retry with the same key, method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing. Keys are per user. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 entity: string;
             };
@@ -10330,13 +10518,15 @@ export interface operations {
             /** @description The capital change as recorded */
             201: {
                 headers: {
+                    /** @description `true` when the answer is the one kept for the request’s `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CapitalChangeView"];
                 };
             };
-            /** @description Malformed body `{error, message}`, or `member` is not the member of `:entity` */
+            /** @description Malformed body `{error, message}`, or `member` is not the member of `:entity`; or `{error, key: "invalidIdempotencyKey", message}`: an `Idempotency-Key` that is not 1 to 255 printable ASCII characters */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10372,8 +10562,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `{error, key: "idempotencyKeyReused", message}`: this `Idempotency-Key` was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10395,7 +10603,10 @@ export interface operations {
     CapitalChanges_update: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional; 1 to 255 printable ASCII characters, unique per request (a UUID). The first answer to a key (a success, or a refusal other than 409, 429 and 5xx) is kept 24 hours for the caller; a retry with the same key, method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing. Keys are per user. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 entity: string;
             };
@@ -10410,13 +10621,15 @@ export interface operations {
             /** @description The capital change afterwards */
             200: {
                 headers: {
+                    /** @description `true` when the answer is the one kept for the request’s `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CapitalChangeView"];
                 };
             };
-            /** @description Malformed path, query or body `{error, message}` */
+            /** @description Malformed path, query or body `{error, message}`; or `{error, key: "invalidIdempotencyKey", message}`: an `Idempotency-Key` that is not 1 to 255 printable ASCII characters */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10456,8 +10669,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `{error, key: "idempotencyKeyReused", message}`: this `Idempotency-Key` was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10771,7 +11002,10 @@ export interface operations {
     VestingSchedules_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional; 1 to 255 printable ASCII characters, unique per request (a UUID). The first answer to a key (a success, or a refusal other than 409, 429 and 5xx) is kept 24 hours for the caller; a retry with the same key, method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing. Keys are per user. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10784,13 +11018,15 @@ export interface operations {
             /** @description The schedule, version 1 */
             201: {
                 headers: {
+                    /** @description `true` when the answer is the one kept for the request’s `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["VestingScheduleView"];
                 };
             };
-            /** @description Invalid terms `{error, message, field?}` */
+            /** @description Invalid terms `{error, message, field?}`; or `{error, key: "invalidIdempotencyKey", message}`: an `Idempotency-Key` that is not 1 to 255 printable ASCII characters */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10826,8 +11062,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `{error, key: "idempotencyKeyReused", message}`: this `Idempotency-Key` was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10916,7 +11170,10 @@ export interface operations {
     VestingSchedules_replace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional; 1 to 255 printable ASCII characters, unique per request (a UUID). The first answer to a key (a success, or a refusal other than 409, 429 and 5xx) is kept 24 hours for the caller; a retry with the same key, method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing. Keys are per user. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 vestingSchedule: string;
             };
@@ -10931,13 +11188,15 @@ export interface operations {
             /** @description The new version */
             200: {
                 headers: {
+                    /** @description `true` when the answer is the one kept for the request’s `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["VestingScheduleView"];
                 };
             };
-            /** @description Malformed path, query or body `{error, message}` */
+            /** @description Malformed path, query or body `{error, message}`; or `{error, key: "invalidIdempotencyKey", message}`: an `Idempotency-Key` that is not 1 to 255 printable ASCII characters */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10973,7 +11232,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The version was already superseded */
+            /** @description The version was already superseded; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10984,6 +11243,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `{error, key: "idempotencyKeyReused", message}`: this `Idempotency-Key` was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11236,7 +11504,10 @@ export interface operations {
     OrganizationPlans_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional; 1 to 255 printable ASCII characters, unique per request (a UUID). The first answer to a key (a success, or a refusal other than 409, 429 and 5xx) is kept 24 hours for the caller; a retry with the same key, method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing. Keys are per user. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 organization: string;
             };
@@ -11251,13 +11522,15 @@ export interface operations {
             /** @description The plan with its pools */
             201: {
                 headers: {
+                    /** @description `true` when the answer is the one kept for the request’s `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PlanView"];
                 };
             };
-            /** @description Keyed errors: `insufficientShares`; or `{error, message}` for a malformed body */
+            /** @description Keyed errors: `insufficientShares`; or `{error, message}` for a malformed body; or `{error, key: "invalidIdempotencyKey", message}`: an `Idempotency-Key` that is not 1 to 255 printable ASCII characters */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11293,8 +11566,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `{error, key: "idempotencyKeyReused", message}`: this `Idempotency-Key` was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11383,7 +11674,10 @@ export interface operations {
     Plan_replace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional; 1 to 255 printable ASCII characters, unique per request (a UUID). The first answer to a key (a success, or a refusal other than 409, 429 and 5xx) is kept 24 hours for the caller; a retry with the same key, method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing. Keys are per user. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 plan: string;
             };
@@ -11398,13 +11692,15 @@ export interface operations {
             /** @description The plan as it now stands */
             200: {
                 headers: {
+                    /** @description `true` when the answer is the one kept for the request’s `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PlanView"];
                 };
             };
-            /** @description Keyed errors: `insufficientShares`; or `{error, message}` for a malformed body */
+            /** @description Keyed errors: `insufficientShares`; or `{error, message}` for a malformed body; or `{error, key: "invalidIdempotencyKey", message}`: an `Idempotency-Key` that is not 1 to 255 printable ASCII characters */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11440,7 +11736,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A pool left out has grants */
+            /** @description A pool left out has grants; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11451,6 +11747,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `{error, key: "idempotencyKeyReused", message}`: this `Idempotency-Key` was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11741,7 +12046,10 @@ export interface operations {
     Holdings_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional; 1 to 255 printable ASCII characters, unique per request (a UUID). The first answer to a key (a success, or a refusal other than 409, 429 and 5xx) is kept 24 hours for the caller; a retry with the same key, method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing. Keys are per user. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11754,13 +12062,15 @@ export interface operations {
             /** @description The holding */
             201: {
                 headers: {
+                    /** @description `true` when the answer is the one kept for the request’s `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["GrantView"] | components["schemas"]["WarrantView"] | components["schemas"]["NoteView"] | components["schemas"]["SafeView"];
                 };
             };
-            /** @description Validation, or `insufficientShares`: a grant (or a larger quantity) beyond its pool’s available shares, or a quantity below what was exercised or cancelled */
+            /** @description Validation, or `insufficientShares`: a grant (or a larger quantity) beyond its pool’s available shares, or a quantity below what was exercised or cancelled; or `{error, key: "invalidIdempotencyKey", message}`: an `Idempotency-Key` that is not 1 to 255 printable ASCII characters */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11796,7 +12106,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `vestingSchedule` is a version that was replaced since (grant with the latest version) */
+            /** @description `vestingSchedule` is a version that was replaced since (grant with the latest version); or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11807,6 +12117,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `{error, key: "idempotencyKeyReused", message}`: this `Idempotency-Key` was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11895,7 +12214,10 @@ export interface operations {
     Holdings_replace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional; 1 to 255 printable ASCII characters, unique per request (a UUID). The first answer to a key (a success, or a refusal other than 409, 429 and 5xx) is kept 24 hours for the caller; a retry with the same key, method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing. Keys are per user. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 holding: string;
             };
@@ -11910,13 +12232,15 @@ export interface operations {
             /** @description The holding as amended */
             200: {
                 headers: {
+                    /** @description `true` when the answer is the one kept for the request’s `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["GrantView"] | components["schemas"]["WarrantView"] | components["schemas"]["NoteView"] | components["schemas"]["SafeView"];
                 };
             };
-            /** @description Validation, or `insufficientShares`: a grant (or a larger quantity) beyond its pool’s available shares, or a quantity below what was exercised or cancelled */
+            /** @description Validation, or `insufficientShares`: a grant (or a larger quantity) beyond its pool’s available shares, or a quantity below what was exercised or cancelled; or `{error, key: "invalidIdempotencyKey", message}`: an `Idempotency-Key` that is not 1 to 255 printable ASCII characters */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11952,7 +12276,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The holding is not active (cancelled, exercised, repaid or converted); the principal or interest terms of a note with repayments; or `vestingSchedule` is a version that was replaced since (grant with the latest version) */
+            /** @description The holding is not active (cancelled, exercised, repaid or converted); the principal or interest terms of a note with repayments; or `vestingSchedule` is a version that was replaced since (grant with the latest version); or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11963,6 +12287,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `{error, key: "idempotencyKeyReused", message}`: this `Idempotency-Key` was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12069,7 +12402,10 @@ export interface operations {
     Holdings_amend: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional; 1 to 255 printable ASCII characters, unique per request (a UUID). The first answer to a key (a success, or a refusal other than 409, 429 and 5xx) is kept 24 hours for the caller; a retry with the same key, method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing. Keys are per user. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 holding: string;
             };
@@ -12084,13 +12420,15 @@ export interface operations {
             /** @description The holding as amended */
             200: {
                 headers: {
+                    /** @description `true` when the answer is the one kept for the request’s `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["GrantView"] | components["schemas"]["WarrantView"] | components["schemas"]["NoteView"] | components["schemas"]["SafeView"];
                 };
             };
-            /** @description Validation, or `insufficientShares`: a grant (or a larger quantity) beyond its pool’s available shares, or a quantity below what was exercised or cancelled */
+            /** @description Validation, or `insufficientShares`: a grant (or a larger quantity) beyond its pool’s available shares, or a quantity below what was exercised or cancelled; or `{error, key: "invalidIdempotencyKey", message}`: an `Idempotency-Key` that is not 1 to 255 printable ASCII characters */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12126,7 +12464,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The holding is not active (cancelled, exercised, repaid or converted); the principal or interest terms of a note with repayments; or `vestingSchedule` is a version that was replaced since (grant with the latest version) */
+            /** @description The holding is not active (cancelled, exercised, repaid or converted); the principal or interest terms of a note with repayments; or `vestingSchedule` is a version that was replaced since (grant with the latest version); or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12137,6 +12475,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `{error, key: "idempotencyKeyReused", message}`: this `Idempotency-Key` was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12158,7 +12505,10 @@ export interface operations {
     Holdings_repay: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional; 1 to 255 printable ASCII characters, unique per request (a UUID). The first answer to a key (a success, or a refusal other than 409, 429 and 5xx) is kept 24 hours for the caller; a retry with the same key, method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing. Keys are per user. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 holding: string;
             };
@@ -12173,13 +12523,15 @@ export interface operations {
             /** @description The note after the repayment */
             200: {
                 headers: {
+                    /** @description `true` when the answer is the one kept for the request’s `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["NoteView"];
                 };
             };
-            /** @description Malformed path, query or body `{error, message}` */
+            /** @description Malformed path, query or body `{error, message}`; or `{error, key: "invalidIdempotencyKey", message}`: an `Idempotency-Key` that is not 1 to 255 printable ASCII characters */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12215,7 +12567,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The note is not active (repaid, converted or cancelled) */
+            /** @description The note is not active (repaid, converted or cancelled); or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12226,6 +12578,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `{error, key: "idempotencyKeyReused", message}`: this `Idempotency-Key` was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12247,7 +12608,10 @@ export interface operations {
     Holdings_convert: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional; 1 to 255 printable ASCII characters, unique per request (a UUID). The first answer to a key (a success, or a refusal other than 409, 429 and 5xx) is kept 24 hours for the caller; a retry with the same key, method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing. Keys are per user. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 holding: string;
             };
@@ -12262,13 +12626,15 @@ export interface operations {
             /** @description The converted note or SAFE and the shareholding issued */
             201: {
                 headers: {
+                    /** @description `true` when the answer is the one kept for the request’s `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ConvertedView"];
                 };
             };
-            /** @description Malformed path, query or body `{error, message}` */
+            /** @description Malformed path, query or body `{error, message}`; or `{error, key: "invalidIdempotencyKey", message}`: an `Idempotency-Key` that is not 1 to 255 printable ASCII characters */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12304,7 +12670,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The note or SAFE is not active (converted, repaid or cancelled) */
+            /** @description The note or SAFE is not active (converted, repaid or cancelled); or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12315,6 +12681,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `{error, key: "idempotencyKeyReused", message}`: this `Idempotency-Key` was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12547,7 +12922,10 @@ export interface operations {
     PlanPoolOptions_request: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional; 1 to 255 printable ASCII characters, unique per request (a UUID). The first answer to a key (a success, or a refusal other than 409, 429 and 5xx) is kept 24 hours for the caller; a retry with the same key, method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing. Keys are per user. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 plan: string;
                 pool: string;
@@ -12564,13 +12942,15 @@ export interface operations {
             /** @description The request (status `pending`) */
             201: {
                 headers: {
+                    /** @description `true` when the answer is the one kept for the request’s `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ExerciseRequestView"];
                 };
             };
-            /** @description Keyed errors: `insufficientShares`, `invalidFields`; or `{error, message}` for a malformed body */
+            /** @description Keyed errors: `insufficientShares`, `invalidFields`; or `{error, message}` for a malformed body; or `{error, key: "invalidIdempotencyKey", message}`: an `Idempotency-Key` that is not 1 to 255 printable ASCII characters */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12606,7 +12986,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The option is expired on the date (after its expiration date), cancelled or fully exercised */
+            /** @description The option is expired on the date (after its expiration date), cancelled or fully exercised; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12617,6 +12997,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `{error, key: "idempotencyKeyReused", message}`: this `Idempotency-Key` was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12638,7 +13027,10 @@ export interface operations {
     PlanPoolOptions_exercise: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional; 1 to 255 printable ASCII characters, unique per request (a UUID). The first answer to a key (a success, or a refusal other than 409, 429 and 5xx) is kept 24 hours for the caller; a retry with the same key, method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing. Keys are per user. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 plan: string;
                 pool: string;
@@ -12655,13 +13047,15 @@ export interface operations {
             /** @description The exercise */
             201: {
                 headers: {
+                    /** @description `true` when the answer is the one kept for the request’s `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ExerciseView"];
                 };
             };
-            /** @description Keyed errors: `insufficientShares`, `invalidFields`; or `{error, message}` for a malformed body */
+            /** @description Keyed errors: `insufficientShares`, `invalidFields`; or `{error, message}` for a malformed body; or `{error, key: "invalidIdempotencyKey", message}`: an `Idempotency-Key` that is not 1 to 255 printable ASCII characters */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12697,7 +13091,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The option is expired on the date (after its expiration date), cancelled or fully exercised; or the request is not pending */
+            /** @description The option is expired on the date (after its expiration date), cancelled or fully exercised; or the request is not pending; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12708,6 +13102,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `{error, key: "idempotencyKeyReused", message}`: this `Idempotency-Key` was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14667,7 +15070,10 @@ export interface operations {
                 /** @description Check the file and say what it would import, changing nothing (200 instead of 201). */
                 dryRun?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description Optional; 1 to 255 printable ASCII characters, unique per request (a UUID). The first answer to a key (a success, or a refusal other than 409, 429 and 5xx) is kept 24 hours for the caller; a retry with the same key, method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing. Keys are per user. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 organization: string;
             };
@@ -14685,6 +15091,8 @@ export interface operations {
             /** @description Dry run (`?dryRun=true`): `file` null and what the rows would add; nothing changed */
             200: {
                 headers: {
+                    /** @description `true` when the answer is the one kept for the request’s `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14694,6 +15102,8 @@ export interface operations {
             /** @description Imported: the stored file and what the rows added */
             201: {
                 headers: {
+                    /** @description `true` when the answer is the one kept for the request’s `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14703,7 +15113,7 @@ export interface operations {
             /**
              * @description Rows that cannot be imported: `{error, message, rows: [{row, column, reason}], rowErrorCount}`: the errors of every row, by row (the first 1,000 listed in `rows`, `rowErrorCount` counts them all; row 1 is the first row after the header, 0 the header; column null when the row as a whole is at fault: too many cells, broken quoting); `key: "insufficientShares"` is added when a row needs more shares than its class has unissued
              *
-             *     Keyed errors: `missingFileArgument`, `unsupportedFileExtension`, `insufficientShares`; or `{error, message}` for a malformed body
+             *     Keyed errors: `missingFileArgument`, `unsupportedFileExtension`, `insufficientShares`; or `{error, message}` for a malformed body; or `{error, key: "invalidIdempotencyKey", message}`: an `Idempotency-Key` that is not 1 to 255 printable ASCII characters
              */
             400: {
                 headers: {
@@ -14740,7 +15150,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `importInProgress`: another import (CSV or OCF, a dry run too) into this organization is running; try again when it has finished */
+            /** @description `importInProgress`: another import (CSV or OCF, a dry run too) into this organization is running; try again when it has finished; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14764,6 +15174,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `{error, key: "idempotencyKeyReused", message}`: this `Idempotency-Key` was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14930,7 +15349,10 @@ export interface operations {
                 /** @description Check the package and say what it would import, changing nothing (200 instead of 201). */
                 dryRun?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description Optional; 1 to 255 printable ASCII characters, unique per request (a UUID). The first answer to a key (a success, or a refusal other than 409, 429 and 5xx) is kept 24 hours for the caller; a retry with the same key, method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing. Keys are per user. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 organization: string;
             };
@@ -14948,6 +15370,8 @@ export interface operations {
             /** @description Dry run (`?dryRun=true`): what it would import, `dryRun: true`; nothing changed */
             200: {
                 headers: {
+                    /** @description `true` when the answer is the one kept for the request’s `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14957,6 +15381,8 @@ export interface operations {
             /** @description Imported: what the package brought in, and what it could not keep */
             201: {
                 headers: {
+                    /** @description `true` when the answer is the one kept for the request’s `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14966,7 +15392,7 @@ export interface operations {
             /**
              * @description The package cannot be imported: `{error, key: "invalidFields" (or "insufficientShares"), message, problems: [{file, path, reason}]}` listing every problem (the zip’s limits, schemas, MD5s, references, the replay)
              *
-             *     Keyed errors: `missingFileArgument`, `invalidFields`, `insufficientShares`; or `{error, message}` for a malformed body
+             *     Keyed errors: `missingFileArgument`, `invalidFields`, `insufficientShares`; or `{error, message}` for a malformed body; or `{error, key: "invalidIdempotencyKey", message}`: an `Idempotency-Key` that is not 1 to 255 printable ASCII characters
              */
             400: {
                 headers: {
@@ -15003,7 +15429,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `capTableNotEmpty`: the organization already has a cap table; `importInProgress`: another import (OCF or CSV, a dry run too) into this organization is running, try again when it has finished */
+            /** @description `capTableNotEmpty`: the organization already has a cap table; `importInProgress`: another import (OCF or CSV, a dry run too) into this organization is running, try again when it has finished; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15027,6 +15453,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `{error, key: "idempotencyKeyReused", message}`: this `Idempotency-Key` was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

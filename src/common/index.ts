@@ -5,7 +5,8 @@ export type { DomainErrorKey, DomainErrorDetails } from './errors/domain-error';
 export { ERROR_CATALOGUE } from './errors/error-catalogue';
 export type { ErrorKey } from './errors/error-catalogue';
 export { AllExceptionsFilter } from './errors/exception.filter';
-export { mapExpressErrors } from './errors/render-error';
+export { mapExpressErrors, renderDomainError, toDomainError } from './errors/render-error';
+export type { RenderedError } from './errors/render-error';
 export { validationError } from './errors/validation';
 
 export { Authenticated, CsrfExempt, Permission, Public } from './http/access.decorators';

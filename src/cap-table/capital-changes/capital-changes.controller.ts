@@ -8,6 +8,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { Access, AccessContext, Permission } from '../../common';
+import { Idempotent } from '../../idempotency';
 import { CreateCapitalChangeDto, UpdateCapitalChangeDto } from './capital-change.dto';
 import { CapitalChangeView } from './capital-change.view';
 import { CapitalChangesService } from './capital-changes.service';
@@ -18,6 +19,7 @@ export class CapitalChangesController {
   constructor(private readonly capitalChanges: CapitalChangesService) {}
 
   @Post()
+  @Idempotent()
   @Permission('canEdit', {
     record: 'memberEntity',
     param: 'entity',
@@ -42,6 +44,7 @@ export class CapitalChangesController {
   }
 
   @Patch()
+  @Idempotent()
   @Permission('canEdit', {
     record: 'memberEntity',
     param: 'entity',

@@ -20,6 +20,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { Access, AccessContext, Authenticated, CurrentUserId, Permission } from '../../common';
+import { Idempotent } from '../../idempotency';
 import {
   AmendHoldingDto,
   ConvertDto,
@@ -64,6 +65,7 @@ export class HoldingsController {
   ) {}
 
   @Post()
+  @Idempotent()
   @Permission('canEdit', { body: 'organization', bodyRecords: BODY_RECORDS })
   @ApiOperation({
     summary: 'Grant an option, RSU or SAR, or issue a warrant, convertible note or SAFE',
@@ -103,6 +105,7 @@ export class HoldingsController {
   }
 
   @Put(':holding')
+  @Idempotent()
   @Permission('canEditHolding', { ...HOLDING, bodyRecords: BODY_RECORDS })
   @ApiOperation({
     summary: 'Replace the editable terms of an active holding (an amendment transaction)',
@@ -125,6 +128,7 @@ export class HoldingsController {
   }
 
   @Patch(':holding')
+  @Idempotent()
   @Permission('canEditHolding', { ...HOLDING, bodyRecords: BODY_RECORDS })
   @ApiOperation({
     summary: 'Change some terms of an active holding (an amendment transaction)',
@@ -162,6 +166,7 @@ export class HoldingsController {
   }
 
   @Post(':holding/repay')
+  @Idempotent()
   @HttpCode(200)
   @Permission('canEditHolding', HOLDING)
   @ApiOperation({
@@ -177,6 +182,7 @@ export class HoldingsController {
   }
 
   @Post(':holding/convert')
+  @Idempotent()
   @Permission('canEditHolding', { ...HOLDING, bodyRecords: { security: 'security' } })
   @ApiOperation({
     summary: 'Convert a convertible note or SAFE into shares in a priced round',

@@ -7,6 +7,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { Access, AccessContext, Permission } from '../../common';
+import { Idempotent } from '../../idempotency';
 import { EMPTY_OBJECT } from '../view-fields';
 import { LegendDto, UpdateLegendDto } from './legend.dto';
 import { LegendView } from './legend.view';
@@ -18,6 +19,7 @@ export class LegendsController {
   constructor(private readonly legends: LegendsService) {}
 
   @Post()
+  @Idempotent()
   @Permission('canEditCapTable')
   @ApiOperation({ summary: 'Create a legend template (OCF StockLegendTemplate)' })
   @ApiCreatedResponse({ type: LegendView, description: 'The new legend template' })
@@ -42,6 +44,7 @@ export class LegendsController {
   }
 
   @Patch(':legend')
+  @Idempotent()
   @Permission('canEditCapTable')
   @ApiOperation({ summary: 'Change name, text or isDefault' })
   @ApiOkResponse({ type: LegendView, description: 'The legend template afterwards' })

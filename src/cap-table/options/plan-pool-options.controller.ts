@@ -8,6 +8,7 @@ import {
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Access, AccessContext, ApiKeyedErrors, PageQuery, Permission } from '../../common';
+import { Idempotent } from '../../idempotency';
 import { ExerciseDto, ExerciseRequestDto } from './option.dto';
 import { OptionExerciseService } from './option-exercise.service';
 import { OptionReadsService } from './option-reads.service';
@@ -80,6 +81,7 @@ export class PlanPoolOptionsController {
   }
 
   @Post(':option/exercise/request')
+  @Idempotent()
   @Permission('canEditExerciseOption', { record: 'option', orSelf: true })
   @ApiOperation({
     summary: 'Ask to exercise part of an option (pending until an editor exercises or rejects)',
@@ -102,6 +104,7 @@ export class PlanPoolOptionsController {
   }
 
   @Post(':option/exercise')
+  @Idempotent()
   @Permission('canEditExerciseOption', { record: 'option' })
   @ApiOperation({
     summary: 'Exercise an option: issue shares of the plan’s class at the exercise price',

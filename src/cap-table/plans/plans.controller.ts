@@ -7,6 +7,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { Access, AccessContext, ApiKeyedErrors, Permission } from '../../common';
+import { Idempotent } from '../../idempotency';
 import { CreatePlanDto, ReplacePlanDto } from './plan.dto';
 import { EMPTY_OBJECT } from '../view-fields';
 import { PlanReadsService } from './plan-reads.service';
@@ -26,6 +27,7 @@ export class OrganizationPlansController {
   ) {}
 
   @Post()
+  @Idempotent()
   @Permission('canEditCapTable', { bodyRecords: { security: 'security' } })
   @ApiOperation({
     summary: 'Create a stock plan with its pools (OCF StockPlan)',
@@ -71,6 +73,7 @@ export class PlanController {
   }
 
   @Put()
+  @Idempotent()
   @Permission('canEditPlan', { record: 'plan' })
   @ApiOperation({
     summary: 'Replace a stock plan and its pools',

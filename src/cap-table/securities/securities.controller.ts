@@ -8,6 +8,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { Access, AccessContext, Permission } from '../../common';
+import { Idempotent } from '../../idempotency';
 import { AddSharesDto, SecurityDto } from './security.dto';
 import { EMPTY_OBJECT } from '../view-fields';
 import { SecurityView } from './security.view';
@@ -21,6 +22,7 @@ export class SecuritiesController {
   constructor(private readonly securities: SecuritiesService) {}
 
   @Post()
+  @Idempotent()
   @Permission('canEditCapTable')
   @ApiOperation({
     summary: 'Create a share class (OCF StockClass)',
@@ -49,6 +51,7 @@ export class SecuritiesController {
   }
 
   @Put(':security')
+  @Idempotent()
   @Permission('canEditCapTable')
   @ApiOperation({
     summary: 'Replace a share class',
@@ -72,6 +75,7 @@ export class SecuritiesController {
   }
 
   @Post(':security/shares')
+  @Idempotent()
   @Permission('canEditCapTable')
   @ApiOperation({
     summary: 'Authorize more shares of the class (an authorized-shares adjustment transaction)',

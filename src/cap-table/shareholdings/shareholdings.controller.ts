@@ -23,6 +23,7 @@ import {
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Access, AccessContext, CachedList, ListResponder, Permission } from '../../common';
+import { Idempotent } from '../../idempotency';
 import {
   AmendShareholdingDto,
   IssueShareholdingDto,
@@ -56,6 +57,7 @@ export class OrganizationShareholdingsController {
   ) {}
 
   @Post('shareholding')
+  @Idempotent()
   @Permission('canEditCapTable', { bodyRecords: { member: 'member', security: 'security' } })
   @ApiOperation({
     summary: 'Issue shares to a member (a stock issuance transaction)',
@@ -72,6 +74,7 @@ export class OrganizationShareholdingsController {
   }
 
   @Post('shareholding/transfer')
+  @Idempotent()
   @Permission('canEditCapTable', {
     bodyRecords: { shareholding: 'shareholding', toMember: 'member' },
   })
@@ -169,6 +172,7 @@ export class ShareholdingController {
   }
 
   @Patch()
+  @Idempotent()
   @Permission('canEditHolding', { record: 'shareholding', param: 'holding' })
   @ApiOperation({
     summary: 'Correct fields of an active shareholding (a correction transaction)',
@@ -187,6 +191,7 @@ export class ShareholdingController {
   }
 
   @Put()
+  @Idempotent()
   @Permission('canEditHolding', { record: 'shareholding', param: 'holding' })
   @ApiOperation({
     summary: 'Replace the editable fields of an active shareholding (a correction transaction)',

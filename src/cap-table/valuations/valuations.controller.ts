@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Param, Put } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Access, AccessContext, Permission } from '../../common';
+import { Idempotent } from '../../idempotency';
 import { PutValuationDto } from './valuation.dto';
 import { ValuationView } from './valuation.view';
 import { ValuationsService } from './valuations.service';
@@ -11,6 +12,7 @@ export class ValuationsController {
   constructor(private readonly valuations: ValuationsService) {}
 
   @Put('valuation')
+  @Idempotent()
   @Permission('canEdit', {
     body: 'organization',
     bodyRecords: { id: 'valuation', reportFile: 'file' },

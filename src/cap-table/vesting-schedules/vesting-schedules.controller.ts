@@ -8,6 +8,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { Access, AccessContext, Permission } from '../../common';
+import { Idempotent } from '../../idempotency';
 import {
   ListVestingSchedulesQuery,
   ProjectVestingDto,
@@ -40,6 +41,7 @@ export class VestingSchedulesController {
   ) {}
 
   @Post('vestingSchedule')
+  @Idempotent()
   @Permission('canEditCapTable', { body: 'organization', bodyRecords: { plan: 'plan' } })
   @ApiOperation({
     summary: 'Create a vesting schedule (OCF VestingTerms), version 1',
@@ -56,6 +58,7 @@ export class VestingSchedulesController {
   }
 
   @Put('vestingSchedule/:vestingSchedule')
+  @Idempotent()
   @Permission('canEditCapTable', {
     record: 'vestingSchedule',
     body: 'organization',

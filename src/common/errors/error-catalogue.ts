@@ -32,6 +32,10 @@ export const ERROR_CATALOGUE = {
   importInProgress: { wire: 'importInProgress', status: 409 },
   valueOutOfRange: { wire: 'valueOutOfRange', status: 400 },
   queryResponseTooLarge: { wire: 'queryResponseTooLarge', status: 413 },
+  // Idempotency-Key: a malformed key, the key of another request, the key of one still running.
+  invalidIdempotencyKey: { wire: 'invalidIdempotencyKey', status: 400 },
+  idempotencyKeyReused: { wire: 'idempotencyKeyReused', status: 422 },
+  idempotencyKeyInProgress: { wire: 'idempotencyKeyInProgress', status: 409 },
 } as const satisfies Record<string, { wire: string; status: number }>;
 
 export type ErrorKey = keyof typeof ERROR_CATALOGUE;

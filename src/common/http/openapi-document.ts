@@ -6,12 +6,22 @@ interface Operation {
   summary?: string;
   description?: string;
   tags?: string[];
-  parameters?: { name: string; in: string; required?: boolean; schema?: Json }[];
+  parameters?: {
+    name: string;
+    in: string;
+    required?: boolean;
+    description?: string;
+    schema?: Json;
+  }[];
   requestBody?: unknown;
-  responses: Record<string, { description?: string; content?: Record<string, { schema?: Json }> }>;
+  responses: Record<
+    string,
+    { description?: string; content?: Record<string, { schema?: Json }>; headers?: Json }
+  >;
   security?: unknown[];
   'x-permission'?: string;
   'x-csrf-exempt'?: string;
+  'x-idempotent'?: boolean;
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
@@ -49,6 +59,33 @@ const STANDARD_ERRORS: Record<string, string> = {
     '(`{error, key: "databaseTimeout", message}`); try again',
 };
 
+/** What `@Idempotent()` routes answer about their `Idempotency-Key` (see src/idempotency). */
+const IDEMPOTENCY = {
+  header: {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description:
+      'Optional; 1 to 255 printable ASCII characters, unique per request (a UUID). The first ' +
+      'answer to a key (a success, or a refusal other than 409, 429 and 5xx) is kept 24 hours for ' +
+      'the caller; a retry with the same key, method, path and body gets that answer again, with ' +
+      '`Idempotent-Replayed: true`, and changes nothing. Keys are per user.',
+    schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
+  },
+  invalid:
+    '`{error, key: "invalidIdempotencyKey", message}`: an `Idempotency-Key` that is not 1 to 255 printable ASCII characters',
+  running:
+    '`{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later',
+  reused:
+    '`{error, key: "idempotencyKeyReused", message}`: this `Idempotency-Key` was sent with another method, path or body',
+  replayed: {
+    'Idempotent-Replayed': {
+      description: '`true` when the answer is the one kept for the request’s `Idempotency-Key`',
+      schema: { type: 'string', enum: ['true'] },
+    },
+  },
+};
+
 const TAG_DESCRIPTIONS: Record<string, string> = {
   health: 'Liveness of the service and what it depends on',
   identity: 'Registration, login, sessions, two-factor authentication, user state and colors',
@@ -59,8 +96,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
  * its path parameters (a UUID unless the spec makes it a free string, as the global pipe checks),
  * a 400 for any route that validates a path, query or body (and every GET: unknown query
  * parameters), the cross-site refusals of every write (403, 415) but the `@CsrfExempt` ones, the
- * one error body for every refusal, a description naming the permission, and the tags the
- * operations use.
+ * one error body for every refusal, a description naming the permission, the `Idempotency-Key`
+ * header and its answers on the routes marked `x-idempotent`, and the tags the operations use.
  */
 export function completeDocument<T extends OpenAPIObject>(doc: T): T {
   doc.components = { ...doc.components, schemas: { ...doc.components?.schemas } };
@@ -88,6 +125,7 @@ export function completeDocument<T extends OpenAPIObject>(doc: T): T {
       if (validated && !op.responses['400']) {
         op.responses['400'] = { description: STANDARD_ERRORS['400'] };
       }
+      if (op['x-idempotent']) documentIdempotency(op);
       // Every GET refuses a query parameter it does not know (QueryParamsGuard).
       if (method === 'get') {
         const refused = op.responses['400'];
@@ -143,6 +181,22 @@ export function completeDocument<T extends OpenAPIObject>(doc: T): T {
     description: TAG_DESCRIPTIONS[name] ?? `The ${name} routes`,
   }));
   return doc;
+}
+
+/** The header, its refusals and the replay marker on a route marked `@Idempotent()`. */
+function documentIdempotency(op: Operation) {
+  op.parameters = [...(op.parameters ?? []), IDEMPOTENCY.header];
+  const add = (status: string, description: string) => {
+    const declared = op.responses[status];
+    if (declared) declared.description = `${declared.description}; or ${description}`;
+    else op.responses[status] = { description };
+  };
+  add('400', IDEMPOTENCY.invalid);
+  add('409', IDEMPOTENCY.running);
+  add('422', IDEMPOTENCY.reused);
+  for (const [status, response] of Object.entries(op.responses)) {
+    if (/^2\d\d$/.test(status)) response.headers = { ...response.headers, ...IDEMPOTENCY.replayed };
+  }
 }
 
 /**

@@ -13,6 +13,7 @@ import {
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Access, AccessContext, ApiKeyedErrors, Multipart, Permission } from '../../common';
+import { Idempotent } from '../../idempotency';
 import { binaryContent, DOWNLOAD_HEADERS, sendStoredFile } from '../files/file-download';
 import { CapTableExportQuery, ImportQuery, ImportTemplateQuery } from './csv.dto';
 import { CapTableRowView, CsvImportResultView } from './csv.view';
@@ -101,6 +102,7 @@ export class CapTableCsvController {
   }
 
   @Post('import')
+  @Idempotent()
   @Permission('canEditCapTable')
   @Multipart({ maxFileBytes: (env) => env.STORAGE_UPLOAD_SIZE_LIMIT_MB * 1024 * 1024 })
   @ApiOperation({

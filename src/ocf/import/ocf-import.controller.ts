@@ -11,6 +11,7 @@ import {
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Access, AccessContext, ApiKeyedErrors, Multipart, Permission } from '../../common';
+import { Idempotent } from '../../idempotency';
 import { OcfImportQuery } from './ocf-import.dto';
 import { OcfImportService } from './ocf-import.service';
 import { OcfImportResultView } from './ocf-import.view';
@@ -21,6 +22,7 @@ export class OcfImportController {
   constructor(private readonly imports: OcfImportService) {}
 
   @Post('ocf')
+  @Idempotent()
   @Permission('canEditCapTable')
   @Multipart({ maxFileBytes: (env) => env.STORAGE_UPLOAD_SIZE_LIMIT_MB * 1024 * 1024 })
   @ApiOperation({

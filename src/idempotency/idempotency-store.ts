@@ -1,0 +1,99 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { IdempotencyState } from './idempotency-key.entity';
+
+/** How long an answer is kept for retries (issue 20: 24 hours, as payment APIs do). */
+export const RETENTION = '24 hours';
+
+export interface KeyedRequest {
+  userId: string;
+  key: string;
+  method: string;
+  path: string;
+  fingerprint: string;
+}
+
+/** What an earlier request with the same key left. */
+export interface EarlierRequest {
+  fingerprint: string;
+  state: IdempotencyState;
+  status: number | null;
+  responseBody: string | null;
+}
+
+/**
+ * The `idempotency_key` rows. Every statement commits on its own, outside the request's
+ * transaction: the claim must be seen by a racing retry at once, and the answer stored only once
+ * the request's own transaction has committed.
+ */
+@Injectable()
+export class IdempotencyStore {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /**
+   * Claims the key for this request (as `running`), or says what holds it. A row past its expiry
+   * counts as absent and is taken over; the primary key makes one of two racing claims win.
+   */
+  async claim(request: KeyedRequest): Promise<EarlierRequest | 'claimed'> {
+    const { userId, key, method, path, fingerprint } = request;
+    // A row released between the failed claim and the read is claimed again on the next turn.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const claimed: unknown[] = await this.db.query(
+        `INSERT INTO idempotency_key (user_id, key, method, path, fingerprint, state, expires_at)
+         VALUES ($1, $2, $3, $4, $5, 'running', now() + interval '${RETENTION}')
+         ON CONFLICT (user_id, key) DO UPDATE SET
+           method = EXCLUDED.method, path = EXCLUDED.path, fingerprint = EXCLUDED.fingerprint,
+           state = 'running', status = NULL, response_body = NULL, created = now(),
+           expires_at = EXCLUDED.expires_at
+         WHERE idempotency_key.expires_at <= now()
+         RETURNING 1`,
+        [userId, key, method, path, fingerprint],
+      );
+      if (claimed.length) return 'claimed';
+      const [earlier] = (await this.db.query(
+        `SELECT fingerprint, state, status, response_body AS "responseBody"
+         FROM idempotency_key WHERE user_id = $1 AND key = $2 AND expires_at > now()`,
+        [userId, key],
+      )) as EarlierRequest[];
+      if (earlier) return earlier;
+    }
+    // Claimed and released three times over by others in the meantime: as good as running.
+    return { fingerprint, state: 'running', status: null, responseBody: null };
+  }
+
+  /** Stores the answer of the claimed request, kept for RETENTION from now. */
+  async complete(
+    userId: string,
+    key: string,
+    status: number,
+    responseBody: string | null,
+  ): Promise<void> {
+    await this.db.query(
+      `UPDATE idempotency_key
+       SET state = 'done', status = $3, response_body = $4,
+           expires_at = now() + interval '${RETENTION}'
+       WHERE user_id = $1 AND key = $2 AND state = 'running'`,
+      [userId, key, status, responseBody],
+    );
+  }
+
+  /** Gives the key up: the request ended without an answer worth replaying. */
+  async release(userId: string, key: string): Promise<void> {
+    await this.db.query(
+      `DELETE FROM idempotency_key WHERE user_id = $1 AND key = $2 AND state = 'running'`,
+      [userId, key],
+    );
+  }
+
+  /** Deletes up to `limit` expired rows; returns how many. */
+  async deleteExpired(limit: number): Promise<number> {
+    const [, deleted] = (await this.db.query(
+      `DELETE FROM idempotency_key WHERE (user_id, key) IN (
+         SELECT user_id, key FROM idempotency_key WHERE expires_at <= now()
+         LIMIT $1 FOR UPDATE SKIP LOCKED)`,
+      [limit],
+    )) as [unknown, number];
+    return deleted;
+  }
+}

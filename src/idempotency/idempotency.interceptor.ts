@@ -1,0 +1,118 @@
+import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { from, Observable, of, switchMap, catchError, mergeMap } from 'rxjs';
+import { DomainError, renderDomainError, toDomainError } from '../common';
+import { IdempotencyStore, KeyedRequest } from './idempotency-store';
+import { requestFingerprint } from './request-fingerprint';
+
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+
+/** 1 to 255 printable ASCII characters (a UUID, a ULID, a client's own counter). */
+const VALID_KEY = /^[\x20-\x7e]{1,255}$/;
+
+/**
+ * Answers kept for a retry: successes and refusals of the request itself. Not 409 and 429, which
+ * say "try again" (another import running, a concurrent modification, too many uploads), nor any
+ * 5xx: the key is given up and a retry runs the request anew.
+ */
+const keptStatus = (status: number) => status < 500 && status !== 409 && status !== 429;
+
+/**
+ * `Idempotency-Key` on a write (see `@Idempotent`). Runs after the guards: a request refused
+ * for its session or permission never claims a key, so another caller cannot learn of one.
+ */
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  private readonly logger = new Logger('Idempotency');
+
+  constructor(private readonly store: IdempotencyStore) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const http = context.switchToHttp();
+    const req = http.getRequest<Request>();
+    const res = http.getResponse<Response>();
+    const key = req.get(IDEMPOTENCY_HEADER);
+    const userId = req.session?.userId;
+    if (key === undefined || !userId) return next.handle();
+    if (!VALID_KEY.test(key)) {
+      throw DomainError.keyed(
+        'invalidIdempotencyKey',
+        `${IDEMPOTENCY_HEADER} must be 1 to 255 printable ASCII characters`,
+      );
+    }
+    // The fingerprint of an upload needs its form: `@Idempotent` must come before `@Multipart`.
+    if (req.is('multipart/form-data') && req.files === undefined) {
+      throw new Error(
+        `${req.method} ${req.route?.path}: @Idempotent must be written above @Multipart`,
+      );
+    }
+    const request: KeyedRequest = {
+      userId,
+      key,
+      method: req.method,
+      path: req.originalUrl,
+      fingerprint: requestFingerprint(req),
+    };
+    return from(this.store.claim(request)).pipe(
+      switchMap((earlier) => {
+        if (earlier === 'claimed') return this.run(request, res, next);
+        if (earlier.fingerprint !== request.fingerprint) {
+          throw DomainError.keyed(
+            'idempotencyKeyReused',
+            `this ${IDEMPOTENCY_HEADER} was sent with another request (method, path or body); use a new key`,
+          );
+        }
+        if (earlier.state === 'running') {
+          throw DomainError.keyed(
+            'idempotencyKeyInProgress',
+            `the first request with this ${IDEMPOTENCY_HEADER} is still running; retry when it has finished`,
+          );
+        }
+        res.status(earlier.status!);
+        res.setHeader(REPLAYED_HEADER, 'true');
+        return of(earlier.responseBody === null ? undefined : JSON.parse(earlier.responseBody));
+      }),
+    );
+  }
+
+  /** Runs the request and keeps its answer before it is sent, so no retry finds it running. */
+  private run(request: KeyedRequest, res: Response, next: CallHandler): Observable<unknown> {
+    return next.handle().pipe(
+      mergeMap(async (body: unknown) => {
+        const text = body === undefined || body === null ? null : JSON.stringify(body);
+        await this.keep(request, res.statusCode, text);
+        return body;
+      }),
+      catchError(async (err: unknown) => {
+        const known = toDomainError(err);
+        if (known && keptStatus(known.status)) {
+          const rendered = renderDomainError(known);
+          await this.keep(request, rendered.status, JSON.stringify(rendered.body));
+        } else {
+          await this.release(request);
+        }
+        throw err;
+      }),
+    );
+  }
+
+  private async keep(request: KeyedRequest, status: number, body: string | null) {
+    if (!keptStatus(status)) return this.release(request);
+    try {
+      await this.store.complete(request.userId, request.key, status, body);
+    } catch (err) {
+      // The request is done; its answer still goes out. Left running, the key answers 409 until
+      // it expires: whether the request wrote is known, not what it answered.
+      this.logger.error(`could not keep the answer of ${request.key}: ${(err as Error).message}`);
+    }
+  }
+
+  private async release(request: KeyedRequest) {
+    try {
+      await this.store.release(request.userId, request.key);
+    } catch (err) {
+      this.logger.error(`could not release ${request.key}: ${(err as Error).message}`);
+    }
+  }
+}
