@@ -30,6 +30,8 @@ export const EVENT_AUDIENCE: Readonly<Record<EventType, PermissionName>> = {
   'security.created': 'canViewOrganization',
   'security.updated': 'canViewOrganization',
   'security.deleted': 'canViewOrganization',
+  // The class and the ratio; the holders' new quantities are in their shareholdings.
+  'security.split': 'canViewOrganization',
   'legend.created': 'canViewCapTable',
   'legend.updated': 'canViewCapTable',
   'legend.deleted': 'canViewCapTable',

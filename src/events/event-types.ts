@@ -17,6 +17,7 @@ export const EVENT_TYPES = [
   'security.created',
   'security.updated',
   'security.deleted',
+  'security.split',
   'legend.created',
   'legend.updated',
   'legend.deleted',

@@ -70,6 +70,6 @@ function toDomainError(err: LedgerRuleError): DomainError {
     case 'notFound':
       return DomainError.notFound(err.message);
     case 'invalid':
-      return DomainError.badRequest(err.message);
+      return DomainError.badRequest(err.message, err.field ? { body: { field: err.field } } : {});
   }
 }

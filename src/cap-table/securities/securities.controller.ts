@@ -9,9 +9,9 @@ import {
 } from '@nestjs/swagger';
 import { Access, AccessContext, Permission } from '../../common';
 import { Idempotent } from '../../idempotency';
-import { AddSharesDto, SecurityDto } from './security.dto';
+import { AddSharesDto, SecurityDto, SplitDto } from './security.dto';
 import { EMPTY_OBJECT } from '../view-fields';
-import { SecurityView } from './security.view';
+import { SecurityView, SplitView } from './security.view';
 import { SecuritiesService } from './securities.service';
 
 const TAKEN = 'Another class of the organization has this name or idPrefix';
@@ -91,6 +91,36 @@ export class SecuritiesController {
     @Body() dto: AddSharesDto,
   ): Promise<SecurityView> {
     return this.securities.addShares(access, id, dto);
+  }
+
+  @Post(':security/split')
+  @Permission('canEditCapTable')
+  @Idempotent()
+  @ApiOperation({
+    summary: 'Split the class forward or in reverse (OCF TX_STOCK_CLASS_SPLIT)',
+    description:
+      '`numerator` new shares for every `denominator` held: 2 and 1 double every active ' +
+      'shareholding, 1 and 10 is a 1-for-10 reverse split. Each shareholding is rounded down to ' +
+      'whole shares (an LLC keeps fractional units) and the fraction is reported for paying out; ' +
+      'one left with no whole share is voided. The authorized shares are split the same way; ' +
+      'prices per share, the original issue price and the conversion ratio inversely, so value ' +
+      'and as-converted counts stay. The class is numbered anew from 1 in the order its shares ' +
+      'held; certificates keep their numbers. A dashboard or export as of an earlier date shows ' +
+      'the shares before the split. Shares reserved for stock plans are not split (their grants ' +
+      'would not be): such a class → 409.',
+  })
+  @ApiCreatedResponse({ type: SplitView, description: 'The split, the class afterwards and each shareholding' })
+  @ApiBadRequestResponse({
+    description:
+      'Malformed body `{error, message}`, a ratio of 1, or a reverse split leaving no authorized share',
+  })
+  @ApiConflictResponse({ description: 'The class has shares reserved for a stock plan' })
+  split(
+    @Access() access: AccessContext,
+    @Param('security') id: string,
+    @Body() dto: SplitDto,
+  ): Promise<SplitView> {
+    return this.securities.split(access, id, dto);
   }
 
   @Delete(':security')

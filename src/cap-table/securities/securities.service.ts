@@ -2,17 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
-import { toDecimal, toDecimalString } from '../../../libs/cap-math';
+import { splitHoldings, toDecimal, toDecimalString } from '../../../libs/cap-math';
 import { AccessContext, DomainError } from '../../common';
 import { previousAttributes } from '../../events';
 import { OrganizationsDirectory } from '../../organizations';
 import type { SecurityState } from '../ledger/ledger-state';
 import { LedgerChange, LedgerWriter } from '../ledger/ledger-writer';
 import type { SecurityChanges, SecurityRecord } from '../ledger/transaction-types';
-import { decimalText, quantity, today } from '../quantities';
-import { AddSharesDto, SecurityDto } from './security.dto';
+import { decimalText, fractionalAllowed, quantity, today } from '../quantities';
+import { activeHoldingsOf } from '../ledger/transactions/stock-class-split';
+import { AddSharesDto, SecurityDto, SplitDto } from './security.dto';
 import { Security } from './security.entity';
-import { SecurityView, toSecurityView } from './security.view';
+import { SecurityView, SplitView, toSecurityView } from './security.view';
 
 const DESCRIBED: (keyof SecurityChanges)[] = [
   'name',
@@ -126,6 +127,62 @@ export class SecuritiesService {
         reason: dto.reason ?? null,
       });
       return this.updated(c, access, before);
+    });
+  }
+
+  /**
+   * A forward or reverse split of the class (TX_STOCK_CLASS_SPLIT): every active shareholding,
+   * the authorized shares, prices per share and the conversion ratio. Fractional shares are kept
+   * in an LLC, rounded down (and reported) otherwise.
+   */
+  async split(access: AccessContext, id: string, dto: SplitDto): Promise<SplitView> {
+    const organization = await this.organizationOf(access);
+    const scope = { securities: [id], holdingsOfClass: id };
+    return this.ledger.change(organization.id, access.userId, scope, async (c) => {
+      this.current(c, id);
+      const before = await this.read(c, id);
+      const held = activeHoldingsOf(c.state, id).map((h) => ({ ...h }));
+      const date = dto.date ?? today();
+      const payload = {
+        securityId: id,
+        numerator: toDecimalString(toDecimal(dto.numerator)),
+        denominator: toDecimalString(toDecimal(dto.denominator)),
+        fractional: fractionalAllowed(organization),
+        date,
+      };
+      const splitId = await c.apply('TX_STOCK_CLASS_SPLIT', date, payload);
+      const { holdings } = splitHoldings(
+        held.map((h) => ({ key: h.id, quantity: h.quantity })),
+        payload.numerator,
+        payload.denominator,
+        { fractional: payload.fractional },
+      );
+      const security = await this.read(c, id);
+      const view: SplitView = {
+        id: splitId,
+        numerator: payload.numerator,
+        denominator: payload.denominator,
+        date,
+        security,
+        shareholdings: held.map((h, i) => ({
+          id: h.id,
+          certificateNumber: h.certificateNumber,
+          member: h.memberId,
+          quantityBefore: toDecimalString(h.quantity),
+          quantityAfter: toDecimalString(holdings[i].quantity),
+          fractionalRemainder: toDecimalString(holdings[i].fractionalRemainder),
+          status: holdings[i].quantity.isZero() ? 'voided' : 'active',
+        })),
+      };
+      await c.record({
+        type: 'security.split',
+        organizationId: access.organizationId,
+        actorUserId: access.userId,
+        object: { ...security, split: { numerator: view.numerator, denominator: view.denominator, date } },
+        previous: previousAttributes(before, security),
+        description: `class ${before.name}: split ${view.numerator} for ${view.denominator} (${before.issuedShares} -> ${security.issuedShares} issued shares, ${held.length} shareholdings)`,
+      });
+      return view;
     });
   }
 

@@ -85,6 +85,22 @@ export class SecurityDto {
   boardApprovalDate?: string | null;
 }
 
+/**
+ * `POST .../security/:security/split`: `numerator` new shares for every `denominator` held (2
+ * and 1 double every holding; 1 and 10 is a reverse split).
+ */
+export class SplitDto {
+  @DecimalField({ positive: true, example: '2' })
+  numerator: string;
+
+  @DecimalField({ positive: true, example: '1' })
+  denominator: string;
+
+  /** When the split takes effect; default today. */
+  @DateField({ optional: true })
+  date?: string;
+}
+
 /** `POST .../security/:security/shares`: more authorized shares, as an adjustment transaction. */
 export class AddSharesDto {
   @DecimalField({ positive: true, example: '1000000' })

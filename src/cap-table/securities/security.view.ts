@@ -75,3 +75,39 @@ export const toSecurityView = (s: Security): SecurityView => ({
   created: s.created.toISOString(),
   updated: s.updated.toISOString(),
 });
+
+/** One shareholding of the class before and after a split. */
+export class SplitShareholdingView {
+  @UuidView()
+  id: string;
+  certificateNumber: string;
+  @UuidView()
+  member: string;
+  @DecimalView({ example: '1000' })
+  quantityBefore: string;
+  @DecimalView({ example: '2000' })
+  quantityAfter: string;
+  /** The fraction of a share rounded away (the company pays it out); `0` when none was. */
+  @DecimalView({ example: '0' })
+  fractionalRemainder: string;
+  /** `voided` when a reverse split left it with no whole share. */
+  @ApiProperty({ enum: ['active', 'voided'] })
+  status: 'active' | 'voided';
+}
+
+/** A split of a class (OCF TX_STOCK_CLASS_SPLIT) and what it did to each shareholding. */
+export class SplitView {
+  /** The log entry of the split. */
+  @UuidView()
+  id: string;
+  @DecimalView({ example: '2' })
+  numerator: string;
+  @DecimalView({ example: '1' })
+  denominator: string;
+  @DateView()
+  date: string;
+  /** The class afterwards: authorized and issued shares, prices and conversion ratio adjusted. */
+  security: SecurityView;
+  @ApiProperty({ type: [SplitShareholdingView] })
+  shareholdings: SplitShareholdingView[];
+}

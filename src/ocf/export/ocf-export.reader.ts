@@ -193,6 +193,16 @@ export class OcfSnapshot {
     return (await this.runner.query(AMENDMENTS_SQL, [organizationId])) as Amendment[];
   }
 
+  /** Whether a class of the organization was split (its holdings were changed in place). */
+  async hasSplits(organizationId: string): Promise<boolean> {
+    const [row] = (await this.runner.query(
+      `SELECT EXISTS (SELECT 1 FROM equity_transaction
+                      WHERE organization_id = $1 AND type = 'TX_STOCK_CLASS_SPLIT') AS split`,
+      [organizationId],
+    )) as { split: boolean }[];
+    return row.split;
+  }
+
   /** The log, a batch of entries at a time (one round trip each). */
   async *log(organizationId: string): AsyncGenerator<LogRow[]> {
     const transfers = (await this.runner.query(TRANSFERS_SQL, [organizationId])) as {
