@@ -239,28 +239,16 @@ export class LedgerStore {
     }
   }
 
-  /** The organization's log in recording order (plain rows: a replay reads thousands). */
-  async transactions(organizationId: string): Promise<LedgerTransaction[]> {
-    return (await this.log.query(
+  /**
+   * The organization's log in recording order (plain rows: a replay reads thousands), in the
+   * caller's transaction when given one.
+   */
+  async transactions(organizationId: string, tx?: InTransaction): Promise<LedgerTransaction[]> {
+    return (await (tx?.manager ?? this.log.manager).query(
       `SELECT id, type, effective_date::text AS "effectiveDate", payload
        FROM equity_transaction WHERE organization_id = $1 ORDER BY sequence`,
       [organizationId],
     )) as LedgerTransaction[];
-  }
-
-  /**
-   * Whether the log holds transactions effective after `date`, or a holding whose issue date a
-   * correction moved past it: the current tables are then not the cap table of `date`.
-   */
-  async hasTransactionsAfter(organizationId: string, date: string): Promise<boolean> {
-    const [row] = (await this.log.query(
-      `SELECT EXISTS (SELECT 1 FROM equity_transaction
-                      WHERE organization_id = $1 AND effective_date > $2)
-           OR EXISTS (SELECT 1 FROM shareholding
-                      WHERE organization_id = $1 AND issue_date > $2) AS later`,
-      [organizationId, date],
-    )) as { later: boolean }[];
-    return row.later;
   }
 
   /** The sequence number of the organization's last log entry ('0' for an empty log). */
@@ -271,29 +259,6 @@ export class LedgerStore {
       [organizationId],
     )) as { sequence: string }[];
     return row.sequence;
-  }
-
-  /**
-   * What the models read of today's cap table, from the current tables: the classes and the
-   * incentives (plans, pools, vesting schedules, holdings) as state, and the active shares summed
-   * by member and class, without loading every shareholding and share block.
-   */
-  async modelState(organizationId: string): Promise<{
-    state: LedgerState;
-    shares: { memberId: string; securityId: string; quantity: string }[];
-  }> {
-    const state = emptyState();
-    for (const s of await this.securities.findBy({ organizationId })) {
-      state.securities.set(s.id, toSecurityState(s));
-    }
-    await currentIncentives(this.log.manager, organizationId, state);
-    const shares = (await this.log.query(
-      `SELECT member_id AS "memberId", security_id AS "securityId", sum(quantity)::text AS quantity
-       FROM shareholding WHERE organization_id = $1 AND status = 'active'
-       GROUP BY member_id, security_id`,
-      [organizationId],
-    )) as { memberId: string; securityId: string; quantity: string }[];
-    return { state, shares };
   }
 
   /** The whole current state of an organization's cap table, as the tables hold it. */
@@ -321,7 +286,7 @@ export class LedgerStore {
 
 const dec = (v: string | null) => (v === null ? null : toDecimalString(toDecimal(v)));
 
-function toSecurityState(s: Security): SecurityState {
+export function toSecurityState(s: Security): SecurityState {
   return {
     id: s.id,
     name: s.name,
