@@ -32,6 +32,8 @@ describe('public API', () => {
       'convertPostMoneySafes',
       'convertPreMoneySafe',
       'convertNote',
+      'convertInFinancing',
+      'capAndDiscount',
       'priceRound',
     ];
     for (const name of functions) {

@@ -20,7 +20,7 @@ export { CapTableCoreModule } from './cap-table-core.module';
 export { LedgerWriter } from './ledger/ledger-writer';
 export { StakeholderCounts } from './billing-counts';
 export { emptyState, LedgerRuleError } from './ledger/ledger-state';
-export { applyTransaction, DEFINITIONS } from './ledger/reducer';
+export { applyTransaction } from './ledger/reducer';
 export { MAX_LEGEND_NAME_LENGTH, MAX_LEGEND_TEXT_LENGTH } from './legends/legend-bounds';
 export type { LedgerState } from './ledger/ledger-state';
 export type { LedgerTransaction, SecurityRecord } from './ledger/transaction-types';
@@ -33,7 +33,9 @@ export type {
   PoolRecord,
   VestingScheduleRecord,
 } from './ledger/incentive-types';
-// The OCF export (src/ocf/export) reads the log through cursors of its own read-only transaction.
+// The OCF export (src/ocf/export) reads the log through cursors of its own read-only transaction,
+// keeping the entries of its date by the position's as-of rule.
+export { countsFromSql, includedAsOf } from './position/as-of';
 export { EquityTransaction } from './ledger/equity-transaction.entity';
 export type { TransactionPayloads, TransactionType } from './ledger/transaction-types';
 export type { ConversionRecord, ExercisePayload } from './ledger/incentive-types';

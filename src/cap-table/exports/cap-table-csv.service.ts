@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AccessContext, DomainError } from '../../common';
 import { Tx, UnitOfWork } from '../../events';
-import { replayAsOf } from '../ledger/reducer';
+import { replayAsOf } from '../position/as-of';
 import { LedgerStore } from '../ledger/ledger-store';
 import { today } from '../quantities';
 import {

@@ -12,19 +12,13 @@ import { OrganizationFacts, OrganizationsDirectory } from '../../organizations';
 import { StakeholderCounts } from '../billing-counts';
 import { interestOwed } from '../ledger/incentive-rules';
 import { CONVERTIBLE_TYPES } from '../ledger/incentive-types';
-import { replayAsOf } from '../ledger/reducer';
 import { LedgerWriter } from '../ledger/ledger-writer';
 import { LegendsService } from '../legends/legends.service';
+import { PositionReader } from '../position/position-reader';
 import { decimalText, fractionalAllowed } from '../quantities';
 import { Shareholding } from '../shareholdings/shareholding.entity';
 import { toShareholdingView } from '../shareholdings/shareholding.view';
-import {
-  capitalizationLog,
-  capitalizationOf,
-  convert,
-  conversionRecord,
-  type ConversionResult,
-} from './conversion-math';
+import { convert, conversionRecord } from './conversion-math';
 import { ConvertDto, RepayDto } from './holding.dto';
 import { HoldingRepository } from './holding.repository';
 import { assertActive, holdingEvent, label, lockedHolding } from './holding-events';
@@ -45,6 +39,7 @@ export class HoldingSettlementsService {
     private readonly legends: LegendsService,
     private readonly holdings: HoldingRepository,
     private readonly reads: HoldingReadsService,
+    private readonly positions: PositionReader,
   ) {}
 
   async repay(access: AccessContext, id: string, dto: RepayDto): Promise<HoldingView> {
@@ -103,10 +98,12 @@ export class HoldingSettlementsService {
           body: { field: 'date' },
         });
       }
-      // The cap table immediately before the financing: everything effective before its date.
-      const before = replayAsOf(
-        capitalizationLog(await this.holdings.log(c.tx, organization.id)),
+      // The cap table immediately before the financing: everything effective before its date,
+      // read in this transaction.
+      const before = await this.positions.positionAsOf(
+        organization.id,
         addDays(dto.date, -1),
+        c.tx,
       );
       const sameRound = (await this.holdings.convertedOn(c.tx, organization.id, dto.date)).filter(
         (x) => x.id !== id && (x.type === 'convertible_note' || x.terms.safeType === 'pre_money'),
@@ -116,14 +113,7 @@ export class HoldingSettlementsService {
           holding: h,
           date: dto.date,
           pricePerShare: decimalText(dto.pricePerShare)!,
-          capitalization: capitalizationOf(before, dto.date),
-          otherPostMoneySafes: [...before.holdings.values()].filter(
-            (x) =>
-              x.id !== id &&
-              x.type === 'safe' &&
-              x.terms.safeType === 'post_money' &&
-              x.status === 'active',
-          ),
+          before,
           otherConvertingShares: sameRound.reduce(
             (sum, x) => sum.plus(x.conversion?.shares ?? 0),
             toDecimal(0),
@@ -165,7 +155,7 @@ export class HoldingSettlementsService {
   }
 
   /** The library's refusals (a cap the SAFEs would own all the company at ...) are 400s. */
-  private compute(run: () => ConversionResult): ConversionResult {
+  private compute<T>(run: () => T): T {
     try {
       return run();
     } catch (err) {

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
 import { AggregateRepository, InTransaction } from '../../database';
-import type { LedgerTransaction } from '../ledger/transaction-types';
 import { Shareholding } from '../shareholdings/shareholding.entity';
 import { VestingScheduleEntity } from '../vesting-schedules/vesting-schedule.entity';
 import { Holding } from './holding.entity';
@@ -76,15 +75,6 @@ export class HoldingRepository extends AggregateRepository<Holding> {
       where: { memberId: In(memberIds), status: 'active' },
       order: { created: 'ASC', id: 'ASC' },
     });
-  }
-
-  /** The organization's log in recording order, read in the change's own transaction. */
-  async log(tx: InTransaction, organizationId: string): Promise<LedgerTransaction[]> {
-    return (await tx.manager.query(
-      `SELECT id, type, effective_date::text AS "effectiveDate", payload
-       FROM equity_transaction WHERE organization_id = $1 ORDER BY sequence`,
-      [organizationId],
-    )) as LedgerTransaction[];
   }
 
   /** Notes and SAFEs of the organization converted on `date` (the same financing). */

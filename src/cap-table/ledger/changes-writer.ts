@@ -21,9 +21,7 @@ const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 function columnsOf(meta: EntityMetadata, rows: ObjectLiteral[]) {
   return meta.columns.filter(
     (c) =>
-      !c.isCreateDate &&
-      !c.isUpdateDate &&
-      rows.some((r) => c.getEntityValue(r) !== undefined),
+      !c.isCreateDate && !c.isUpdateDate && rows.some((r) => c.getEntityValue(r) !== undefined),
   );
 }
 

@@ -9,7 +9,7 @@ import {
   type VestingDayOfMonth,
   type VestingSchedule,
 } from '../../../libs/cap-math';
-import { CONVERTIBLE_TYPES, EXERCISABLE_TYPES, fractionOf } from './incentive-types';
+import { EXERCISABLE_TYPES, fractionOf } from './incentive-types';
 import type { ExercisePayload, HoldingRecord } from './incentive-types';
 import {
   addShareholding,
@@ -29,7 +29,6 @@ import {
   SecurityState,
   VestingScheduleState,
 } from './ledger-state';
-import type { LedgerTransaction } from './transaction-types';
 
 export const ZERO = toDecimal(0);
 
@@ -205,7 +204,12 @@ export function interestOwed(h: HoldingState, date: string, strict = true): Deci
   );
 }
 
-export function assertExercisable(state: LedgerState, h: HoldingState, quantity: Decimal, date: string) {
+export function assertExercisable(
+  state: LedgerState,
+  h: HoldingState,
+  quantity: Decimal,
+  date: string,
+) {
   if (!EXERCISABLE_TYPES.has(h.type)) {
     throw new LedgerRuleError('invalid', `a ${h.type} is not exercised`);
   }

@@ -158,7 +158,10 @@ export async function loadIncentives(
 
 /** The incentive records as their tables' rows, for the writer. */
 export const INCENTIVE_ROWS = {
-  schedules: { entity: VestingScheduleEntity, row: (v: VestingScheduleState) => fromScheduleState(v) },
+  schedules: {
+    entity: VestingScheduleEntity,
+    row: (v: VestingScheduleState) => fromScheduleState(v),
+  },
   plans: { entity: Plan, row: (p: PlanState) => fromPlanState(p) },
   pools: { entity: Pool, row: (p: PoolState) => fromPoolState(p) },
   holdings: { entity: Holding, row: (h: HoldingState) => fromHoldingState(h) },

@@ -11,7 +11,12 @@ import { Shareholding } from '../shareholdings/shareholding.entity';
 import { Valuation } from '../valuations/valuation.entity';
 import { EquityTransaction } from './equity-transaction.entity';
 import { writeChanges } from './changes-writer';
-import { currentIncentives, INCENTIVE_ROWS, incentiveClasses, loadIncentives } from './incentive-store';
+import {
+  currentIncentives,
+  INCENTIVE_ROWS,
+  incentiveClasses,
+  loadIncentives,
+} from './incentive-store';
 import {
   Block,
   Changes,
@@ -81,8 +86,17 @@ export class LedgerStore {
       // The class is locked: no holding of it changes meanwhile.
       const rows = await m
         .getRepository(Shareholding)
-        .find({ where: { organizationId, securityId: scope.holdingsOfClass, status: 'active' }, select: { id: true } });
-      await this.loadHoldings(tx, organizationId, state, rows.map((h) => h.id), true);
+        .find({
+          where: { organizationId, securityId: scope.holdingsOfClass, status: 'active' },
+          select: { id: true },
+        });
+      await this.loadHoldings(
+        tx,
+        organizationId,
+        state,
+        rows.map((h) => h.id),
+        true,
+      );
     }
     await loadIncentives(tx, organizationId, scope, state);
     const legendIds = [
@@ -225,28 +239,16 @@ export class LedgerStore {
     return changes;
   }
 
-  /** The organization's log in recording order (plain rows: a replay reads thousands). */
-  async transactions(organizationId: string): Promise<LedgerTransaction[]> {
-    return (await this.log.query(
+  /**
+   * The organization's log in recording order (plain rows: a replay reads thousands), in the
+   * caller's transaction when given one.
+   */
+  async transactions(organizationId: string, tx?: InTransaction): Promise<LedgerTransaction[]> {
+    return (await (tx?.manager ?? this.log.manager).query(
       `SELECT id, type, effective_date::text AS "effectiveDate", payload
        FROM equity_transaction WHERE organization_id = $1 ORDER BY sequence`,
       [organizationId],
     )) as LedgerTransaction[];
-  }
-
-  /**
-   * Whether the log holds transactions effective after `date`, or a holding whose issue date a
-   * correction moved past it: the current tables are then not the cap table of `date`.
-   */
-  async hasTransactionsAfter(organizationId: string, date: string): Promise<boolean> {
-    const [row] = (await this.log.query(
-      `SELECT EXISTS (SELECT 1 FROM equity_transaction
-                      WHERE organization_id = $1 AND effective_date > $2)
-           OR EXISTS (SELECT 1 FROM shareholding
-                      WHERE organization_id = $1 AND issue_date > $2) AS later`,
-      [organizationId, date],
-    )) as { later: boolean }[];
-    return row.later;
   }
 
   /** The sequence number of the organization's last log entry ('0' for an empty log). */
@@ -257,29 +259,6 @@ export class LedgerStore {
       [organizationId],
     )) as { sequence: string }[];
     return row.sequence;
-  }
-
-  /**
-   * What the models read of today's cap table, from the current tables: the classes and the
-   * incentives (plans, pools, vesting schedules, holdings) as state, and the active shares summed
-   * by member and class, without loading every shareholding and share block.
-   */
-  async modelState(organizationId: string): Promise<{
-    state: LedgerState;
-    shares: { memberId: string; securityId: string; quantity: string }[];
-  }> {
-    const state = emptyState();
-    for (const s of await this.securities.findBy({ organizationId })) {
-      state.securities.set(s.id, toSecurityState(s));
-    }
-    await currentIncentives(this.log.manager, organizationId, state);
-    const shares = (await this.log.query(
-      `SELECT member_id AS "memberId", security_id AS "securityId", sum(quantity)::text AS quantity
-       FROM shareholding WHERE organization_id = $1 AND status = 'active'
-       GROUP BY member_id, security_id`,
-      [organizationId],
-    )) as { memberId: string; securityId: string; quantity: string }[];
-    return { state, shares };
   }
 
   /** The whole current state of an organization's cap table, as the tables hold it. */
@@ -307,7 +286,7 @@ export class LedgerStore {
 
 const dec = (v: string | null) => (v === null ? null : toDecimalString(toDecimal(v)));
 
-function toSecurityState(s: Security): SecurityState {
+export function toSecurityState(s: Security): SecurityState {
   return {
     id: s.id,
     name: s.name,

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { toDecimal, toDecimalString } from '../../../libs/cap-math';
 import { LedgerRuleError, LedgerState } from './ledger-state';
-import { replay, replayAsOf } from './reducer';
+import { replayAsOf } from '../position/as-of';
+import { replay } from './reducer';
 import type { LedgerTransaction, SecurityRecord } from './transaction-types';
 import { id, securityRecord, tx } from '../../../test/support/ledger-records';
 

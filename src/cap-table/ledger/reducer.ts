@@ -10,7 +10,8 @@ import { definitionOf, TRANSACTIONS } from './transactions';
  */
 export function applyTransaction(state: LedgerState, tx: LedgerTransaction, strict = true): void {
   const definition = definitionOf(tx.type);
-  if (!definition) throw new LedgerRuleError('invalid', `unknown transaction type ${String(tx.type)}`);
+  if (!definition)
+    throw new LedgerRuleError('invalid', `unknown transaction type ${String(tx.type)}`);
   const payload = (definition.upgrade?.(tx.payload as never) ?? tx.payload) as never;
   if (strict) definition.validate(state, payload, tx.effectiveDate);
   definition.apply(state, payload, strict);
@@ -23,47 +24,7 @@ export function replay(transactions: Iterable<LedgerTransaction>, strict = true)
   return state;
 }
 
-/** The last issue date each corrected holding was given. */
-function correctedIssueDates(log: LedgerTransaction[]): Map<string, string> {
-  const dates = new Map<string, string>();
-  for (const tx of log) {
-    if (tx.type === 'STOCK_ISSUANCE_AMENDED' && tx.payload.changes.issueDate)
-      dates.set(tx.payload.shareholdingId, tx.payload.changes.issueDate);
-  }
-  return dates;
-}
-
 /** The types that define a record (classes, legends, vesting terms, plans and pools): they hold for all of history, whenever they were recorded. */
 export const DEFINITIONS: ReadonlySet<TransactionType> = new Set(
   (Object.keys(TRANSACTIONS) as TransactionType[]).filter((t) => TRANSACTIONS[t].definesRecord),
 );
-
-/**
- * The cap table as it stood on `asOf`: the log in recording order, keeping the transactions
- * effective on or before that date, plus the definitions of classes and legends, and corrections
- * of holdings that existed then (a correction says what should have been). An issuance counts
- * from its corrected issue date: a later correction of the date moves it. Read leniently: a
- * transaction about a record that did not exist yet is passed over.
- */
-export function replayAsOf(transactions: Iterable<LedgerTransaction>, asOf: string): LedgerState {
-  const log = [...transactions];
-  const issueDates = correctedIssueDates(log);
-  const state = emptyState();
-  for (const tx of log) {
-    const effective =
-      tx.type === 'TX_STOCK_ISSUANCE'
-        ? (issueDates.get(tx.payload.shareholdingId) ?? tx.effectiveDate)
-        : tx.effectiveDate;
-    const applies =
-      effective <= asOf ||
-      DEFINITIONS.has(tx.type) ||
-      (tx.type === 'STOCK_ISSUANCE_AMENDED' && state.shareholdings.has(tx.payload.shareholdingId));
-    if (!applies) continue;
-    try {
-      applyTransaction(state, tx, false);
-    } catch (err) {
-      if (!(err instanceof LedgerRuleError && err.rule === 'notFound')) throw err;
-    }
-  }
-  return state;
-}

@@ -1,6 +1,12 @@
 import type Decimal from 'decimal.js';
 import { toDecimal, toDecimalString } from '../../../libs/cap-math';
-import { Block, LedgerRuleError, LedgerState, SecurityState, ShareholdingState } from './ledger-state';
+import {
+  Block,
+  LedgerRuleError,
+  LedgerState,
+  SecurityState,
+  ShareholdingState,
+} from './ledger-state';
 
 /** The checks and moves the reducer's rules share. */
 

@@ -5,14 +5,17 @@ import { toDecimal } from '../../../libs/cap-math';
 import { AccessContext, DomainError } from '../../common';
 import { Env } from '../../config';
 import { OrganizationsDirectory } from '../../organizations';
-import { available, outstanding, vestedQuantity } from '../ledger/incentive-rules';
-import { CONVERTIBLE_TYPES, EXERCISABLE_TYPES, fractionOf } from '../ledger/incentive-types';
-import { replayAsOf } from '../ledger/reducer';
 import { LedgerStore } from '../ledger/ledger-store';
 import type { HoldingState, SecurityState } from '../ledger/ledger-state';
+import {
+  activeConvertibles,
+  liveClasses,
+  outstandingOptions,
+  poolAvailable,
+  vestedOutstanding,
+} from '../position/position';
+import { PositionReader } from '../position/position-reader';
 import { today } from '../quantities';
-
-const ZERO = toDecimal(0);
 
 /** A grant or warrant that is still outstanding on the date. */
 export interface ModelOption {
@@ -22,15 +25,6 @@ export interface ModelOption {
   /** The part of `outstanding` vested on the date. */
   vested: Decimal;
   exercisePrice: Decimal;
-}
-
-/** A SAFE's or note's cap and discount as the models take them (the discount a fraction). */
-export function capAndDiscount(h: HoldingState): { valuationCap?: string; discount?: string } {
-  const t = h.terms;
-  return {
-    ...(t.valuationCap && { valuationCap: t.valuationCap }),
-    ...(t.discount && toDecimal(t.discount).gt(0) && { discount: fractionOf(t.discount) }),
-  };
 }
 
 /** What the models read of the cap table on one date. */
@@ -56,9 +50,8 @@ export interface ModelPosition {
 const CACHE_RECORDS = 500_000;
 
 /**
- * Loads the cap table a model starts from: as it stands today (from the current tables), or as
- * it stood on `asOf` (the log replayed to it), never a future date. Reads only: a model stores
- * nothing.
+ * Loads the cap table a model starts from: the position of today or `asOf` (never a future
+ * date), with the models' order and the members' names. Reads only: a model stores nothing.
  *
  * Someone modeling a round tries many terms on one cap table, so the position is kept in process
  * (with `LIST_CACHE=on`), keyed by the organization, the date, the last entry of its log and the
@@ -71,6 +64,7 @@ export class ModelPositionService {
 
   constructor(
     private readonly store: LedgerStore,
+    private readonly positions: PositionReader,
     private readonly organizations: OrganizationsDirectory,
     env: Env,
   ) {
@@ -100,87 +94,39 @@ export class ModelPositionService {
   }
 
   private async load(organizationId: string, date: string): Promise<ModelPosition> {
-    // Today's cap table from the current tables (the shares summed by PostgreSQL), unless the
-    // log holds changes dated later; any other date from the log replayed to it.
-    const fromTables =
-      date === today() && !(await this.store.hasTransactionsAfter(organizationId, date));
-    const [{ state, shareRows }, organization] = await Promise.all([
-      fromTables ? this.fromTables(organizationId) : this.replayed(organizationId, date),
+    const [position, organization] = await Promise.all([
+      this.positions.positionAsOf(organizationId, date),
       this.organizations.organization(organizationId),
     ]);
-    const classes = [...state.securities.values()]
-      .filter((s) => !s.deleted)
-      .sort((a, b) => b.seniority - a.seniority || (a.id < b.id ? -1 : 1));
-    const live = new Set(classes.map((c) => c.id));
-
-    const shares = new Map<string, Map<string, Decimal>>();
-    for (const h of shareRows) {
-      const quantity = toDecimal(h.quantity);
-      if (!live.has(h.securityId) || !quantity.gt(0)) continue;
-      const byClass = shares.get(h.memberId) ?? new Map<string, Decimal>();
-      byClass.set(h.securityId, (byClass.get(h.securityId) ?? ZERO).plus(quantity));
-      shares.set(h.memberId, byClass);
-    }
-
-    const options: ModelOption[] = [];
-    const convertibles: HoldingState[] = [];
-    for (const h of state.holdings.values()) {
-      if (h.status !== 'active') continue;
-      if (CONVERTIBLE_TYPES.has(h.type)) {
-        convertibles.push(h);
-        continue;
-      }
-      if (!EXERCISABLE_TYPES.has(h.type) || (h.terms.expirationDate ?? '9999-12-31') < date) {
-        continue;
-      }
-      const left = outstanding(h);
-      if (!left.gt(0)) continue;
-      // Exercised shares came out of the vested part; a cancellation takes the unvested part
-      // first (a leaver's unvested shares), so what is left vested is capped by what is left.
-      const vested = vestedQuantity(state, h, date).minus(h.exercised);
-      options.push({
-        holding: h,
-        outstanding: left,
-        vested: vested.gt(0) ? (vested.gt(left) ? left : vested) : ZERO,
-        exercisePrice: toDecimal(h.terms.exercisePrice ?? 0),
-      });
-    }
-    const livePlans = new Set([...state.plans.values()].filter((p) => !p.deleted).map((p) => p.id));
-    const poolAvailable = [...state.pools.values()]
-      .filter((p) => !p.deleted && livePlans.has(p.planId))
-      .reduce((total, p) => total.plus(available(p)), ZERO);
-
+    // Classes of one seniority by id, convertibles and options by id: a stable order, whichever
+    // way the position was read.
+    const classes = liveClasses(position).sort(
+      (a, b) => b.seniority - a.seniority || (a.id < b.id ? -1 : 1),
+    );
+    const options: ModelOption[] = outstandingOptions(position).map((o) => ({
+      holding: o.holding,
+      outstanding: o.outstanding,
+      vested: vestedOutstanding(position, o.holding),
+      exercisePrice: toDecimal(o.holding.terms.exercisePrice ?? 0),
+    }));
+    const convertibles = activeConvertibles(position);
     const memberIds = new Set([
-      ...shares.keys(),
+      ...position.shares.keys(),
       ...options.map((o) => o.holding.memberId),
       ...convertibles.map((c) => c.memberId),
     ]);
     const members = await this.organizations.membersById(organizationId, [...memberIds]);
-    // A stable order, whichever way the state was loaded.
     const byId = (a: HoldingState, b: HoldingState) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
     return {
       asOf: date,
       organizationName: organization?.name ?? '',
       fractional: organization?.type === 'llc',
       classes,
-      shares,
+      shares: position.shares,
       options: options.sort((a, b) => byId(a.holding, b.holding)),
-      poolAvailable,
+      poolAvailable: poolAvailable(position),
       convertibles: convertibles.sort(byId),
       names: new Map([...memberIds].map((id) => [id, members.get(id)?.name ?? ''])),
     };
-  }
-
-  private async fromTables(organizationId: string) {
-    const { state, shares } = await this.store.modelState(organizationId);
-    return { state, shareRows: shares };
-  }
-
-  private async replayed(organizationId: string, date: string) {
-    const state = replayAsOf(await this.store.transactions(organizationId), date);
-    const shareRows = [...state.shareholdings.values()]
-      .filter((h) => h.status === 'active')
-      .map((h) => ({ memberId: h.memberId, securityId: h.securityId, quantity: h.quantity }));
-    return { state, shareRows };
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type Decimal from 'decimal.js';
 import {
+  capAndDiscount,
   CapMathError,
   modelRound,
   RoundConvertible,
@@ -11,7 +12,7 @@ import {
 import { AccessContext, DomainError } from '../../common';
 import { fractionOf } from '../ledger/incentive-types';
 import type { HoldingState } from '../ledger/ledger-state';
-import { capAndDiscount, ModelPosition, ModelPositionService } from './model-position.service';
+import { ModelPosition, ModelPositionService } from './model-position.service';
 import type { RoundModelDto } from './round-model.dto';
 import { RoundModelView } from './round-model.view';
 
@@ -122,7 +123,7 @@ function toRoundConvertible(h: HoldingState): RoundConvertible {
   const common = {
     key: h.id,
     holderKey: h.memberId,
-    ...capAndDiscount(h),
+    ...capAndDiscount({ valuationCap: t.valuationCap, discountPercent: t.discount }),
     ...(t.mfn && { mfn: true }),
   };
   if (h.type === 'safe') {

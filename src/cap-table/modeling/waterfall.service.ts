@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import Decimal from 'decimal.js';
 import {
+  capAndDiscount,
   CapMathError,
   toDecimal,
   toDecimalString,
@@ -14,7 +15,7 @@ import {
 } from '../../../libs/cap-math';
 import { AccessContext, DomainError } from '../../common';
 import { interestOwed } from '../ledger/incentive-rules';
-import { capAndDiscount, ModelPosition, ModelPositionService } from './model-position.service';
+import { ModelPosition, ModelPositionService } from './model-position.service';
 import { BreakpointsView, WaterfallView } from './waterfall.view';
 
 export interface WaterfallOptions {
@@ -159,7 +160,7 @@ function structureOf(
     const terms = {
       key: h.id,
       holderKey: h.memberId,
-      ...capAndDiscount(h),
+      ...capAndDiscount({ valuationCap: t.valuationCap, discountPercent: t.discount }),
     };
     if (h.type === 'safe') {
       return {

@@ -2,9 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, IsNull, Repository } from 'typeorm';
 import { DomainError } from '../../common';
-import { Holding } from '../holdings/holding.entity';
-import { toPlanState } from '../ledger/incentive-store';
-import { VestingScheduleEntity } from '../vesting-schedules/vesting-schedule.entity';
+import { livePools } from '../position/position';
+import { PositionReader } from '../position/position-reader';
 import { today } from '../quantities';
 import { planDashboard } from './plan-dashboard';
 import { Plan } from './plan.entity';
@@ -24,9 +23,7 @@ export class PlanReadsService {
   constructor(
     @InjectRepository(Plan) private readonly plans: Repository<Plan>,
     @InjectRepository(Pool) private readonly pools: Repository<Pool>,
-    @InjectRepository(Holding) private readonly holdings: Repository<Holding>,
-    @InjectRepository(VestingScheduleEntity)
-    private readonly schedules: Repository<VestingScheduleEntity>,
+    private readonly positions: PositionReader,
   ) {}
 
   /** The organization's plans, oldest first. */
@@ -50,19 +47,15 @@ export class PlanReadsService {
     );
   }
 
-  /** The plan's figures today, with the vesting of its active grants. */
+  /** The plan's figures today (the position of today), with the vesting of its active grants. */
   async dashboard(organizationId: string, id: string): Promise<PlanDashboard> {
-    const plan = await this.plan(organizationId, id);
-    const pools = (await this.livePools(organizationId, [plan])).sort(byCreation);
-    const grants = await this.holdings.findBy({ organizationId, planId: id, status: 'active' });
-    const scheduleIds = [...new Set(grants.map((h) => h.vestingScheduleId))].filter(
-      (x): x is string => x !== null,
-    );
-    // Deleted and superseded versions too: a grant keeps the version it was made with.
-    const schedules = scheduleIds.length
-      ? await this.schedules.findBy({ organizationId, id: In(scheduleIds) })
-      : [];
-    return planDashboard(toPlanState(plan), pools, grants, schedules, today());
+    const position = await this.positions.positionAsOf(organizationId, today());
+    const plan = position.state.plans.get(id);
+    if (!plan || plan.deleted) throw DomainError.notFound('no such plan');
+    // In the order the plan's view lists them.
+    const order = (await this.livePools(organizationId, [plan])).sort(byCreation).map((p) => p.id);
+    const pools = livePools(position, id).sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
+    return planDashboard(position, plan, pools);
   }
 
   private async plan(organizationId: string, id: string): Promise<Plan> {
@@ -78,7 +71,7 @@ export class PlanReadsService {
     });
   }
 
-  private async livePools(organizationId: string, plans: Plan[]): Promise<Pool[]> {
+  private async livePools(organizationId: string, plans: { id: string }[]): Promise<Pool[]> {
     if (!plans.length) return [];
     return this.pools.findBy({
       organizationId,

@@ -109,7 +109,10 @@ export class SecuritiesController {
       'the shares before the split. Shares reserved for stock plans are not split (their grants ' +
       'would not be): such a class → 409.',
   })
-  @ApiCreatedResponse({ type: SplitView, description: 'The split, the class afterwards and each shareholding' })
+  @ApiCreatedResponse({
+    type: SplitView,
+    description: 'The split, the class afterwards and each shareholding',
+  })
   @ApiBadRequestResponse({
     description:
       'Malformed body `{error, message}`, a ratio of 1, or a reverse split leaving no authorized share',

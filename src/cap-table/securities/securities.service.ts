@@ -178,7 +178,10 @@ export class SecuritiesService {
         type: 'security.split',
         organizationId: access.organizationId,
         actorUserId: access.userId,
-        object: { ...security, split: { numerator: view.numerator, denominator: view.denominator, date } },
+        object: {
+          ...security,
+          split: { numerator: view.numerator, denominator: view.denominator, date },
+        },
         previous: previousAttributes(before, security),
         description: `class ${before.name}: split ${view.numerator} for ${view.denominator} (${before.issuedShares} -> ${security.issuedShares} issued shares, ${held.length} shareholdings)`,
       });

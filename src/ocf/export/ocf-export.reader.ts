@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { QueryRunner, Repository } from 'typeorm';
 import type Decimal from 'decimal.js';
 import { toDecimal, toDecimalString } from '../../../libs/cap-math';
-import { EquityTransaction } from '../../cap-table';
+import { countsFromSql, EquityTransaction } from '../../cap-table';
 import { allowLongStatements } from '../../database';
 import type { MemberRow, OrganizationRow } from './ocf-objects';
 import type { Amendment, LogRow, ShareholdingFacts } from './ocf-transactions';
@@ -68,7 +68,8 @@ const LOG_SQL = `
 /**
  * The members the package's transactions name (holders, transferees, holders of grants and
  * convertibles, a holding's new holder), by name. With an as-of date, only those named by
- * entries of that date (an issuance counts from its corrected issue date).
+ * entries of that date (the cap table's as-of rule: an issuance counts from its corrected issue
+ * date).
  */
 const MEMBERS_SQL = `
   WITH named AS MATERIALIZED (
@@ -80,7 +81,7 @@ const MEMBERS_SQL = `
     WHERE t.organization_id = $1 AND v.member IS NOT NULL
       AND t.type IN ('TX_STOCK_ISSUANCE', 'TX_STOCK_TRANSFER', 'TX_EQUITY_COMPENSATION_ISSUANCE',
                      'TX_WARRANT_ISSUANCE', 'TX_CONVERTIBLE_ISSUANCE', 'HOLDING_AMENDED')
-      AND ($2::date IS NULL OR coalesce(sh.issue_date, t.effective_date) <= $2::date))
+      AND ($2::date IS NULL OR ${countsFromSql('t', 'sh')} <= $2::date))
   SELECT m.id, m.name, m.email, m.title, m.status
   FROM named JOIN member m ON m.id = named.id AND m.organization_id = $1
   ORDER BY m.name COLLATE "C", m.id`;

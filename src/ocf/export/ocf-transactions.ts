@@ -1,8 +1,8 @@
 import { toDecimal } from '../../../libs/cap-math';
 import {
   applyTransaction,
-  DEFINITIONS,
   emptyState,
+  includedAsOf,
   LedgerRuleError,
   type HoldingRecord,
   type HoldingTerms,
@@ -103,12 +103,12 @@ export class OcfTransactionMapper {
     }
   }
 
-  /** Whether the entry belongs to the package of `asOf` (definitions always do). */
+  /**
+   * Whether the entry belongs to the package of `asOf`, by the cap table's as-of rule (an
+   * issuance by its corrected issue date, which the row carries).
+   */
   private included(row: LogRow): boolean {
-    if (DEFINITIONS.has(row.type)) return true;
-    if (!this.asOf) return true;
-    if (row.type === 'TX_STOCK_ISSUANCE' && row.made) return row.made.issueDate <= this.asOf;
-    return row.effectiveDate <= this.asOf;
+    return !this.asOf || includedAsOf(row, this.asOf, { issueDate: row.made?.issueDate });
   }
 
   /** The OCF transactions of one log entry (none for most definitions), in the order to write. */
@@ -198,17 +198,18 @@ export class OcfTransactionMapper {
   }
 
   private amendmentComments(holdingId: string): string[] {
-    return (this.amendments.get(holdingId) ?? [])
-      .filter(
-        (a) => a.type === 'STOCK_ISSUANCE_AMENDED' || !this.asOf || a.effectiveDate <= this.asOf,
-      )
-      .map((a) =>
-        ledgerComment('amendment', {
-          id: a.id,
-          effectiveDate: a.effectiveDate,
-          changes: a.changes,
-        }),
-      );
+    return (
+      (this.amendments.get(holdingId) ?? [])
+        // Written with their issuance, which belongs to the package.
+        .filter((a) => !this.asOf || includedAsOf(a, this.asOf, { amendsIncluded: true }))
+        .map((a) =>
+          ledgerComment('amendment', {
+            id: a.id,
+            effectiveDate: a.effectiveDate,
+            changes: a.changes,
+          }),
+        )
+    );
   }
 
   private shareholdingEntry(row: LogRow): OcfItem[] {
@@ -490,7 +491,7 @@ export class OcfTransactionMapper {
   private amended(holding: HoldingRecord): HoldingRecord {
     let h = holding;
     for (const a of this.amendments.get(holding.id) ?? []) {
-      if (a.type !== 'HOLDING_AMENDED' || (this.asOf && a.effectiveDate > this.asOf)) continue;
+      if (a.type !== 'HOLDING_AMENDED' || (this.asOf && !includedAsOf(a, this.asOf))) continue;
       const c = a.changes as {
         terms?: HoldingTerms;
         vestingScheduleId?: string | null;

@@ -148,7 +148,10 @@ describe('POST /v1/organization/:organization/security/:security/split', () => {
       const res = await owner.agent.post(split(org.id, security.id)).send(body);
       expect(res.status).toBe(400);
     }
-    await owner.agent.post(split(org.id, UNKNOWN)).send({ numerator: '2', denominator: '1' }).expect(404);
+    await owner.agent
+      .post(split(org.id, UNKNOWN))
+      .send({ numerator: '2', denominator: '1' })
+      .expect(404);
 
     const other = await loggedInAgent(t);
     const otherOrg = await createOrg(other.agent, 'Other Co');
@@ -161,7 +164,7 @@ describe('POST /v1/organization/:organization/security/:security/split', () => {
       .send({ numerator: '2', denominator: '1' })
       .expect(403);
     const viewer = await memberAgent(t, owner.agent, org.id, 'Viewer');
-    await viewer
+    await viewer.agent
       .post(split(org.id, security.id))
       .send({ numerator: '2', denominator: '1' })
       .expect(403);

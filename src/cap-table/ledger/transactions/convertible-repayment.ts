@@ -13,7 +13,11 @@ function owing(state: LedgerState, { holdingId, date }: Repayment, strict: boole
   if (h.type !== 'convertible_note' || !h.principalOutstanding) {
     throw new LedgerRuleError('invalid', `a ${h.type} is not repaid`);
   }
-  return { h, principal: h.principalOutstanding, interest: interestOwed(h, date, strict).toDecimalPlaces(10) };
+  return {
+    h,
+    principal: h.principalOutstanding,
+    interest: interestOwed(h, date, strict).toDecimalPlaces(10),
+  };
 }
 
 /** OCF TX_CONVERTIBLE_REPAYMENT (OCF has none: exported as a cancellation); interest is paid first. */

@@ -5,35 +5,36 @@ import { positive } from '../rules';
 import type { TransactionDefinition } from './definition';
 
 /** OCF TX_EQUITY_COMPENSATION_ISSUANCE: a grant out of a pool's available shares. */
-export const equityCompensationIssuance: TransactionDefinition<'TX_EQUITY_COMPENSATION_ISSUANCE'> = {
-  definesRecord: false,
-  scope: (p) => ({
-    pools: p.holding.poolId ? [p.holding.poolId] : [],
-    schedules: p.holding.vestingScheduleId ? [p.holding.vestingScheduleId] : [],
-  }),
-  validate(state, { holding: record }) {
-    const pl = livePlan(state, record.planId ?? '', true);
-    const po = pool(state, record.poolId ?? '');
-    if (po.deleted || po.planId !== pl.id) {
-      throw new LedgerRuleError('notFound', `no pool ${record.poolId} in plan ${pl.name}`);
-    }
-    assertSchedule(state, record.vestingScheduleId);
-    const quantity = positive(record.terms.quantity ?? '', 'quantity');
-    if (quantity.gt(available(po))) {
-      throw new LedgerRuleError(
-        'insufficientShares',
-        `pool ${po.name} has ${toDecimalString(available(po))} shares available, less than ${toDecimalString(quantity)}`,
-      );
-    }
-    if (state.holdings.has(record.id)) {
-      throw new LedgerRuleError('conflict', `holding ${record.id} exists`);
-    }
-  },
-  apply(state, { holding: record }, strict) {
-    const po = pool(state, record.poolId ?? '');
-    const quantity = positive(record.terms.quantity ?? '', 'quantity');
-    po.granted = po.granted.plus(quantity);
-    state.put('pools', po);
-    addHolding(state, record, quantity, strict);
-  },
-};
+export const equityCompensationIssuance: TransactionDefinition<'TX_EQUITY_COMPENSATION_ISSUANCE'> =
+  {
+    definesRecord: false,
+    scope: (p) => ({
+      pools: p.holding.poolId ? [p.holding.poolId] : [],
+      schedules: p.holding.vestingScheduleId ? [p.holding.vestingScheduleId] : [],
+    }),
+    validate(state, { holding: record }) {
+      const pl = livePlan(state, record.planId ?? '', true);
+      const po = pool(state, record.poolId ?? '');
+      if (po.deleted || po.planId !== pl.id) {
+        throw new LedgerRuleError('notFound', `no pool ${record.poolId} in plan ${pl.name}`);
+      }
+      assertSchedule(state, record.vestingScheduleId);
+      const quantity = positive(record.terms.quantity ?? '', 'quantity');
+      if (quantity.gt(available(po))) {
+        throw new LedgerRuleError(
+          'insufficientShares',
+          `pool ${po.name} has ${toDecimalString(available(po))} shares available, less than ${toDecimalString(quantity)}`,
+        );
+      }
+      if (state.holdings.has(record.id)) {
+        throw new LedgerRuleError('conflict', `holding ${record.id} exists`);
+      }
+    },
+    apply(state, { holding: record }, strict) {
+      const po = pool(state, record.poolId ?? '');
+      const quantity = positive(record.terms.quantity ?? '', 'quantity');
+      po.granted = po.granted.plus(quantity);
+      state.put('pools', po);
+      addHolding(state, record, quantity, strict);
+    },
+  };

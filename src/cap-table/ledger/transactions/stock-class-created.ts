@@ -20,5 +20,7 @@ export const stockClassCreated: TransactionDefinition<'STOCK_CLASS_CREATED'> = {
     });
   },
   // Classes logged before the field existed are not participating.
-  upgrade: (p) => ({ security: { ...p.security, participating: p.security.participating ?? false } }),
+  upgrade: (p) => ({
+    security: { ...p.security, participating: p.security.participating ?? false },
+  }),
 };

@@ -7,7 +7,8 @@ export const stockClassDeleted: TransactionDefinition<'STOCK_CLASS_DELETED'> = {
   scope: (p) => ({ securities: [p.securityId] }),
   validate(state, { securityId }) {
     const s = security(state, securityId);
-    if (!s.issued.isZero()) throw new LedgerRuleError('conflict', `class ${s.name} has issued shares`);
+    if (!s.issued.isZero())
+      throw new LedgerRuleError('conflict', `class ${s.name} has issued shares`);
     if (!s.reserved.isZero()) {
       throw new LedgerRuleError('conflict', `class ${s.name} has shares reserved for a plan`);
     }

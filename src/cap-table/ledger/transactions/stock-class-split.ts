@@ -11,7 +11,10 @@ export function activeHoldingsOf(state: LedgerState, securityId: string): Shareh
   const first = (h: ShareholdingState) => state.blocks.get(h.id)?.[0]?.from ?? toDecimal(0);
   return [...state.shareholdings.values()]
     .filter((h) => h.securityId === securityId && h.status === 'active')
-    .sort((a, b) => first(a).comparedTo(first(b)) || a.certificateNumber.localeCompare(b.certificateNumber));
+    .sort(
+      (a, b) =>
+        first(a).comparedTo(first(b)) || a.certificateNumber.localeCompare(b.certificateNumber),
+    );
 }
 
 const scaled = (quantity: string | ReturnType<typeof toDecimal>, p: Split) =>
@@ -55,7 +58,11 @@ export const stockClassSplit: TransactionDefinition<'TX_STOCK_CLASS_SPLIT'> = {
       );
     }
     if (scaled(s.authorized, p).isZero()) {
-      throw new LedgerRuleError('invalid', `class ${s.name} would have no authorized shares left`, 'denominator');
+      throw new LedgerRuleError(
+        'invalid',
+        `class ${s.name} would have no authorized shares left`,
+        'denominator',
+      );
     }
   },
   apply(state, p) {

@@ -1,4 +1,12 @@
-import { assertIssuable, assertLegends, assertLiveClass, addShareholding, issue, positive, security } from '../rules';
+import {
+  assertIssuable,
+  assertLegends,
+  assertLiveClass,
+  addShareholding,
+  issue,
+  positive,
+  security,
+} from '../rules';
 import type { TransactionDefinition } from './definition';
 
 /** OCF TX_STOCK_ISSUANCE: a new certificate out of the class's unissued shares. */

@@ -12,7 +12,10 @@ export const stockLegendTemplateDeleted: TransactionDefinition<'STOCK_LEGEND_TEM
       (h) => h.status === 'active' && h.legendIds.includes(legendId),
     );
     if (user) {
-      throw new LedgerRuleError('conflict', `legend ${l.name} is on shareholding ${user.certificateNumber}`);
+      throw new LedgerRuleError(
+        'conflict',
+        `legend ${l.name} is on shareholding ${user.certificateNumber}`,
+      );
     }
   },
   apply(state, { legendId }) {

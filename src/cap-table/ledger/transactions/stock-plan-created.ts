@@ -16,6 +16,12 @@ export const stockPlanCreated: TransactionDefinition<'STOCK_PLAN_CREATED'> = {
     const s = security(state, plan.securityId);
     const reserved = nonNegative(plan.sharesReserved, 'sharesReserved');
     reserve(state, s, reserved, strict);
-    state.put('plans', { ...plan, sharesReserved: reserved, exercised: ZERO, retired: ZERO, deleted: false });
+    state.put('plans', {
+      ...plan,
+      sharesReserved: reserved,
+      exercised: ZERO,
+      retired: ZERO,
+      deleted: false,
+    });
   },
 };

@@ -7,7 +7,12 @@ export const stockPlanPoolCreated: TransactionDefinition<'STOCK_PLAN_POOL_CREATE
   scope: (p) => ({ plans: [p.pool.planId] }),
   validate(state, { pool }) {
     const pl = livePlan(state, pool.planId, true);
-    assertPoolsFit(pl, poolsOf(state, pl.id), nonNegative(pool.sharesReserved, 'sharesReserved'), true);
+    assertPoolsFit(
+      pl,
+      poolsOf(state, pl.id),
+      nonNegative(pool.sharesReserved, 'sharesReserved'),
+      true,
+    );
   },
   apply(state, { pool }, strict) {
     const pl = livePlan(state, pool.planId, strict);

@@ -7,6 +7,9 @@ export const valuationAmended: TransactionDefinition<'VALUATION_AMENDED'> = {
   scope: (p) => ({ valuations: [p.valuationId] }),
   validate: noRules,
   apply(state, { valuationId, changes }) {
-    state.put('valuations', Object.assign(found(state.valuations, valuationId, 'valuation'), changes));
+    state.put(
+      'valuations',
+      Object.assign(found(state.valuations, valuationId, 'valuation'), changes),
+    );
   },
 };

@@ -6,7 +6,9 @@ import type { TransactionDefinition } from './definition';
 export const vestingTermsCreated: TransactionDefinition<'VESTING_TERMS_CREATED'> = {
   definesRecord: true,
   scope: (p) =>
-    p.vestingSchedule.previousVersionId ? { scheduleToChange: p.vestingSchedule.previousVersionId } : {},
+    p.vestingSchedule.previousVersionId
+      ? { scheduleToChange: p.vestingSchedule.previousVersionId }
+      : {},
   validate(state, { vestingSchedule: v }) {
     if (!v.previousVersionId) return;
     const previous = schedule(state, v.previousVersionId);

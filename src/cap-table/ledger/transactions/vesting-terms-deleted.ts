@@ -12,7 +12,10 @@ export const vestingTermsDeleted: TransactionDefinition<'VESTING_TERMS_DELETED'>
       (h) => h.status === 'active' && h.vestingScheduleId === vestingScheduleId,
     );
     if (user) {
-      throw new LedgerRuleError('conflict', `vesting schedule ${v.name} is used by an active ${user.type} grant`);
+      throw new LedgerRuleError(
+        'conflict',
+        `vesting schedule ${v.name} is used by an active ${user.type} grant`,
+      );
     }
   },
   apply(state, { vestingScheduleId }) {

@@ -1,0 +1,102 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { toDecimal } from '../../../libs/cap-math';
+import { InTransaction } from '../../database';
+import { Holding } from '../holdings/holding.entity';
+import { EquityTransaction } from '../ledger/equity-transaction.entity';
+import {
+  toHoldingState,
+  toPlanState,
+  toPoolState,
+  toScheduleState,
+} from '../ledger/incentive-store';
+import { emptyState } from '../ledger/ledger-state';
+import { LedgerStore, toSecurityState } from '../ledger/ledger-store';
+import { Plan } from '../plans/plan.entity';
+import { Pool } from '../plans/pool.entity';
+import { Security } from '../securities/security.entity';
+import { VestingScheduleEntity } from '../vesting-schedules/vesting-schedule.entity';
+import { replayAsOf } from './as-of';
+import { addShares, positionOf, type Position } from './position';
+
+/**
+ * Reads the cap table as of a date: from the current tables when the log holds nothing dated
+ * after it (the shares summed by PostgreSQL, no shareholding loaded), else the log replayed to
+ * it. Reads only; in the caller's transaction when given one (a conversion reads in its own).
+ */
+@Injectable()
+export class PositionReader {
+  constructor(
+    @InjectRepository(EquityTransaction) private readonly log: Repository<EquityTransaction>,
+    private readonly store: LedgerStore,
+  ) {}
+
+  async positionAsOf(organizationId: string, date: string, tx?: InTransaction): Promise<Position> {
+    return (await this.hasEntriesAfter(organizationId, date, tx))
+      ? this.replayed(organizationId, date, tx)
+      : this.current(organizationId, date, tx);
+  }
+
+  /**
+   * Whether the log holds entries effective after `date`, or a holding whose issue date a
+   * correction moved past it: the current tables are then not the cap table of `date`.
+   */
+  async hasEntriesAfter(
+    organizationId: string,
+    date: string,
+    tx?: InTransaction,
+  ): Promise<boolean> {
+    const [row] = (await this.manager(tx).query(
+      `SELECT EXISTS (SELECT 1 FROM equity_transaction
+                      WHERE organization_id = $1 AND effective_date > $2)
+           OR EXISTS (SELECT 1 FROM shareholding
+                      WHERE organization_id = $1 AND issue_date > $2) AS later`,
+      [organizationId, date],
+    )) as { later: boolean }[];
+    return row.later;
+  }
+
+  private async replayed(
+    organizationId: string,
+    date: string,
+    tx?: InTransaction,
+  ): Promise<Position> {
+    return positionOf(replayAsOf(await this.store.transactions(organizationId, tx), date), date);
+  }
+
+  private async current(
+    organizationId: string,
+    date: string,
+    tx?: InTransaction,
+  ): Promise<Position> {
+    const m = this.manager(tx);
+    const state = emptyState();
+    const where = { organizationId };
+    const inOrder = { created: 'ASC', id: 'ASC' } as const;
+    // In the order they were created, as a replay makes them.
+    for (const s of await m.getRepository(Security).find({ where, order: inOrder }))
+      state.securities.set(s.id, toSecurityState(s));
+    for (const v of await m.getRepository(VestingScheduleEntity).find({ where, order: inOrder }))
+      state.schedules.set(v.id, toScheduleState(v));
+    for (const p of await m.getRepository(Plan).find({ where, order: inOrder }))
+      state.plans.set(p.id, toPlanState(p));
+    for (const p of await m.getRepository(Pool).find({ where, order: inOrder }))
+      state.pools.set(p.id, toPoolState(p));
+    for (const h of await m.getRepository(Holding).find({ where, order: inOrder }))
+      state.holdings.set(h.id, toHoldingState(h));
+    const rows = (await m.query(
+      `SELECT member_id AS "memberId", security_id AS "securityId", sum(quantity)::text AS quantity
+       FROM shareholding WHERE organization_id = $1 AND status = 'active'
+       GROUP BY member_id, security_id`,
+      [organizationId],
+    )) as { memberId: string; securityId: string; quantity: string }[];
+    const shares: Position['shares'] = new Map();
+    for (const r of rows) addShares(shares, state, r.memberId, r.securityId, toDecimal(r.quantity));
+    return { asOf: date, state, shares };
+  }
+
+  private manager(tx?: InTransaction) {
+    return tx ? tx.manager : this.log.manager;
+  }
+}
