@@ -803,6 +803,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/organization/{organization}/security/{security}/split": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Split the class forward or in reverse (OCF TX_STOCK_CLASS_SPLIT)
+         * @description `numerator` new shares for every `denominator` held: 2 and 1 double every active shareholding, 1 and 10 is a 1-for-10 reverse split. Each shareholding is rounded down to whole shares (an LLC keeps fractional units) and the fraction is reported for paying out; one left with no whole share is voided. The authorized shares are split the same way; prices per share, the original issue price and the conversion ratio inversely, so value and as-converted counts stay. The class is numbered anew from 1 in the order its shares held; certificates keep their numbers. A dashboard or export as of an earlier date shows the shares before the split. Shares reserved for stock plans are not split (their grants would not be): such a class → 409.
+         */
+        post: operations["Securities_split"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/organization/{organization}/legend": {
         parameters: {
             query?: never;
@@ -2620,6 +2640,64 @@ export interface components {
              */
             date?: string;
             reason?: string;
+        };
+        SplitDto: {
+            /**
+             * @description Decimal: a string (or a JSON number), at most 28 digits before the point and 10 after
+             * @example 2
+             */
+            numerator: string;
+            /**
+             * @description Decimal: a string (or a JSON number), at most 28 digits before the point and 10 after
+             * @example 1
+             */
+            denominator: string;
+            /**
+             * Format: date
+             * @description When the split takes effect; default today.
+             * @example 2026-01-15
+             */
+            date?: string;
+        };
+        SplitShareholdingView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            member: string;
+            /** @example 1000 */
+            quantityBefore: string;
+            /** @example 2000 */
+            quantityAfter: string;
+            /**
+             * @description The fraction of a share rounded away (the company pays it out); `0` when none was.
+             * @example 0
+             */
+            fractionalRemainder: string;
+            /**
+             * @description `voided` when a reverse split left it with no whole share.
+             * @enum {string}
+             */
+            status: "active" | "voided";
+            certificateNumber: string;
+        };
+        SplitView: {
+            /**
+             * Format: uuid
+             * @description The log entry of the split.
+             */
+            id: string;
+            /** @example 2 */
+            numerator: string;
+            /** @example 1 */
+            denominator: string;
+            /**
+             * Format: date
+             * @example 2026-01-15
+             */
+            date: string;
+            shareholdings: components["schemas"]["SplitShareholdingView"][];
+            /** @description The class afterwards: authorized and issued shares, prices and conversion ratio adjusted. */
+            security: components["schemas"]["SecurityView"];
         };
         LegendDto: {
             name: string;
@@ -9039,6 +9117,110 @@ export interface operations {
             };
         };
     };
+    Securities_split: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional; 1 to 255 printable ASCII characters, unique per request (a UUID). The first answer to a key (a success, or a refusal other than 409, 429 and 5xx) is kept 24 hours for the caller; a retry with the same key, method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing. Keys are per user. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                security: string;
+                organization: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SplitDto"];
+            };
+        };
+        responses: {
+            /** @description The split, the class afterwards and each shareholding */
+            201: {
+                headers: {
+                    /** @description `true` when the answer is the one kept for the request’s `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SplitView"];
+                };
+            };
+            /** @description Malformed body `{error, message}`, a ratio of 1, or a reverse split leaving no authorized share; or `{error, key: "invalidIdempotencyKey", message}`: an `Idempotency-Key` that is not 1 to 255 printable ASCII characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Requires `canEditCapTable` in the organization `{error, message}`; or refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization or record does not exist, or is not the path organization’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The class has shares reserved for a stock plan; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `{error, key: "idempotencyKeyReused", message}`: this `Idempotency-Key` was sent with another method, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     Legends_list: {
         parameters: {
             query?: never;
@@ -15325,6 +15507,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A class of the organization was split: splits are not exported to OCF yet */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
