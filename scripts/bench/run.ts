@@ -33,6 +33,10 @@
  *                                          and the OCF export of those holdings (RSS growth
  *                                          < 100 MB; see ocf.ts), which every run also does at the
  *                                          end, on a database and services of their own
+ *   npm run bench -- --only=transfers      only the write path: POST .../shareholding/transfer
+ *                                          between the 10,000 holders, beside a bare Node + pg
+ *                                          twin running the same transaction (see transfer.ts);
+ *                                          every run does it last (--transfer-connections=20)
  *   npm run bench -- --holders=10000       holders of the cap table organization
  *   npm run bench -- --csv-rows=100000 --csv-holders=10000   size of the CSV import
  *   npm run bench -- --profile   also writes a CPU profile of the service (list cache on) under
@@ -58,6 +62,13 @@ import { benchModeling, ModelingTimings, reportModeling } from './modeling';
 import { benchOcfExport, reportOcf } from './ocf';
 import { call, fetchText } from './http';
 import { PgCounter } from './pg-counter';
+import {
+  countTransfer,
+  reportTransfers,
+  TransferTimings,
+  transferLoad,
+  transferPairs,
+} from './transfer';
 import { summarise } from './profile-summary';
 import { benchVesting, reportVesting } from './vesting';
 
@@ -75,6 +86,8 @@ const HOLDING_PAGE = 100;
 const PROFILE = process.argv.includes('--profile');
 const PROFILE_DIR = join(root, '.data', 'bench');
 const DASHBOARD_TARGET_MS = 300;
+/** The write part's load (the issue's figure): transfers wait on their class's lock. */
+const TRANSFER_CONNECTIONS = Number(option('transfer-connections', '20'));
 
 function option(name: string, fallback: string): string {
   const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
@@ -103,8 +116,10 @@ interface List {
 }
 
 async function main() {
-  if (!['all', 'members', 'shareholdings', 'vesting', 'csv', 'modeling'].includes(ONLY))
-    throw new Error(`--only=${ONLY}: members, shareholdings, vesting, csv or modeling`);
+  if (
+    !['all', 'members', 'shareholdings', 'transfers', 'vesting', 'csv', 'modeling'].includes(ONLY)
+  )
+    throw new Error(`--only=${ONLY}: members, shareholdings, transfers, vesting, csv or modeling`);
   if (ONLY === 'vesting') {
     reportVesting(await benchVesting(root));
     return;
@@ -152,7 +167,7 @@ async function main() {
     let dashboard: Awaited<ReturnType<typeof timeDashboard>> | undefined;
     let capTable: Awaited<ReturnType<typeof seedCapTable>> | undefined;
     let modeling: ModelingTimings | undefined;
-    if (ONLY !== 'shareholdings' && ONLY !== 'modeling') {
+    if (ONLY !== 'shareholdings' && ONLY !== 'modeling' && ONLY !== 'transfers') {
       const organizationId = await seedMembers(service.url, cookie);
       routes['/member'] = { sql: MEMBER_LIST_SQL, params: [organizationId, null] };
       pending.push({
@@ -177,6 +192,23 @@ async function main() {
       if (ONLY === 'modeling') {
         modeling = await benchModeling(service.url, cookie, databaseUrl, capTable);
         reportModeling(modeling);
+        return;
+      }
+      if (ONLY === 'transfers') {
+        const bare = await startBare(children, databaseUrl, routes);
+        reportTransfers(
+          await benchTransfers(
+            service,
+            bare,
+            counter,
+            viaCounter.toString(),
+            databaseUrl,
+            redisUrl,
+            prefix,
+            cookie,
+            capTable.organizationId,
+          ),
+        );
         return;
       }
       routes['/shareholding'] = {
@@ -248,11 +280,27 @@ async function main() {
         }
       }
     }
+    // Last: the transfers change the cap table the lists and the dashboard read.
+    let transfers: TransferTimings | undefined;
+    if (capTable && ONLY === 'all') {
+      transfers = await benchTransfers(
+        service,
+        bare,
+        counter,
+        viaCounter.toString(),
+        databaseUrl,
+        redisUrl,
+        prefix,
+        cookie,
+        capTable.organizationId,
+      );
+    }
     report(
       lists,
       capTable && dashboard ? { ...dashboard, asOfDate: capTable.lastIssueDate } : undefined,
     );
     if (modeling) reportModeling(modeling);
+    if (transfers) reportTransfers(transfers);
   } finally {
     await stopAll(counting);
     await stopAll(children);
@@ -264,6 +312,46 @@ async function main() {
   // Pure computation: measured with the servers stopped, so nothing competes for the CPU.
   if (ONLY === 'all') reportVesting(await benchVesting(root));
   if (ONLY === 'all') await benchCsv();
+}
+
+/**
+ * Transfers between the holders of the cap table (transfer.ts): SQL counted on an instance of the
+ * service behind the counting proxy, then the service and the bare twin in interleaved rounds.
+ */
+async function benchTransfers(
+  service: Target,
+  bare: Target,
+  counter: PgCounter,
+  viaCounterUrl: string,
+  databaseUrl: string,
+  redisUrl: string,
+  prefix: string,
+  cookie: string,
+  organizationId: string,
+): Promise<TransferTimings> {
+  const pairs = await transferPairs(databaseUrl, organizationId);
+  const path = `/v1/organization/${organizationId}/shareholding/transfer`;
+  const next = { next: 0 };
+  const counting: ChildProcess[] = [];
+  const counted = await startService(counting, viaCounterUrl, redisUrl, prefix, 'on');
+  const counts = await countTransfer(counter, counted, path, cookie, pairs, next);
+  await stopAll(counting);
+  const connections = TRANSFER_CONNECTIONS;
+  const run = (target: Target, route: string, withCookie: string, seconds: number) =>
+    transferLoad(target, route, withCookie, pairs, seconds, connections, cpuMs, next);
+  await run(service, path, cookie, 2);
+  await run(bare, '/transfer', '', 2);
+  const timings: TransferTimings = { ...counts, connections, service: [], bare: [] };
+  for (let round = 1; round <= ROUNDS; round++) {
+    const s = await run(service, path, cookie, SECONDS);
+    const b = await run(bare, '/transfer', '', SECONDS);
+    timings.service.push(s);
+    timings.bare.push(b);
+    console.log(
+      `round ${round} transfers: service ${s.rps.toFixed(0)} req/s (p99 ${s.p99} ms), bare ${b.rps.toFixed(0)} req/s (p99 ${b.p99} ms)`,
+    );
+  }
+  return timings;
 }
 
 /** The PostgreSQL server and Redis of the bench (DATABASE_URL's server, REDIS_URL). */

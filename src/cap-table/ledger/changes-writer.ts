@@ -32,9 +32,11 @@ function columnsOf(meta: EntityMetadata, rows: ObjectLiteral[]) {
  * keys of their children are checked (at its end), and the deletion of old share blocks sees
  * only the rows that existed before it.
  */
-export async function writeChanges(tx: InTransaction, set: ChangeSet): Promise<void> {
+export async function writeChanges(tx: InTransaction, set: ChangeSet): Promise<Stamps> {
   const params: unknown[] = [];
   const parts: string[] = [];
+  /** The upserts' created and updated times, read back by the statement itself. */
+  const stamped: string[] = [];
   const param = (value: unknown, cast: string) => {
     params.push(value);
     return `$${params.length}::${cast}`;
@@ -58,9 +60,17 @@ export async function writeChanges(tx: InTransaction, set: ChangeSet): Promise<v
       .filter((c) => !c.isPrimary)
       .map((c) => `${quote(c.databaseName)} = EXCLUDED.${quote(c.databaseName)}`);
     if (m.updateDateColumn) updates.push(`${quote(m.updateDateColumn.databaseName)} = now()`);
+    const created = m.createDateColumn
+      ? quote(m.createDateColumn.databaseName)
+      : 'NULL::timestamptz';
+    const updated = m.updateDateColumn
+      ? quote(m.updateDateColumn.databaseName)
+      : 'NULL::timestamptz';
     parts.push(
-      `INSERT INTO ${quote(m.tableName)} (${names}) ${source} ON CONFLICT (id) DO UPDATE SET ${updates.join(', ')}`,
+      `INSERT INTO ${quote(m.tableName)} (${names}) ${source} ON CONFLICT (id) DO UPDATE SET ${updates.join(', ')}
+       RETURNING id::text AS id, ${created} AS created, ${updated} AS updated`,
     );
+    stamped.push(`SELECT id, created, updated FROM w${parts.length - 1}`);
   }
   const { entity, shareholdingIds } = set.replaceBlocksOf;
   if (shareholdingIds.length) {
@@ -76,7 +86,18 @@ export async function writeChanges(tx: InTransaction, set: ChangeSet): Promise<v
     const { names, source } = rowsOf(m, rows);
     parts.push(`INSERT INTO ${quote(m.tableName)} (${names}) ${source}`);
   }
-  if (!parts.length) return;
-  const sql = `WITH ${parts.map((p, i) => `w${i} AS (${p})`).join(',\n')} SELECT 1`;
-  await tx.manager.query(sql, params);
+  if (!parts.length) return new Map();
+  const select = stamped.length
+    ? stamped.join(' UNION ALL ')
+    : 'SELECT NULL::text AS id, NULL::timestamptz AS created, NULL::timestamptz AS updated';
+  const sql = `WITH ${parts.map((p, i) => `w${i} AS (${p})`).join(',\n')} ${select}`;
+  const rows = (await tx.manager.query(sql, params)) as (Stamp & { id: string | null })[];
+  return new Map(rows.filter((r) => r.id).map((r) => [r.id!, r]));
 }
+
+/** When a written row was created and last updated, by id. */
+export interface Stamp {
+  created: Date | null;
+  updated: Date | null;
+}
+export type Stamps = Map<string, Stamp>;

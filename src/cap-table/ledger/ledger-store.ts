@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
+import { In, ObjectLiteral, Repository } from 'typeorm';
 import { toDecimal, toDecimalString } from '../../../libs/cap-math';
 import { InTransaction } from '../../database';
 import { CapitalChange } from '../capital-changes/capital-change.entity';
@@ -19,7 +19,6 @@ import {
 } from './incentive-store';
 import {
   Block,
-  Changes,
   emptyState,
   ShareholdingState,
   LedgerState,
@@ -31,6 +30,13 @@ import { applyTransaction } from './reducer';
 import type { CapitalChangeRecord, LedgerTransaction, ValuationRecord } from './transaction-types';
 
 export type { LedgerScope } from './ledger-scope';
+
+/**
+ * What one transaction wrote, by record id: each row as its entity (the state's record with the
+ * organization and the database's created and updated times), so a caller answers without
+ * reading it back.
+ */
+export type Written = Map<string, ObjectLiteral>;
 
 const FOR_UPDATE = { mode: 'pessimistic_write' } as const;
 const FOR_SHARE = { mode: 'pessimistic_read' } as const;
@@ -59,37 +65,35 @@ export class LedgerStore {
     const byIds = <T>(ids: string[] | undefined) =>
       ({ where: { organizationId, id: In([...new Set(ids)].sort()) }, order: { id: 'ASC' } }) as T;
 
-    if (scope.shareholdings?.length) {
-      // The classes of the holdings first: every change to a class's shares serialises on it.
-      const classes = await m
-        .getRepository(Shareholding)
-        .find({ ...byIds(scope.shareholdings), select: { id: true, securityId: true } });
-      scope = {
-        ...scope,
-        securities: [...(scope.securities ?? []), ...classes.map((h) => h.securityId)],
-      };
-    }
     const incentives = await incentiveClasses(tx, organizationId, scope);
     scope = {
       ...incentives.scope,
       securities: [...(scope.securities ?? []), ...incentives.securities],
     };
-    if (scope.securities?.length) {
+    const holdingIds = sortedIds(scope.shareholdings);
+    if (scope.securities?.length || holdingIds.length) {
+      // The classes first, the holdings' classes with them (one statement): every change to a
+      // class's shares serialises on it.
       const rows = await m
         .getRepository(Security)
-        .find({ ...byIds(scope.securities), lock: FOR_UPDATE });
+        .createQueryBuilder('s')
+        .where('s.organization_id = :organizationId', { organizationId })
+        .andWhere(
+          '(s.id = ANY(:ids) OR s.id IN (SELECT h.security_id FROM shareholding h WHERE h.organization_id = :organizationId AND h.id = ANY(:holdingIds)))',
+          { ids: sortedIds(scope.securities), holdingIds },
+        )
+        .orderBy('s.id')
+        .setLock('pessimistic_write')
+        .getMany();
       for (const s of rows) state.securities.set(s.id, toSecurityState(s));
     }
-    if (scope.shareholdings?.length)
-      await this.loadHoldings(tx, organizationId, state, scope.shareholdings, true);
+    if (holdingIds.length) await this.loadHoldings(tx, organizationId, state, holdingIds, true);
     if (scope.holdingsOfClass) {
       // The class is locked: no holding of it changes meanwhile.
-      const rows = await m
-        .getRepository(Shareholding)
-        .find({
-          where: { organizationId, securityId: scope.holdingsOfClass, status: 'active' },
-          select: { id: true },
-        });
+      const rows = await m.getRepository(Shareholding).find({
+        where: { organizationId, securityId: scope.holdingsOfClass, status: 'active' },
+        select: { id: true },
+      });
       await this.loadHoldings(
         tx,
         organizationId,
@@ -143,6 +147,7 @@ export class LedgerStore {
     return state;
   }
 
+  /** Shareholdings with their share blocks, in one statement (locked in id order if `lock`). */
   private async loadHoldings(
     tx: InTransaction,
     organizationId: string,
@@ -151,19 +156,32 @@ export class LedgerStore {
     lock: boolean,
   ) {
     if (!ids.length) return;
-    const m = tx.manager;
-    const rows = await m.getRepository(Shareholding).find({
-      where: { organizationId, id: In([...new Set(ids)].sort()) },
-      order: { id: 'ASC' },
-      ...(lock ? { lock: FOR_UPDATE } : {}),
-    });
-    for (const h of rows) state.shareholdings.set(h.id, toShareholdingState(h));
-    const blocks = await m.getRepository(ShareBlock).find({
-      where: { shareholdingId: In(rows.map((h) => h.id)) },
-      order: { fromNumber: 'ASC' },
-    });
-    for (const h of rows) state.blocks.set(h.id, []);
-    for (const b of blocks) state.blocks.get(b.shareholdingId)!.push(toBlock(b));
+    const query = tx.manager
+      .getRepository(Shareholding)
+      .createQueryBuilder('h')
+      .addSelect(
+        `coalesce((SELECT json_agg(json_build_object('from', b.from_number::text, 'to', b.to_number::text) ORDER BY b.from_number)
+                   FROM share_block b WHERE b.shareholding_id = h.id), '[]')`,
+        'blocks',
+      )
+      .where('h.organization_id = :organizationId AND h.id = ANY(:ids)', {
+        organizationId,
+        ids: sortedIds(ids),
+      })
+      .orderBy('h.id');
+    if (lock) query.setLock('pessimistic_write', undefined, ['h']);
+    const { entities, raw } = await query.getRawAndEntities<{
+      h_id: string;
+      blocks: { from: string; to: string }[];
+    }>();
+    const blocks = new Map(raw.map((r) => [r.h_id, r.blocks]));
+    for (const h of entities) {
+      state.shareholdings.set(h.id, toShareholdingState(h));
+      state.blocks.set(
+        h.id,
+        (blocks.get(h.id) ?? []).map((b) => ({ from: toDecimal(b.from), to: toDecimal(b.to) })),
+      );
+    }
   }
 
   /**
@@ -177,14 +195,19 @@ export class LedgerStore {
     actorUserId: string | null,
     state: LedgerState,
     transaction: LedgerTransaction,
-  ): Promise<Changes> {
+  ): Promise<Written> {
     state.takeChanges();
     applyTransaction(state, transaction);
     const changes = state.takeChanges();
+    const written: Written = new Map();
     const rows = <T>(ids: Set<string>, map: Map<string, T>, row: (record: T) => object) =>
-      [...ids].map((id) => ({ organizationId, ...row(map.get(id)!) }));
+      [...ids].map((id) => {
+        const r: ObjectLiteral = { organizationId, ...row(map.get(id)!) };
+        written.set(id, r);
+        return r;
+      });
     const holdings = [...changes.shareholdings];
-    await writeChanges(tx, {
+    const stamps = await writeChanges(tx, {
       // Classes before holdings: the order their foreign keys read.
       upserts: [
         { entity: Security, rows: rows(changes.securities, state.securities, fromSecurityState) },
@@ -236,7 +259,11 @@ export class LedgerStore {
         },
       ],
     });
-    return changes;
+    for (const [id, row] of written) {
+      const stamp = stamps.get(id);
+      if (stamp) Object.assign(row, stamp);
+    }
+    return written;
   }
 
   /**
@@ -283,6 +310,8 @@ export class LedgerStore {
     return state;
   }
 }
+
+const sortedIds = (ids: string[] | undefined) => [...new Set(ids ?? [])].sort();
 
 const dec = (v: string | null) => (v === null ? null : toDecimalString(toDecimal(v)));
 

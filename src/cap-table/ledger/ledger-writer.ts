@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import type { ObjectLiteral } from 'typeorm';
 import { DomainError } from '../../common';
 import { DomainEvent, Tx, UnitOfWork } from '../../events';
 import { LedgerRuleError, LedgerState } from './ledger-state';
@@ -18,6 +19,11 @@ export interface LedgerChange {
     payload: TransactionPayloads[T],
   ): Promise<string>;
   record(...events: DomainEvent[]): Promise<void>;
+  /**
+   * A record as this change last wrote it, as its entity (created and updated times included):
+   * what the change answers, without reading it back. Undefined if it wrote no such record.
+   */
+  written<E extends ObjectLiteral>(id: string): E | undefined;
 }
 
 /**
@@ -43,14 +49,23 @@ export class LedgerWriter {
     try {
       return await this.uow.run(async (tx) => {
         const state = await this.store.load(tx, organizationId, scope);
+        const written = new Map<string, ObjectLiteral>();
         return work({
           tx,
           state,
           record: (...events) => tx.record(...events),
+          written: <E extends ObjectLiteral>(id: string) => written.get(id) as E | undefined,
           apply: async (type, effectiveDate, payload) => {
             const id = randomUUID();
             const transaction = { id, type, effectiveDate, payload } as LedgerTransaction;
-            await this.store.apply(tx, organizationId, actorUserId, state, transaction);
+            const rows = await this.store.apply(
+              tx,
+              organizationId,
+              actorUserId,
+              state,
+              transaction,
+            );
+            for (const [key, row] of rows) written.set(key, row);
             return id;
           },
         });

@@ -196,9 +196,11 @@ export class ShareholdingsService {
     return holding;
   }
 
+  /** As the change wrote it (no read back), else as the table holds it. */
   private async read(c: LedgerChange, id: string): Promise<ShareholdingView> {
     return toShareholdingView(
-      await c.tx.manager.getRepository(Shareholding).findOneByOrFail({ id }),
+      c.written<Shareholding>(id) ??
+        (await c.tx.manager.getRepository(Shareholding).findOneByOrFail({ id })),
     );
   }
 
