@@ -26,23 +26,24 @@ export function daysInMonth(year: number, month: number): number {
   return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
-export function parseDate(date: IsoDate): CalendarDate {
+/** The date's year, month and day; an error is about `field` (the caller's name for the date). */
+export function parseDate(date: IsoDate, field = 'date'): CalendarDate {
   const match = typeof date === 'string' ? ISO_DATE.exec(date) : null;
   if (!match) {
-    throw new CapMathError(`Not a YYYY-MM-DD date: "${String(date)}"`);
+    throw new CapMathError(`Not a YYYY-MM-DD date: "${String(date)}"`, field);
   }
   const year = Number(match[1]);
   const month = Number(match[2]);
   const day = Number(match[3]);
   if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) {
-    throw new CapMathError(`No such calendar date: "${date}"`);
+    throw new CapMathError(`No such calendar date: "${date}"`, field);
   }
   return { year, month, day };
 }
 
 export function formatDate({ year, month, day }: CalendarDate): IsoDate {
   if (!Number.isInteger(year) || year < 1 || year > 9999) {
-    throw new CapMathError(`Date out of range (years 0001-9999): year ${year}`);
+    throw new CapMathError(`Date out of range (years 0001-9999): year ${year}`, 'date');
   }
   const pad = (n: number, width: number) => String(n).padStart(width, '0');
   return `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`;
@@ -78,7 +79,7 @@ export function toDayNumber(date: IsoDate): number {
 
 export function fromDayNumber(dayNumber: number): IsoDate {
   if (!Number.isSafeInteger(dayNumber)) {
-    throw new CapMathError(`Not a whole day number: ${dayNumber}`);
+    throw new CapMathError(`Not a whole day number: ${dayNumber}`, 'dayNumber');
   }
   const z = dayNumber + 719468;
   const era = Math.floor(z / 146097);
@@ -101,7 +102,7 @@ export function fromDayNumber(dayNumber: number): IsoDate {
 
 function requireInteger(name: string, n: number): void {
   if (!Number.isSafeInteger(n)) {
-    throw new CapMathError(`${name} must be a whole number (got ${n})`);
+    throw new CapMathError(`${name} must be a whole number (got ${n})`, name);
   }
 }
 
@@ -128,7 +129,7 @@ export function shiftMonths(
   requireInteger('months', months);
   const targetDay = dayOfMonth ?? start.day;
   if (!Number.isInteger(targetDay) || targetDay < 1 || targetDay > 31) {
-    throw new CapMathError(`dayOfMonth must be between 1 and 31 (got ${dayOfMonth})`);
+    throw new CapMathError(`dayOfMonth must be between 1 and 31 (got ${dayOfMonth})`, 'dayOfMonth');
   }
   const monthIndex = start.year * 12 + (start.month - 1) + months;
   const year = Math.floor(monthIndex / 12);
@@ -136,6 +137,7 @@ export function shiftMonths(
   if (year < 1 || year > 9999) {
     throw new CapMathError(
       `Date out of range (years 0001-9999): ${months} months from ${formatDate(start)}`,
+      'date',
     );
   }
   return { year, month, day: Math.min(targetDay, daysInMonth(year, month)) };

@@ -13,8 +13,8 @@ export type DayCountConvention = (typeof DAY_COUNT_CONVENTIONS)[number];
  * month, which is the same as leaving it at 31.
  */
 export function days360Nasd(startDate: IsoDate, endDate: IsoDate): number {
-  const start = parseDate(startDate);
-  const end = parseDate(endDate);
+  const start = parseDate(startDate, 'startDate');
+  const end = parseDate(endDate, 'endDate');
   let startDay = start.day;
   if (startDay === daysInMonth(start.year, start.month)) {
     startDay = 30;
@@ -38,6 +38,6 @@ export function yearFraction(
     case '30/360':
       return new D(days360Nasd(startDate, endDate)).div(360);
     default:
-      throw new CapMathError(`Unknown day count convention "${String(dayCount)}"`);
+      throw new CapMathError(`Unknown day count convention "${String(dayCount)}"`, 'dayCount');
   }
 }

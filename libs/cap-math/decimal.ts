@@ -19,34 +19,36 @@ export type DecimalInput = string | number | Decimal;
 const PLAIN_DECIMAL = /^[+-]?(\d+(\.\d+)?|\.\d+)$/;
 
 export function toDecimal(value: DecimalInput): Decimal {
+  return decimalOf('value', value);
+}
+
+/** `toDecimal` for an input the caller names: the error is about `field`. */
+export function decimalOf(field: string, value: DecimalInput): Decimal {
   if (typeof value === 'string') {
     if (!PLAIN_DECIMAL.test(value)) {
-      throw new CapMathError(`Not a plain decimal number: "${value}"`);
+      throw new CapMathError(`Not a plain decimal number: "${value}"`, field);
     }
     return new D(value);
   }
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) {
-      throw new CapMathError(`Not a finite number: ${value}`);
+      throw new CapMathError(`Not a finite number: ${value}`, field);
     }
-    // The shortest round-trip text of the number is what the caller meant (0.1, not
-    // 0.1000000000000000055...). It may use exponent notation for very large or small
-    // numbers, which Decimal parses exactly.
     return new D(String(value));
   }
   if (Decimal.isDecimal(value)) {
     if (!value.isFinite()) {
-      throw new CapMathError(`Not a finite number: ${value.toString()}`);
+      throw new CapMathError(`Not a finite number: ${value.toString()}`, field);
     }
     return new D(value);
   }
-  throw new CapMathError(`Not a number: ${String(value)}`);
+  throw new CapMathError(`Not a number: ${String(value)}`, field);
 }
 
 /** Plain notation, trailing zeros trimmed: "1200", "4.5", "0.000001"; never "-0". */
 export function toDecimalString(value: Decimal): string {
   if (!value.isFinite()) {
-    throw new CapMathError(`Not a finite number: ${value.toString()}`);
+    throw new CapMathError(`Not a finite number: ${value.toString()}`, 'value');
   }
   if (value.isZero()) {
     return '0';
@@ -88,7 +90,7 @@ export function decimalSortKeys(values: readonly Decimal[]): string[] {
   let places = 0;
   for (const v of values) {
     if (!v.isFinite() || (v.isNegative() && !v.isZero())) {
-      throw new CapMathError(`Not a finite non-negative number: ${v.toString()}`);
+      throw new CapMathError(`Not a finite non-negative number: ${v.toString()}`, 'values');
     }
     places = Math.max(places, v.decimalPlaces());
   }

@@ -41,7 +41,7 @@ describe('public API', () => {
     }
     expect(capMath.ALLOCATION_TYPES).toHaveLength(7);
     expect(capMath.VESTING_DAY_OF_MONTH_VALUES).toHaveLength(32);
-    expect(new capMath.CapMathError('x')).toBeInstanceOf(Error);
+    expect(new capMath.CapMathError('x', 'quantity')).toBeInstanceOf(Error);
   });
 
   it('works end to end through the index', () => {

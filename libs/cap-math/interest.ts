@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import { D, DecimalInput } from './decimal';
-import { compareDates, IsoDate } from './dates';
+import { compareDates, IsoDate, parseDate } from './dates';
 import { DayCountConvention, yearFraction } from './day-count';
 import { CapMathError } from './errors';
 import { integerAtLeast, nonNegative } from './validate';
@@ -28,8 +28,13 @@ export interface AccruedInterestInput {
 export function accruedInterest(input: AccruedInterestInput): Decimal {
   const principal = nonNegative('principal', input.principal);
   const rate = nonNegative('annualRate', input.annualRate);
+  parseDate(input.endDate, 'endDate');
+  parseDate(input.startDate, 'startDate');
   if (compareDates(input.endDate, input.startDate) < 0) {
-    throw new CapMathError(`endDate ${input.endDate} is before startDate ${input.startDate}`);
+    throw new CapMathError(
+      `endDate ${input.endDate} is before startDate ${input.startDate}`,
+      'endDate',
+    );
   }
   const years = yearFraction(input.startDate, input.endDate, input.dayCount);
   switch (input.interestType) {
@@ -45,6 +50,9 @@ export function accruedInterest(input: AccruedInterestInput): Decimal {
       return principal.times(growth.minus(1));
     }
     default:
-      throw new CapMathError(`Unknown interestType "${String(input.interestType)}"`);
+      throw new CapMathError(
+        `Unknown interestType "${String(input.interestType)}"`,
+        'interestType',
+      );
   }
 }

@@ -17,17 +17,20 @@ export function largestRemainder(
 ): Decimal[] {
   integerAtLeast('decimals', decimals, 0);
   if (weights.length === 0) {
-    throw new CapMathError('Nothing to allocate between: the list is empty');
+    throw new CapMathError('Nothing to allocate between: the list is empty', 'weights');
   }
   const unit = new D(10).pow(-decimals);
   if (!total.mod(unit).isZero()) {
-    throw new CapMathError(`Total ${total.toFixed()} is not a multiple of ${unit.toFixed()}`);
+    throw new CapMathError(
+      `Total ${total.toFixed()} is not a multiple of ${unit.toFixed()}`,
+      'total',
+    );
   }
   if (weights.every((w) => w.isZero())) {
     if (total.isZero()) {
       return weights.map(() => new D(0));
     }
-    throw new CapMathError(`Cannot split ${total.toFixed()} when every weight is zero`);
+    throw new CapMathError(`Cannot split ${total.toFixed()} when every weight is zero`, 'weights');
   }
   // Exact integer arithmetic: weights scaled to integers, the total counted in units. Each part
   // is floor(T·w/W) units with remainder (T·w) mod W; remainders share the denominator W, so

@@ -14,7 +14,7 @@ describe('input guards', () => {
     expect(nonNegative('shares', '-0').isNegative()).toBe(false);
     expect(nonNegative('shares', '2.5').toFixed()).toBe('2.5');
     expect(() => nonNegative('shares', '-1')).toThrow(
-      new CapMathError('shares must not be negative (got -1)'),
+      new CapMathError('shares must not be negative (got -1)', 'shares'),
     );
   });
 

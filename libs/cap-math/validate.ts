@@ -1,21 +1,22 @@
 import Decimal from 'decimal.js';
-import { D, DecimalInput, toDecimal, toDecimalString } from './decimal';
+import { D, decimalOf, DecimalInput, toDecimalString } from './decimal';
 import { CapMathError } from './errors';
 
-// Input guards shared by every module, so each error message names the offending field.
+// Input guards shared by every module: each error is about the named field, and its message
+// names it too.
 
 export function nonNegative(name: string, value: DecimalInput): Decimal {
-  const d = toDecimal(value);
+  const d = decimalOf(name, value);
   if (d.isNegative() && !d.isZero()) {
-    throw new CapMathError(`${name} must not be negative (got ${toDecimalString(d)})`);
+    throw new CapMathError(`${name} must not be negative (got ${toDecimalString(d)})`, name);
   }
   return d.isZero() ? new D(0) : d;
 }
 
 export function positive(name: string, value: DecimalInput): Decimal {
-  const d = toDecimal(value);
+  const d = decimalOf(name, value);
   if (d.isZero() || d.isNegative()) {
-    throw new CapMathError(`${name} must be greater than zero (got ${toDecimalString(d)})`);
+    throw new CapMathError(`${name} must be greater than zero (got ${toDecimalString(d)})`, name);
   }
   return d;
 }
@@ -23,15 +24,18 @@ export function positive(name: string, value: DecimalInput): Decimal {
 export function wholeNonNegative(name: string, value: DecimalInput): Decimal {
   const d = nonNegative(name, value);
   if (!d.isInteger()) {
-    throw new CapMathError(`${name} must be a whole number (got ${toDecimalString(d)})`);
+    throw new CapMathError(`${name} must be a whole number (got ${toDecimalString(d)})`, name);
   }
   return d;
 }
 
 export function inRange(name: string, value: DecimalInput, min: number, max: number): Decimal {
-  const d = toDecimal(value);
+  const d = decimalOf(name, value);
   if (d.lessThan(min) || d.greaterThan(max)) {
-    throw new CapMathError(`${name} must be between ${min} and ${max} (got ${toDecimalString(d)})`);
+    throw new CapMathError(
+      `${name} must be between ${min} and ${max} (got ${toDecimalString(d)})`,
+      name,
+    );
   }
   return d;
 }
@@ -39,7 +43,10 @@ export function inRange(name: string, value: DecimalInput, min: number, max: num
 /** Counts (periods, decimals places...) are small JS integers, not quantities. */
 export function integerAtLeast(name: string, value: number, min: number): number {
   if (!Number.isSafeInteger(value) || value < min) {
-    throw new CapMathError(`${name} must be a whole number of at least ${min} (got ${value})`);
+    throw new CapMathError(
+      `${name} must be a whole number of at least ${min} (got ${value})`,
+      name,
+    );
   }
   return value;
 }
@@ -48,7 +55,7 @@ export function uniqueKeys(name: string, keys: readonly string[]): void {
   const seen = new Set<string>();
   for (const key of keys) {
     if (seen.has(key)) {
-      throw new CapMathError(`${name}: duplicate key "${key}"`);
+      throw new CapMathError(`${name}: duplicate key "${key}"`, name);
     }
     seen.add(key);
   }

@@ -20,7 +20,10 @@ export function parseTerms(terms: ConvertibleTerms): { cap?: Decimal; discount: 
     terms.valuationCap === undefined ? undefined : positive('valuationCap', terms.valuationCap);
   const discount = inRange('discount', terms.discount ?? 0, 0, 1);
   if (discount.equals(1)) {
-    throw new CapMathError('discount must be below 1 (a 100% discount gives a zero price)');
+    throw new CapMathError(
+      'discount must be below 1 (a 100% discount gives a zero price)',
+      'discount',
+    );
   }
   return { cap, discount };
 }
@@ -39,7 +42,10 @@ export function roundPrice(price: Decimal, priceDecimals: number | undefined): D
   integerAtLeast('priceDecimals', priceDecimals, 0);
   const rounded = price.toDecimalPlaces(priceDecimals, Decimal.ROUND_HALF_UP);
   if (rounded.isZero()) {
-    throw new CapMathError(`Price ${price.toFixed()} rounds to zero at ${priceDecimals} places`);
+    throw new CapMathError(
+      `Price ${price.toFixed()} rounds to zero at ${priceDecimals} places`,
+      'priceDecimals',
+    );
   }
   return rounded;
 }

@@ -135,7 +135,10 @@ function capitalizationBase(c: CompanyCapitalizationInput): Decimal {
     .plus(nonNegative('unissuedOptionPool', c.unissuedOptionPool ?? 0))
     .plus(nonNegative('otherConvertingShares', c.otherConvertingShares ?? 0));
   if (base.isZero()) {
-    throw new CapMathError('Company Capitalization before the safes must be greater than zero');
+    throw new CapMathError(
+      'Company Capitalization before the safes must be greater than zero',
+      'capitalization',
+    );
   }
   return base;
 }
@@ -177,5 +180,6 @@ function solveCapitalization(
   }
   throw new CapMathError(
     'The post-money safes converting at their caps would own 100% or more of the company',
+    'safes',
   );
 }

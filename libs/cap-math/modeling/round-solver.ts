@@ -123,7 +123,10 @@ function iterate(
       };
     }
   }
-  throw new CapMathError('The round has no consistent solution (the iteration did not settle)');
+  throw new CapMathError(
+    'The round has no consistent solution (the iteration did not settle)',
+    'convertibles',
+  );
 }
 
 interface PolicySums {
@@ -162,6 +165,7 @@ function terms(input: SolverInput, policy: Policy) {
   if (uncapped.lessThanOrEqualTo(0)) {
     throw new CapMathError(
       'The post-money SAFEs converting at their caps would own 100% or more of the company',
+      'convertibles',
     );
   }
   const h = s.fPre.plus(b.times(s.fNote));
@@ -175,6 +179,7 @@ function terms(input: SolverInput, policy: Policy) {
     if (minor.lessThanOrEqualTo(0)) {
       throw new CapMathError(
         'optionPoolTopUp.postMoneyPercent cannot be reached: the converting securities at their caps grow with the pool',
+        'optionPoolTopUp.postMoneyPercent',
       );
     }
   }
@@ -207,11 +212,13 @@ function solveForPrice(input: SolverInput, policy: Policy): Point & { price: Dec
   if (den.lessThanOrEqualTo(0)) {
     throw new CapMathError(
       'The round has no solution: the converting securities and the option pool would take the whole pre-money valuation',
+      'preMoneyValuation',
     );
   }
   if (num.lessThanOrEqualTo(0)) {
     throw new CapMathError(
       'The round has no solution: the pre-money fully diluted shares are not positive',
+      'holders',
     );
   }
   // One division per result, so terminating values (a price of 0.875) come out exact.

@@ -8,26 +8,14 @@ import {
 } from '../conversion/conversion-price';
 import { ConversionMethod } from '../conversion/conversion-types';
 import { convertPostMoneySafes } from '../conversion/post-money-safe';
-import { compareDates, parseDate } from '../dates';
-import { DAY_COUNT_CONVENTIONS } from '../day-count';
-import { D, DecimalInput } from '../decimal';
+import { D } from '../decimal';
 import { CapMathError } from '../errors';
-import { accruedInterest } from '../interest';
 import { largestRemainder } from '../largest-remainder';
-import {
-  inRange,
-  integerAtLeast,
-  nonNegative,
-  positive,
-  uniqueKeys,
-  wholeNonNegative,
-} from '../validate';
-import { solveAtPrice, solveRound, SolverInput, SolverPool } from './round-solver';
+import { parseRoundInput, ParsedRound } from './round-input';
+import { solveAtPrice, solveRound, SolverInput } from './round-solver';
 import {
   ConversionBasis,
   RoundConversion,
-  RoundConvertible,
-  RoundConvertibleType,
   RoundHolderRow,
   RoundInvestor,
   RoundModel,
@@ -38,44 +26,10 @@ import {
 export const POOL_ROW_KEY = 'pool';
 export const POOL_ROW_NAME = 'Unallocated pool';
 
-const CONVERTIBLE_TYPES: readonly RoundConvertibleType[] = [
-  'post_money_safe',
-  'pre_money_safe',
-  'note',
-];
 const ZERO = new D(0);
 const HUNDRED = new D(100);
 /** As ownershipPercentages: 4 places. */
 const PERCENT_DECIMALS = 4;
-
-interface ParsedConvertible {
-  key: string;
-  holderKey: string;
-  type: RoundConvertibleType;
-  mfn: boolean;
-  /** What converts: SAFE amount, or note principal + unpaid + accrued interest. */
-  amount: Decimal;
-  accruedInterest: Decimal;
-  cap?: Decimal;
-  discount: Decimal;
-}
-
-interface Parsed {
-  holders: { key: string; name?: string; before: Decimal }[];
-  issued: Decimal;
-  options: Decimal;
-  poolAvailable: Decimal;
-  /** issued + options + pool available: the fully diluted shares before the round. */
-  existing: Decimal;
-  converting: ParsedConvertible[];
-  preMoney: Decimal;
-  investments: { name: string; amount: Decimal }[];
-  newMoney: Decimal;
-  pool: SolverPool;
-  poolInPreMoney: boolean;
-  fractional: boolean;
-  priceDecimals?: number;
-}
 
 interface Discrete {
   conversions: RoundConversion[];
@@ -112,7 +66,7 @@ interface Discrete {
  * preMoneyValuation / PMFD equals the price only up to that rounding, as in the YC guide.
  */
 export function modelRound(input: RoundModelInput): RoundModel {
-  const p = parse(input);
+  const p = parseRoundInput(input);
   const solverInput: SolverInput = {
     existing: p.existing,
     poolAvailable: p.poolAvailable,
@@ -156,6 +110,7 @@ export function modelRound(input: RoundModelInput): RoundModel {
       if (step >= 1000) {
         throw new CapMathError(
           'optionPoolTopUp.postMoneyPercent cannot be reached in whole shares',
+          'optionPoolTopUp.postMoneyPercent',
         );
       }
       increase = increase.plus(ceilToWhole(shortfall));
@@ -181,7 +136,7 @@ export function modelRound(input: RoundModelInput): RoundModel {
  * Every conversion and investment at the final price and pool increase, by each security's
  * own terms (the library's conversion functions), each share count rounded down.
  */
-function atPriceAndPool(p: Parsed, price: Decimal, increase: Decimal): Discrete {
+function atPriceAndPool(p: ParsedRound, price: Decimal, increase: Decimal): Discrete {
   const options = { priceDecimals: p.priceDecimals, fractional: p.fractional };
   const inPreMoney = p.poolInPreMoney ? increase : ZERO;
   const byKey = new Map<string, { shares: Decimal; price: Decimal; method: ConversionMethod }>();
@@ -265,7 +220,7 @@ function basisOf(method: ConversionMethod, mfn: boolean): ConversionBasis {
  * 4 places, each summing to exactly 100: before over issued + options + pool (convertibles
  * not counted), after over the post-money fully diluted shares.
  */
-function holderRows(p: Parsed, d: Discrete, increase: Decimal): RoundHolderRow[] {
+function holderRows(p: ParsedRound, d: Discrete, increase: Decimal): RoundHolderRow[] {
   const converted = new Map<string, Decimal>();
   for (const c of d.conversions) {
     converted.set(c.holderKey, (converted.get(c.holderKey) ?? ZERO).plus(c.shares));
@@ -330,242 +285,4 @@ function percents(shares: Decimal[]): Decimal[] {
 /** Whole shares, rounded up, after absorbing 60-digit division noise (as `floorToWhole`). */
 function ceilToWhole(value: Decimal): Decimal {
   return value.toDecimalPlaces(40, Decimal.ROUND_HALF_UP).ceil();
-}
-
-// ---------------------------------------------------------------------------------------------
-// Input validation: every error names the field.
-
-function named<T>(field: string, read: () => T): T {
-  try {
-    return read();
-  } catch (error) {
-    if (error instanceof CapMathError && !error.message.startsWith(field)) {
-      throw new CapMathError(`${field}: ${error.message}`);
-    }
-    throw error;
-  }
-}
-
-/** nonNegative naming the field, whose name is only built when the value is wrong. */
-function quantity(field: () => string, value: DecimalInput): Decimal {
-  try {
-    return nonNegative('', value);
-  } catch {
-    const name = field();
-    return named(name, () => nonNegative(name, value));
-  }
-}
-
-function text(field: string, value: unknown): string {
-  if (typeof value !== 'string' || value.length === 0) {
-    throw new CapMathError(`${field} must be a non-empty string`);
-  }
-  return value;
-}
-
-function flag(field: string, value: unknown, fallback: boolean): boolean {
-  if (value === undefined) {
-    return fallback;
-  }
-  if (typeof value !== 'boolean') {
-    throw new CapMathError(`${field} must be true or false`);
-  }
-  return value;
-}
-
-function list<T>(field: string, value: readonly T[] | undefined): readonly T[] {
-  if (value === undefined) {
-    return [];
-  }
-  if (!Array.isArray(value)) {
-    throw new CapMathError(`${field} must be a list`);
-  }
-  return value;
-}
-
-function parse(input: RoundModelInput): Parsed {
-  const fractional = flag('fractional', input.fractional, false);
-  const poolInPreMoney = flag('poolIncludedInPreMoney', input.poolIncludedInPreMoney, true);
-  const convertSafes = flag('convertSafes', input.convertSafes, true);
-  const convertNotes = flag('convertNotes', input.convertNotes, true);
-  const priceDecimals =
-    input.priceDecimals === undefined
-      ? undefined
-      : integerAtLeast('priceDecimals', input.priceDecimals, 0);
-  const closingDate = input.closingDate;
-  named('closingDate', () => parseDate(closingDate));
-
-  const holderList = list('holders', input.holders);
-  holderList.forEach((h, i) => text(`holders[${i}].key`, h?.key));
-  uniqueKeys(
-    'holders',
-    holderList.map((h) => h.key),
-  );
-  let issued = ZERO;
-  let options = ZERO;
-  const holders = holderList.map((h) => {
-    const shares = quantity(() => `shares of holder "${h.key}"`, h.shares);
-    issued = issued.plus(shares);
-    if (h.options === undefined) {
-      return { key: h.key, name: h.name, before: shares };
-    }
-    const held = quantity(() => `options of holder "${h.key}"`, h.options);
-    options = options.plus(held);
-    return { key: h.key, name: h.name, before: shares.plus(held) };
-  });
-  const poolAvailable = named('poolAvailable', () =>
-    nonNegative('poolAvailable', input.poolAvailable),
-  );
-  const existing = issued.plus(options).plus(poolAvailable);
-  if (existing.isZero()) {
-    throw new CapMathError(
-      'holders and poolAvailable: the fully diluted shares before the round must be greater than zero',
-    );
-  }
-
-  const convertibleList = list('convertibles', input.convertibles);
-  convertibleList.forEach((c, i) => text(`convertibles[${i}].key`, c?.key));
-  uniqueKeys(
-    'convertibles',
-    convertibleList.map((c) => c.key),
-  );
-  const converting = convertibleList
-    .map((c) => parseConvertible(c, closingDate))
-    .filter((c) => (c.type === 'note' ? convertNotes : convertSafes));
-
-  const preMoney = named('preMoneyValuation', () =>
-    positive('preMoneyValuation', input.preMoneyValuation),
-  );
-  const investments = list('investments', input.investments).map((inv, i) => {
-    const name = text(`investments[${i}].name`, inv?.name);
-    const field = `amount of investment "${name}"`;
-    return { name, amount: named(field, () => nonNegative(field, inv.amount)) };
-  });
-  const newMoney = investments.reduce((acc, i) => acc.plus(i.amount), ZERO);
-
-  return {
-    holders,
-    issued,
-    options,
-    poolAvailable,
-    existing,
-    converting,
-    preMoney,
-    investments,
-    newMoney,
-    pool: parsePool(input.optionPoolTopUp, fractional),
-    poolInPreMoney,
-    fractional,
-    priceDecimals,
-  };
-}
-
-function parsePool(topUp: RoundModelInput['optionPoolTopUp'], fractional: boolean): SolverPool {
-  if (topUp === undefined || topUp === null) {
-    return { kind: 'none' };
-  }
-  const hasPercent = 'postMoneyPercent' in topUp && topUp.postMoneyPercent !== undefined;
-  const hasIncrease = 'increase' in topUp && topUp.increase !== undefined;
-  if (hasPercent === hasIncrease) {
-    throw new CapMathError('optionPoolTopUp takes exactly one of postMoneyPercent and increase');
-  }
-  if (hasPercent) {
-    const field = 'optionPoolTopUp.postMoneyPercent';
-    const percent = named(field, () =>
-      inRange(field, (topUp as { postMoneyPercent: DecimalInput }).postMoneyPercent, 0, 100),
-    );
-    if (percent.equals(100)) {
-      throw new CapMathError(`${field} must be below 100`);
-    }
-    return { kind: 'percent', fraction: percent.div(100) };
-  }
-  const field = 'optionPoolTopUp.increase';
-  const value = (topUp as { increase: DecimalInput }).increase;
-  return {
-    kind: 'fixed',
-    increase: named(field, () =>
-      fractional ? nonNegative(field, value) : wholeNonNegative(field, value),
-    ),
-  };
-}
-
-function parseConvertible(c: RoundConvertible, closingDate: string): ParsedConvertible {
-  const of = (field: string) => `${field} of convertible "${c.key}"`;
-  const holderKey = text(of('holderKey'), c.holderKey);
-  if (!CONVERTIBLE_TYPES.includes(c.type)) {
-    throw new CapMathError(
-      `${of('type')} must be one of ${CONVERTIBLE_TYPES.join(', ')} (got ${String(c.type)})`,
-    );
-  }
-  const amount = named(of('amount'), () => positive(of('amount'), c.amount));
-  const cap =
-    c.valuationCap === undefined || c.valuationCap === null
-      ? undefined
-      : named(of('valuationCap'), () => positive(of('valuationCap'), c.valuationCap!));
-  const discount = named(of('discount'), () => inRange(of('discount'), c.discount ?? 0, 0, 1));
-  if (discount.equals(1)) {
-    throw new CapMathError(`${of('discount')} must be below 1 (a fraction: "0.2" for 20%)`);
-  }
-  const mfn = flag(of('mfn'), c.mfn, false);
-  let interest = ZERO;
-  let unpaid = ZERO;
-  if (c.type !== 'note') {
-    if (c.interest !== undefined || c.unpaidInterest !== undefined) {
-      throw new CapMathError(`${of('interest')}: only notes accrue interest`);
-    }
-  } else {
-    unpaid = named(of('unpaidInterest'), () =>
-      nonNegative(of('unpaidInterest'), c.unpaidInterest ?? 0),
-    );
-    if (c.interest) {
-      interest = noteInterest(c, amount, closingDate, of);
-    }
-  }
-  return {
-    key: c.key,
-    holderKey,
-    type: c.type,
-    mfn,
-    amount: amount.plus(unpaid).plus(interest),
-    accruedInterest: interest,
-    cap,
-    discount,
-  };
-}
-
-function noteInterest(
-  c: RoundConvertible,
-  principal: Decimal,
-  closingDate: string,
-  of: (field: string) => string,
-): Decimal {
-  const terms = c.interest!;
-  const rate = named(of('interest.annualRate'), () =>
-    nonNegative(of('interest.annualRate'), terms.annualRate),
-  );
-  if (terms.interestType !== 'simple' && terms.interestType !== 'compound') {
-    throw new CapMathError(`${of('interest.interestType')} must be "simple" or "compound"`);
-  }
-  if (!DAY_COUNT_CONVENTIONS.includes(terms.dayCount)) {
-    throw new CapMathError(
-      `${of('interest.dayCount')} must be one of ${DAY_COUNT_CONVENTIONS.join(', ')}`,
-    );
-  }
-  named(of('interest.issueDate'), () => parseDate(terms.issueDate));
-  if (compareDates(closingDate, terms.issueDate) < 0) {
-    throw new CapMathError(
-      `${of('interest.issueDate')} (${terms.issueDate}) is after closingDate (${closingDate})`,
-    );
-  }
-  return named(of('interest'), () =>
-    accruedInterest({
-      principal,
-      annualRate: rate,
-      interestType: terms.interestType,
-      dayCount: terms.dayCount,
-      compoundingPeriodsPerYear: terms.compoundingPeriodsPerYear,
-      startDate: terms.issueDate,
-      endDate: closingDate,
-    }),
-  );
 }

@@ -28,16 +28,18 @@ export function pow10(n: number): bigint {
 export function apportionUnits(T: bigint, weights: readonly bigint[]): bigint[] {
   if (weights.length === 0) {
     if (T === 0n) return [];
-    throw new CapMathError(`Cannot split ${T} units between nothing`);
+    throw new CapMathError(`Cannot split ${T} units between nothing`, 'weights');
   }
   let W = 0n;
   for (const w of weights) {
-    if (w < 0n) throw new CapMathError('Cannot split in proportion to a negative weight');
+    if (w < 0n) {
+      throw new CapMathError('Cannot split in proportion to a negative weight', 'weights');
+    }
     W += w;
   }
   if (W === 0n) {
     if (T === 0n) return weights.map(() => 0n);
-    throw new CapMathError(`Cannot split ${T} units when every weight is zero`);
+    throw new CapMathError(`Cannot split ${T} units when every weight is zero`, 'weights');
   }
   const units: bigint[] = new Array(weights.length);
   const remainders: bigint[] = new Array(weights.length);

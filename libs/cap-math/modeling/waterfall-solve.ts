@@ -90,6 +90,7 @@ function commonSharePrice(model: WaterfallModel, distributable: Decimal): Decima
     throw new CapMathError(
       'Nothing on the cap table takes proceeds beyond the preferences and cash-out amounts ' +
         '(no common shares, participating or convertible preferred, capped convertibles or options)',
+      'exitValue',
     );
   }
   return segment.p.plus(distributable.minus(segment.total).div(segment.slope));

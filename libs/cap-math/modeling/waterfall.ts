@@ -4,7 +4,8 @@ import { CapMathError } from '../errors';
 import { nonNegative } from '../validate';
 import { breakpointsOf } from './waterfall-breakpoints';
 import { apportionUnits, fromUnits, toUnits, WEIGHT_DECIMALS } from './waterfall-cents';
-import { buildWaterfallModel, named, WaterfallModel } from './waterfall-model';
+import { named } from './input-field';
+import { buildWaterfallModel, WaterfallModel } from './waterfall-model';
 import { ExactPayouts, solveWaterfall } from './waterfall-solve';
 import {
   WaterfallBreakpoint,
@@ -57,7 +58,7 @@ const HUNDRED_PERCENT = 100n * 10n ** BigInt(PERCENT_DECIMALS);
  *
  * SAFEs and notes take the greater of their cash-out amount and their conversion shares × p,
  * the conversion shares being what they convert into at the cap price (liquidity price =
- * valuation cap / capitalization; see `buildConvertibles`); without a cap, the amount.
+ * valuation cap / capitalization; see `conversionTerms`); without a cap, the amount.
  *
  * Money: the distributable amount is rounded half up to the cent; the payouts of that amount are
  * computed exactly (60 significant digits) and then rounded to cents by the largest-remainder
@@ -76,7 +77,7 @@ const HUNDRED_PERCENT = 100n * 10n ** BigInt(PERCENT_DECIMALS);
  * largest-remainder method's Alabama paradox), by less than twice the rounding bounds above.
  */
 export function waterfall(input: WaterfallInput): WaterfallResult {
-  const exitValue = named('exitValue', () => nonNegative('exitValue', input.exitValue));
+  const exitValue = named('exitValue', (label) => nonNegative(label, input.exitValue));
   const model = buildWaterfallModel(input);
   const net = exitValue.minus(model.expenses);
   const exact = net.isNegative() ? ZERO : net;
@@ -141,7 +142,8 @@ function inCents(
       );
       c.holdings.forEach((h, j) => (holderCents[model.holdings[h].holderIndex] += split[j]));
     } else if (classCents !== 0n) {
-      throw new CapMathError(`Class "${c.key}" has proceeds but no holdings`); // cannot happen
+      // Cannot happen: a class without holdings has no weight.
+      throw new CapMathError(`Class "${c.key}" has proceeds but no holdings`, 'holdings');
     }
     const preference = preferences[c.instrument];
     const [preferenceCents, participationCents] = apportionUnits(classCents, [

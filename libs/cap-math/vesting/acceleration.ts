@@ -30,7 +30,7 @@ export function accelerate(
   options: AccelerationOptions,
   triggerDate: IsoDate,
 ): VestingEvent[] {
-  parseDate(triggerDate);
+  parseDate(triggerDate, 'triggerDate');
   const percent = inRange('percent', options.percent, 0, 100);
   const roundDown = options.fractional
     ? (x: Decimal) => x.toDecimalPlaces(FRACTIONAL_DECIMALS, Decimal.ROUND_DOWN)
@@ -91,8 +91,8 @@ export function effectiveAccelerationDate(
   circumstances: AccelerationCircumstances,
 ): IsoDate | null {
   const { trigger, changeOfControlDate, terminationDate } = circumstances;
-  if (changeOfControlDate) parseDate(changeOfControlDate);
-  if (terminationDate) parseDate(terminationDate);
+  if (changeOfControlDate) parseDate(changeOfControlDate, 'changeOfControlDate');
+  if (terminationDate) parseDate(terminationDate, 'terminationDate');
   if (trigger === 'single') {
     return changeOfControlDate ?? null;
   }
@@ -100,5 +100,5 @@ export function effectiveAccelerationDate(
     if (!changeOfControlDate || !terminationDate) return null;
     return compareDates(terminationDate, changeOfControlDate) >= 0 ? terminationDate : null;
   }
-  throw new CapMathError(`Unknown acceleration trigger "${String(trigger)}"`);
+  throw new CapMathError(`Unknown acceleration trigger "${String(trigger)}"`, 'trigger');
 }

@@ -27,6 +27,7 @@ export function allocateTranches(
   if (allocationType !== 'FRACTIONAL' && !q.isInteger()) {
     throw new CapMathError(
       `${allocationType} allocates whole shares; quantity ${q.toFixed()} is not whole (use FRACTIONAL)`,
+      'quantity',
     );
   }
   if (allocationType === 'FRACTIONAL') {
@@ -93,7 +94,10 @@ function wholeTranches(
       amounts[tranches - 1] = base + BigInt(remainder);
       break;
     default:
-      throw new CapMathError(`Unknown allocationType "${String(allocationType)}"`);
+      throw new CapMathError(
+        `Unknown allocationType "${String(allocationType)}"`,
+        'allocationType',
+      );
   }
   return amounts;
 }

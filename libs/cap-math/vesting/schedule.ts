@@ -115,28 +115,41 @@ export function validateSchedule(schedule: VestingSchedule): void {
   if (schedule.cliffPeriods > schedule.totalPeriods) {
     throw new CapMathError(
       `cliffPeriods (${schedule.cliffPeriods}) cannot exceed totalPeriods (${schedule.totalPeriods})`,
+      'cliffPeriods',
     );
   }
   if (!(PERIOD_TYPES as readonly string[]).includes(schedule.periodType)) {
-    throw new CapMathError(`periodType must be one of ${PERIOD_TYPES.join(', ')}`);
+    throw new CapMathError(`periodType must be one of ${PERIOD_TYPES.join(', ')}`, 'periodType');
   }
   if (!(ALLOCATION_TYPES as readonly string[]).includes(schedule.allocationType)) {
-    throw new CapMathError(`Unknown allocationType "${String(schedule.allocationType)}"`);
+    throw new CapMathError(
+      `Unknown allocationType "${String(schedule.allocationType)}"`,
+      'allocationType',
+    );
   }
   const dayOfMonth = schedule.vestingDayOfMonth;
   if (dayOfMonth !== undefined) {
     if (!DAY_OF_MONTH_SET.has(dayOfMonth)) {
-      throw new CapMathError(`Unknown vestingDayOfMonth "${String(dayOfMonth)}"`);
+      throw new CapMathError(
+        `Unknown vestingDayOfMonth "${String(dayOfMonth)}"`,
+        'vestingDayOfMonth',
+      );
     }
     // A fixed day of the month means nothing for daily periods; only the default is tolerated.
     if (schedule.periodType === 'days' && dayOfMonth !== DEFAULT_VESTING_DAY_OF_MONTH) {
-      throw new CapMathError('vestingDayOfMonth applies only to month and year periods');
+      throw new CapMathError(
+        'vestingDayOfMonth applies only to month and year periods',
+        'vestingDayOfMonth',
+      );
     }
   }
   if (schedule.acceleration) {
     const { trigger, percent } = schedule.acceleration;
     if (trigger !== 'single' && trigger !== 'double') {
-      throw new CapMathError(`acceleration.trigger must be "single" or "double"`);
+      throw new CapMathError(
+        `acceleration.trigger must be "single" or "double"`,
+        'acceleration.trigger',
+      );
     }
     inRange('acceleration.percent', percent, 0, 100);
   }

@@ -9,7 +9,7 @@ import {
   toDayNumber,
 } from '../dates';
 import { D, floorToWhole } from '../decimal';
-import { CapMathError } from '../errors';
+import { about, CapMathError } from '../errors';
 import { inRange, nonNegative } from '../validate';
 import { effectiveAccelerationDate } from './acceleration';
 import { FRACTIONAL_DECIMALS } from './allocation';
@@ -39,7 +39,7 @@ export function vestedOn(input: VestingProjectionInput, date: IsoDate): Decimal 
     terminationDate: input.terminationDate,
   });
   if (!triggerDate) return vested;
-  parseDate(triggerDate);
+  parseDate(triggerDate, 'triggerDate');
   const percent = inRange('percent', schedule.acceleration.percent, 0, 100);
   if (date < triggerDate) return vested;
 
@@ -72,7 +72,7 @@ function vestingGrant(
   vestingStartDate: IsoDate,
 ): VestingGrant {
   validateSchedule(schedule);
-  const start = parseDate(vestingStartDate);
+  const start = parseDate(vestingStartDate, 'vestingStartDate');
   const quantity = nonNegative('quantity', quantityInput);
   const cumulative = cumulativeTranches(quantity, schedule);
   const periodsBy = periodCounter(schedule, vestingStartDate, start);
@@ -105,6 +105,7 @@ function cumulativeTranches(quantity: Decimal, schedule: VestingSchedule): (k: n
   if (!quantity.isInteger()) {
     throw new CapMathError(
       `${allocationType} allocates whole shares; quantity ${quantity.toFixed()} is not whole (use FRACTIONAL)`,
+      'quantity',
     );
   }
   const q = BigInt(quantity.toFixed());
@@ -126,7 +127,10 @@ function cumulativeTranches(quantity: Decimal, schedule: VestingSchedule): (k: n
     case 'BACK_LOADED_TO_SINGLE_TRANCHE':
       return whole((k) => base * k + (k === n ? r : 0n));
     default:
-      throw new CapMathError(`Unknown allocationType "${String(allocationType)}"`);
+      throw new CapMathError(
+        `Unknown allocationType "${String(allocationType)}"`,
+        'allocationType',
+      );
   }
 }
 
@@ -144,7 +148,8 @@ function periodCounter(
   if (periodType === 'days') {
     const first = toDayNumber(vestingStartDate);
     if (first + totalPeriods * periodLength > LAST_DAY) {
-      fromDayNumber(first + (Math.floor((LAST_DAY - first) / periodLength) + 1) * periodLength);
+      const firstOutOfRange = Math.floor((LAST_DAY - first) / periodLength) + 1;
+      about('vestingStartDate', () => fromDayNumber(first + firstOutOfRange * periodLength));
     }
     return (date) => {
       const days = toDayNumber(date) - first;
@@ -159,7 +164,7 @@ function periodCounter(
   const startIndex = monthIndex(start);
   if (startIndex + totalPeriods * months > LAST_MONTH_INDEX) {
     const firstOutOfRange = Math.floor((LAST_MONTH_INDEX - startIndex) / months) + 1;
-    shiftMonths(start, firstOutOfRange * months, targetDay);
+    about('vestingStartDate', () => shiftMonths(start, firstOutOfRange * months, targetDay));
   }
   return (iso) => {
     const date = parseDate(iso);

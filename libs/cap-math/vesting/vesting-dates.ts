@@ -1,10 +1,11 @@
 import { formatDate, fromDayNumber, IsoDate, parseDate, shiftMonths, toDayNumber } from '../dates';
+import { about } from '../errors';
 import { DEFAULT_VESTING_DAY_OF_MONTH, VestingDayOfMonth, VestingSchedule } from './schedule';
 
 /** The day of the month an OCF VestingDayOfMonth value asks for, before month-end clamping. */
 export function dayOfMonthFor(value: VestingDayOfMonth, vestingStartDate: IsoDate): number {
   if (value === 'VESTING_START_DAY_OR_LAST_DAY_OF_MONTH') {
-    return parseDate(vestingStartDate).day;
+    return parseDate(vestingStartDate, 'vestingStartDate').day;
   }
   return Number(value.slice(0, 2));
 }
@@ -15,6 +16,11 @@ export function dayOfMonthFor(value: VestingDayOfMonth, vestingStartDate: IsoDat
  * each computed from the start date so a 31st start does not drift to the 28th.
  */
 export function periodEndDates(schedule: VestingSchedule, vestingStartDate: IsoDate): IsoDate[] {
+  // Of a valid schedule: a date it cannot write (past 9999-12-31) comes from the start date.
+  return about('vestingStartDate', () => endDates(schedule, vestingStartDate));
+}
+
+function endDates(schedule: VestingSchedule, vestingStartDate: IsoDate): IsoDate[] {
   const { totalPeriods, periodLength, periodType } = schedule;
   const dates: IsoDate[] = [];
   if (periodType === 'days') {

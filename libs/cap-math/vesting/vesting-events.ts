@@ -25,7 +25,7 @@ export function vestingEvents(
   vestingStartDate: IsoDate,
 ): VestingEvent[] {
   validateSchedule(schedule);
-  parseDate(vestingStartDate);
+  parseDate(vestingStartDate, 'vestingStartDate');
   const amounts = allocateTranches(
     nonNegative('quantity', quantity),
     schedule.totalPeriods,

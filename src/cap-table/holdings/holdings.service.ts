@@ -296,7 +296,7 @@ export class HoldingsService {
     } catch (err) {
       if (!(err instanceof CapMathError)) throw err;
       throw DomainError.badRequest(`vestingSchedule ${v.name}: ${err.message}`, {
-        body: { field: 'quantity' },
+        body: { field: grantField(err.field, terms) },
       });
     }
   }
@@ -332,3 +332,15 @@ const hasRepayments = (h: HoldingState) =>
   (h.accruedThrough !== null &&
     h.terms.issueDate !== undefined &&
     compareDates(h.accruedThrough, h.terms.issueDate) !== 0);
+
+/**
+ * The grant's field a cap-math error about its vesting is about: its quantity, its vesting start
+ * (the grant date when it has none), else the schedule's terms.
+ */
+function grantField(field: string, terms: HoldingTerms): string {
+  if (field === 'quantity') return 'quantity';
+  if (field === 'vestingStartDate') {
+    return terms.vestingStartDate ? 'vestingStartDate' : 'grantDate';
+  }
+  return 'vestingSchedule';
+}

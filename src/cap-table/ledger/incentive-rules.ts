@@ -160,7 +160,7 @@ export function vestedQuantity(state: LedgerState, h: HoldingState, date: string
       date,
     );
   } catch (err) {
-    if (err instanceof CapMathError) throw new LedgerRuleError('invalid', err.message);
+    if (err instanceof CapMathError) throw new LedgerRuleError('invalid', err.message, err.field);
     throw err;
   }
 }

@@ -13,10 +13,22 @@ import { AccessContext, DomainError } from '../../common';
 import { fractionOf } from '../ledger/incentive-types';
 import type { HoldingState } from '../ledger/ledger-state';
 import { ModelPosition, ModelPositionService } from './model-position.service';
+import { modelRefused } from './model-refused';
 import type { RoundModelDto } from './round-model.dto';
 import { RoundModelView } from './round-model.view';
 
 const ZERO = toDecimal(0);
+/** The request's fields `modelRound` takes under their own names. */
+const REQUEST_FIELDS = [
+  'preMoneyValuation',
+  'investments',
+  'optionPoolTopUp',
+  'poolIncludedInPreMoney',
+  'convertSafes',
+  'convertNotes',
+  'closingDate',
+  'priceDecimals',
+];
 
 /**
  * A priced round on today's (or `asOf`'s) cap table, stored nowhere: libs/cap-math's modelRound
@@ -87,7 +99,7 @@ export class RoundModelService {
         })),
       };
     } catch (err) {
-      if (err instanceof CapMathError) throw DomainError.badRequest(err.message);
+      if (err instanceof CapMathError) throw modelRefused(err, REQUEST_FIELDS);
       throw err;
     }
   }

@@ -13,9 +13,10 @@ import {
   WaterfallOption,
   WaterfallStructure,
 } from '../../../libs/cap-math';
-import { AccessContext, DomainError } from '../../common';
+import { AccessContext } from '../../common';
 import { interestOwed } from '../ledger/incentive-rules';
 import { ModelPosition, ModelPositionService } from './model-position.service';
+import { modelRefused } from './model-refused';
 import { BreakpointsView, WaterfallView } from './waterfall.view';
 
 export interface WaterfallOptions {
@@ -109,7 +110,8 @@ function solved<T>(run: () => T): T {
   try {
     return run();
   } catch (err) {
-    if (err instanceof CapMathError) throw DomainError.badRequest(err.message);
+    // The request's fields the waterfall takes under their own names.
+    if (err instanceof CapMathError) throw modelRefused(err, ['exitValue', 'transactionExpenses']);
     throw err;
   }
 }

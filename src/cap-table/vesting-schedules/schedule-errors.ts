@@ -1,33 +1,30 @@
-import { CapMathError } from '../../../libs/cap-math';
+import { CapMathError, type VestingSchedule } from '../../../libs/cap-math';
 import { DomainError } from '../../common';
 
-/** The fields cap-math's messages name (`cliffPeriods (13) cannot exceed totalPeriods (12)`). */
-const FIELDS = [
-  'totalPeriods',
-  'periodLength',
-  'periodType',
-  'cliffPeriods',
-  'allocationType',
-  'vestingDayOfMonth',
-  'acceleration.trigger',
-  'acceleration.percent',
-  'quantity',
-];
+/** A schedule's terms, as cap-math names them in an error's field (`acceleration.percent`...). */
+const SCHEDULE_TERMS: Readonly<Record<keyof VestingSchedule, true>> = {
+  totalPeriods: true,
+  periodLength: true,
+  periodType: true,
+  cliffPeriods: true,
+  allocationType: true,
+  vestingDayOfMonth: true,
+  acceleration: true,
+};
+
+const isScheduleTerm = (field: string) => Object.hasOwn(SCHEDULE_TERMS, field.split('.')[0]);
 
 /**
  * Runs cap-math and turns its CapMathError (impossible input) into a 400 whose body names the
- * field: the one the message names first (prefixed with `prefix`, e.g. `schedule.` for an inline
- * schedule), else `fallback` (a date out of range comes from the start date).
+ * field: a schedule term prefixed with `prefix` (`schedule.` for an inline schedule), any other
+ * (quantity, vestingStartDate...) as it is.
  */
-export function withScheduleErrors<T>(work: () => T, prefix = '', fallback?: string): T {
+export function withScheduleErrors<T>(work: () => T, prefix = ''): T {
   try {
     return work();
   } catch (err) {
     if (!(err instanceof CapMathError)) throw err;
-    const named = FIELDS.map((f) => ({ f, at: err.message.indexOf(f) }))
-      .filter((x) => x.at >= 0)
-      .sort((a, b) => a.at - b.at)[0]?.f;
-    const field = named ? (named === 'quantity' ? named : `${prefix}${named}`) : fallback;
-    throw DomainError.badRequest(err.message, field ? { body: { field } } : undefined);
+    const field = isScheduleTerm(err.field) ? `${prefix}${err.field}` : err.field;
+    throw DomainError.badRequest(err.message, { body: { field } });
   }
 }

@@ -44,7 +44,6 @@ export class VestingProjectionService {
           terminationDate: dto.terminationDate ?? null,
         }),
       byId ? '' : 'schedule.',
-      'vestingStartDate',
     );
     return { events };
   }
