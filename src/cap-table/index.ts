@@ -1,4 +1,5 @@
 export { CapTableModule } from './cap-table.module';
+export { holdsIncentiveSql } from './cap-table-records';
 export { LedgerModule } from './ledger/ledger.module';
 export { LedgerVerifier } from './ledger/ledger-verifier';
 export type { Difference, Verification } from './ledger/ledger-verifier';
@@ -33,6 +34,12 @@ export type {
   VestingScheduleRecord,
 } from './ledger/incentive-types';
 // The OCF export (src/ocf/export) reads the log through cursors of its own read-only transaction.
-export { EquityTransaction } from './ledger/equity-transaction.entity';
+export { LedgerLogReader } from './ledger/ledger-log-reader';
+export type {
+  LedgerLogAmendment,
+  LedgerLogEntry,
+  LedgerLogSnapshot,
+  LoggedShareholding,
+} from './ledger/ledger-log-reader';
 export type { TransactionPayloads, TransactionType } from './ledger/transaction-types';
 export type { ConversionRecord, ExercisePayload } from './ledger/incentive-types';
