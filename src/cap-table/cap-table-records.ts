@@ -1,7 +1,17 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { RecordResolvers } from '../common';
-import { memberUserSql } from '../organizations';
+import { memberUserSql, userMembersSql } from '../organizations';
 import { GRANT_TYPES } from './ledger/incentive-types';
+
+/**
+ * SQL: whether the user holds the holding, or a holding of the plan, through a current member
+ * record (for other modules' record resolvers: a grant agreement or a plan's document is each
+ * grantee's). The arguments are expressions of the embedding query; `plan` may be null.
+ */
+export const holdsIncentiveSql = (user: string, holding: string, plan: string) =>
+  `EXISTS (
+     SELECT 1 FROM holding h WHERE h.member_id IN ${userMembersSql(user)}
+       AND (h.id = ${holding} OR (${plan} IS NOT NULL AND h.plan_id = ${plan})))`;
 
 /**
  * Teaches the permission guard where the cap table's records belong. A shareholding's owner (for

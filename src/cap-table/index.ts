@@ -1,4 +1,5 @@
 export { CapTableModule } from './cap-table.module';
+export { holdsIncentiveSql } from './cap-table-records';
 export { LedgerModule } from './ledger/ledger.module';
 export { LedgerVerifier } from './ledger/ledger-verifier';
 export type { Difference, Verification } from './ledger/ledger-verifier';
@@ -33,9 +34,15 @@ export type {
   PoolRecord,
   VestingScheduleRecord,
 } from './ledger/incentive-types';
-// The OCF export (src/ocf/export) reads the log through cursors of its own read-only transaction,
-// keeping the entries of its date by the position's as-of rule.
+// The OCF export keeps the entries of its date by the position's as-of rule.
 export { countsFromSql, includedAsOf } from './position/as-of';
-export { EquityTransaction } from './ledger/equity-transaction.entity';
+// The OCF export (src/ocf/export) reads the log through cursors of its own read-only transaction.
+export { LedgerLogReader } from './ledger/ledger-log-reader';
+export type {
+  LedgerLogAmendment,
+  LedgerLogEntry,
+  LedgerLogSnapshot,
+  LoggedShareholding,
+} from './ledger/ledger-log-reader';
 export type { TransactionPayloads, TransactionType } from './ledger/transaction-types';
 export type { ConversionRecord, ExercisePayload } from './ledger/incentive-types';

@@ -1,16 +1,15 @@
-import { DomainError } from '../common';
 import { isWholeNumber, toDecimal, toDecimalString } from '../../libs/cap-math';
-import type { OrganizationFacts } from '../organizations';
+import { DomainError, type OrganizationInContext } from '../common';
 
 /** Fractional units are an LLC's; a corporation issues whole shares. */
-export const fractionalAllowed = (organization: Pick<OrganizationFacts, 'type'>) =>
+export const fractionalAllowed = (organization: Pick<OrganizationInContext, 'type'>) =>
   organization.type === 'llc';
 
 /** The canonical text of a quantity, refused (400 naming the field) when it must be whole. */
 export function quantity(
   value: string,
   field: string,
-  organization: Pick<OrganizationFacts, 'type'>,
+  organization: Pick<OrganizationInContext, 'type'>,
 ): string {
   const d = toDecimal(value);
   if (!fractionalAllowed(organization) && !isWholeNumber(d)) {

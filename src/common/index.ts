@@ -16,7 +16,7 @@ export type {
   PermissionTarget,
 } from './http/access.decorators';
 export { Access, CurrentUserId } from './http/access-context';
-export type { AccessContext } from './http/access-context';
+export type { AccessContext, OrganizationInContext } from './http/access-context';
 export { AccessGuard, PERMISSION_CHECKER } from './http/access.guard';
 export type { FormState, PermissionChecker } from './http/access.guard';
 export { RecordResolvers } from './http/record-resolvers';

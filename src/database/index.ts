@@ -3,3 +3,4 @@ export { AggregateRepository } from './aggregate-repository';
 export type { InTransaction } from './aggregate-repository';
 export { ForeignKey } from './foreign-key';
 export { allowLongStatements } from './statement-limits';
+export { CURSOR_BATCH, inBatches } from './cursor';

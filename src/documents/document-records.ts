@@ -1,4 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import { holdsIncentiveSql } from '../cap-table';
 import { RecordResolvers } from '../common';
 
 /**
@@ -22,11 +23,7 @@ export class DocumentRecords implements OnModuleInit {
       `SELECT f.organization_id,
               CASE
                 WHEN f.owner_user_id IS NOT NULL THEN f.owner_user_id
-                WHEN EXISTS (
-                  SELECT 1 FROM holding h JOIN member m ON m.id = h.member_id
-                  WHERE m.user_id = {user} AND m.status <> 'removed'
-                    AND (h.id = f.holding_id OR (f.plan_id IS NOT NULL AND h.plan_id = f.plan_id))
-                ) THEN {user}
+                WHEN ${holdsIncentiveSql('{user}', 'f.holding_id', 'f.plan_id')} THEN {user}
                 ELSE f.uploaded_by_user_id
               END AS owner_user_id
        FROM stored_file f WHERE f.id = {id} AND f.deleted_at IS NULL`,

@@ -13,7 +13,13 @@ export {
   memberUserSql,
   membersOfUserSql,
   OrganizationsDirectory,
+  userMembersSql,
 } from './directory/organizations.directory';
-export type { MemberFacts, OrganizationFacts } from './directory/organizations.directory';
+export type {
+  EntityMembership,
+  MemberFacts,
+  MemberListing,
+  OrganizationFacts,
+} from './directory/organizations.directory';
 export { HolderMembers } from './members/holder-members.service';
 export type { KnownHolders, NewHolder } from './members/holder-members.service';

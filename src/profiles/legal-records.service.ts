@@ -6,8 +6,8 @@ import { AddressRepository, LegalEntityRepository, ProfileRepository } from './r
 /**
  * Creates the legal entities, profiles and addresses other modules need, inside the caller's
  * transaction: a user's personal records at sign-up, an organization's own entity and registered
- * address, the entity of a member who has no account; and sets a profile's avatar to an image
- * uploaded for it (documents module).
+ * address, the entity of a member who has no account; sets a profile's avatar to an image
+ * uploaded for it (documents module); and tells whose personal entity an entity is.
  */
 @Injectable()
 export class LegalRecordsService {
@@ -93,6 +93,15 @@ export class LegalRecordsService {
     const rows = people.map((p) => ({ id: randomUUID(), name: p.name, email: p.email }));
     if (rows.length) await this.entities.addPeople(rows, tx);
     return rows.map((r) => r.id);
+  }
+
+  /**
+   * The user whose personal entity this is (null for an organization's, or a member's without an
+   * account); null when there is no such entity.
+   */
+  async entityOwner(id: string): Promise<{ ownerUserId: string | null } | null> {
+    const entity = await this.entities.findById(id);
+    return entity && { ownerUserId: entity.ownerUserId };
   }
 
   /** Makes the uploaded image `fileId` the profile's avatar (in the upload's transaction). */

@@ -60,6 +60,7 @@ describe('organization services', () => {
     return {
       userId,
       organizationId,
+      organization: { id: organizationId, type: 'corporation', currency: 'USD' },
       memberId,
       roleId,
       scope: 'all',

@@ -3,10 +3,10 @@ import { Injectable } from '@nestjs/common';
 import type Decimal from 'decimal.js';
 import { In, IsNull } from 'typeorm';
 import { isWholeNumber, toDecimal, toDecimalString } from '../../../libs/cap-math';
-import { AccessContext, DomainError } from '../../common';
+import { AccessContext } from '../../common';
 import { allowLongStatements } from '../../database';
 import { Tx } from '../../events';
-import { HolderMembers, NewHolder, OrganizationsDirectory } from '../../organizations';
+import { HolderMembers, NewHolder } from '../../organizations';
 import { StakeholderCounts } from '../billing-counts';
 import { LedgerRuleError, LedgerState } from '../ledger/ledger-state';
 import { applyTransaction } from '../ledger/reducer';
@@ -100,7 +100,6 @@ export class CapTableImport {
   constructor(
     private readonly store: LedgerStore,
     private readonly legends: LegendsService,
-    private readonly organizations: OrganizationsDirectory,
     private readonly holderMembers: HolderMembers,
     private readonly counts: StakeholderCounts,
   ) {}
@@ -114,8 +113,7 @@ export class CapTableImport {
   ): Promise<ImportOutcome> {
     await allowLongStatements(tx);
     const organizationId = access.organizationId!;
-    const organization = await this.organizations.organization(organizationId);
-    if (!organization) throw DomainError.notFound('no such organization');
+    const organization = access.organization!;
     const errors: ImportRowError[] = [];
     const refuse = (row: number, column: string | null, reason: string) =>
       errors.push({ row, column, reason });

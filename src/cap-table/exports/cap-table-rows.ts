@@ -4,7 +4,7 @@ import { Repository } from 'typeorm';
 import type { QueryRunner } from 'typeorm';
 import { toDecimalString } from '../../../libs/cap-math';
 import { allowLongStatements } from '../../database';
-import { OrganizationsDirectory } from '../../organizations';
+import { MemberFacts, OrganizationsDirectory } from '../../organizations';
 import type { LedgerState } from '../ledger/ledger-state';
 import { Shareholding } from '../shareholdings/shareholding.entity';
 import { OwnershipColumn } from './ownership-column';
@@ -53,25 +53,33 @@ const QUANTITIES_SQL = `
   FROM shareholding h JOIN security s ON s.id = h.security_id
   WHERE ${ACTIVE} ORDER BY ${ORDER}`;
 
+/** The holders of the rows: their names and e-mails are the organizations module's. */
+const HOLDERS_SQL = `SELECT DISTINCT h.member_id AS id FROM shareholding h WHERE ${ACTIVE}`;
+
+/**
+ * Until the holders' names are filled in, `holderName` carries the holder's member id (the row
+ * keeps its columns and their order, and is completed in place).
+ */
 const ROWS_SQL = `
-  SELECT m.name AS "holderName", m.email AS "holderEmail", s.name AS security,
+  SELECT h.member_id::text AS "holderName", NULL::text AS "holderEmail", s.name AS security,
          s.class_type AS "classType", trim_scale(h.quantity)::text AS quantity,
          trim_scale(h.price_per_share)::text AS "pricePerShare",
          to_char(h.issue_date, 'YYYY-MM-DD') AS "issueDate",
          h.certificate_number AS "certificateNumber", h.status
   FROM shareholding h
   JOIN security s ON s.id = h.security_id
-  JOIN member m ON m.id = h.member_id
   WHERE ${ACTIVE} ORDER BY ${ORDER}`;
 
 type RowWithoutPercent = Omit<CapTableRow, 'ownershipPercent'>;
 
 /**
- * Reads an organization's active shareholdings as CSV rows, in constant memory: two passes over
- * server-side cursors in one read-only REPEATABLE READ transaction (the same snapshot for both),
- * the first for the quantities alone (the ownership percentages need the total and the
- * remainders of every row before the first row is written), the second for the rows. The
- * transaction and its connection are held until the rows are read or the reader closes.
+ * Reads an organization's active shareholdings as CSV rows, in memory that grows with the holders
+ * but not with the rows: two passes over server-side cursors in one read-only REPEATABLE READ
+ * transaction (the same snapshot for both), the first for the quantities alone (the ownership
+ * percentages need the total and the remainders of every row before the first row is written),
+ * the second for the rows, whose holders' names (the organizations module's) are read in the same
+ * transaction between the two. The transaction and its connection are held until the rows are
+ * read or the reader closes.
  */
 @Injectable()
 export class CapTableRowsReader {
@@ -93,7 +101,16 @@ export class CapTableRowsReader {
       ]))
         for (const r of batch) column.add(r.q);
       column.finish();
-      const rows = cursor<RowWithoutPercent>(runner, 'rows', ROWS_SQL, [organizationId]);
+      const holders = (await runner.query(HOLDERS_SQL, [organizationId])) as { id: string }[];
+      const members = await this.organizations.membersById(
+        organizationId,
+        holders.map((h) => h.id),
+        { manager: runner.manager },
+      );
+      const rows = withHolders(
+        cursor<RowWithoutPercent>(runner, 'rows', ROWS_SQL, [organizationId]),
+        members,
+      );
       return withPercents(rows, column, () => end(runner));
     } catch (err) {
       await end(runner);
@@ -154,11 +171,33 @@ export class CapTableRowsReader {
   /** Organizations (not deleted) with active shareholdings, by id. */
   async organizationsWithShares(): Promise<string[]> {
     const rows = (await this.holdings.query(
-      `SELECT DISTINCT h.organization_id AS id FROM shareholding h
-       JOIN organization o ON o.id = h.organization_id AND o.deleted_at IS NULL
-       WHERE h.status = 'active' ORDER BY 1`,
+      `SELECT DISTINCT organization_id AS id FROM shareholding WHERE status = 'active' ORDER BY 1`,
     )) as { id: string }[];
-    return rows.map((r) => r.id);
+    const live = new Set(await this.organizations.liveOrganizations(rows.map((r) => r.id)));
+    return rows.map((r) => r.id).filter((id) => live.has(id));
+  }
+}
+
+/**
+ * The batches of ROWS_SQL with their holders' names and e-mails. The holders are read once, before
+ * the rows (a query per batch would hold each batch across a round trip, and the garbage of the
+ * export would grow with it).
+ */
+async function* withHolders(
+  batches: AsyncGenerator<RowWithoutPercent[]>,
+  members: Map<string, MemberFacts>,
+): AsyncGenerator<RowWithoutPercent[]> {
+  try {
+    for await (const batch of batches) {
+      for (const row of batch) {
+        const m = members.get(row.holderName);
+        row.holderName = m?.name ?? '';
+        row.holderEmail = m?.email ?? null;
+      }
+      yield batch;
+    }
+  } finally {
+    await batches.return(undefined);
   }
 }
 

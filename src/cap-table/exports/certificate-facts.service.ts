@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { toDecimal, toDecimalString } from '../../../libs/cap-math';
-import type { OrganizationFacts } from '../../organizations';
+import { OrganizationFacts, OrganizationsDirectory } from '../../organizations';
 import type { ShareholdingStatus } from '../ledger/ledger-state';
 import type { ClassType } from '../ledger/transaction-types';
 import { Legend } from '../legends/legend.entity';
@@ -42,26 +42,25 @@ export interface LegendCertificateFacts {
   text: string;
 }
 
-interface ShareholdingRow extends Omit<ShareCertificateFacts, 'legends'> {
+type ShareholdingRow = Omit<
+  ShareCertificateFacts,
+  'legends' | 'organizationName' | 'organizationType' | 'holderName'
+> & {
+  organizationId: string;
+  memberId: string;
   legendIds: string[];
-}
+};
 
-/*
- * Certificates are printed with the organization's legal name and the holder's name, which the
- * organizations module keeps: read here in the same query (as the holdings repository does), since
- * its directory does not carry the legal name.
- */
+/** A certificate's shareholding and class; its organization and holder come from organizations. */
 const SHAREHOLDING_SQL = `
-  SELECT coalesce(o.legal_name, o.name) AS "organizationName", o.type AS "organizationType",
-         h.certificate_number AS "certificateNumber", m.name AS "holderName",
+  SELECT h.organization_id AS "organizationId", h.member_id AS "memberId",
+         h.certificate_number AS "certificateNumber",
          s.name AS "className", s.class_type AS "classType",
          trim_scale(s.par_value)::text AS "parValue", s.currency,
          trim_scale(h.quantity)::text AS quantity, to_char(h.issue_date, 'YYYY-MM-DD') AS "issueDate",
          h.status, h.legend_ids AS "legendIds"
   FROM shareholding h
   JOIN security s ON s.id = h.security_id
-  JOIN member m ON m.id = h.member_id
-  JOIN organization o ON o.id = h.organization_id
   WHERE h.id = $1`;
 
 /** The transfer that emptied a holding is the last one out of it in the log. */
@@ -72,9 +71,11 @@ const LAST_TRANSFER_SQL = `
   ORDER BY t.sequence DESC LIMIT 1`;
 
 const LEGEND_SQL = `
-  SELECT coalesce(o.legal_name, o.name) AS "organizationName", l.name, l.text
-  FROM legend l JOIN organization o ON o.id = l.organization_id
+  SELECT l.name, l.text FROM legend l
   WHERE l.id = $1 AND l.organization_id = $2 AND l.deleted_at IS NULL`;
+
+/** Certificates are printed with the organization's legal name, or its name when it has none. */
+const printedName = (o: OrganizationFacts) => o.legalName ?? o.name;
 
 /**
  * What a share or legend certificate shows, read from the cap table (for the documents module,
@@ -85,13 +86,22 @@ export class CertificateFacts {
   constructor(
     @InjectRepository(Shareholding) private readonly shareholdings: Repository<Shareholding>,
     @InjectRepository(Legend) private readonly legends: Repository<Legend>,
+    private readonly organizations: OrganizationsDirectory,
   ) {}
 
   async shareholding(id: string): Promise<ShareCertificateFacts | null> {
     const [row] = (await this.shareholdings.query(SHAREHOLDING_SQL, [id])) as ShareholdingRow[];
     if (!row) return null;
-    const { legendIds, ...facts } = row;
+    const { organizationId, memberId, legendIds, ...facts } = row;
+    const [organization, holders] = await Promise.all([
+      this.organizations.organization(organizationId),
+      this.organizations.membersById(organizationId, [memberId]),
+    ]);
+    if (!organization) return null;
     return {
+      organizationName: printedName(organization),
+      organizationType: organization.type,
+      holderName: holders.get(memberId)?.name ?? '',
       ...facts,
       quantity: row.status === 'transferred' ? await this.lastTransferred(id) : row.quantity,
       legends: await this.legendsOf(legendIds),
@@ -100,11 +110,11 @@ export class CertificateFacts {
 
   /** A legend of the organization (not deleted), or null. */
   async legend(organizationId: string, id: string): Promise<LegendCertificateFacts | null> {
-    const [row] = (await this.legends.query(LEGEND_SQL, [
-      id,
-      organizationId,
-    ])) as LegendCertificateFacts[];
-    return row ?? null;
+    const [[row], organization] = await Promise.all([
+      this.legends.query(LEGEND_SQL, [id, organizationId]) as Promise<CertificateLegend[]>,
+      this.organizations.organization(organizationId),
+    ]);
+    return row && organization ? { organizationName: printedName(organization), ...row } : null;
   }
 
   private async lastTransferred(id: string): Promise<string> {

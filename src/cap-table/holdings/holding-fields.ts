@@ -1,6 +1,5 @@
 import { compareDates, toDecimal } from '../../../libs/cap-math';
-import { DomainError } from '../../common';
-import type { OrganizationFacts } from '../../organizations';
+import { DomainError, type OrganizationInContext } from '../../common';
 import { isGrantType, type HoldingTerms, type HoldingType } from '../ledger/incentive-types';
 import { decimalText, quantity } from '../quantities';
 import type { HoldingTermsDto } from './holding.dto';
@@ -112,7 +111,7 @@ export function assertRequired(type: HoldingType, dto: HoldingTermsDto): void {
 export function termsFrom(
   type: HoldingType,
   dto: HoldingTermsDto,
-  organization: OrganizationFacts,
+  organization: OrganizationInContext,
 ): HoldingTerms {
   switch (kindOf(type)) {
     case 'grant':
@@ -166,7 +165,7 @@ export function patchedTerms(
   type: HoldingType,
   current: HoldingTerms,
   dto: HoldingTermsDto,
-  organization: OrganizationFacts,
+  organization: OrganizationInContext,
 ): HoldingTerms {
   const sent: HoldingTermsDto = Object.fromEntries(
     fieldsOf(type)

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '../../common';
 import { InTransaction } from '../../database';
 import { OrganizationsDirectory } from '../../organizations';
+import { LegalRecordsService } from '../../profiles';
 import { today } from '../quantities';
 import { toShareholdingView } from '../shareholdings/shareholding.view';
 import { ListMyHoldingsQuery } from './holding.dto';
@@ -19,6 +20,7 @@ export class HoldingReadsService {
   constructor(
     private readonly holdings: HoldingRepository,
     private readonly organizations: OrganizationsDirectory,
+    private readonly legalRecords: LegalRecordsService,
   ) {}
 
   async get(id: string, tx?: InTransaction): Promise<HoldingView> {
@@ -29,7 +31,11 @@ export class HoldingReadsService {
 
   /** `GET /v1/holding`: the holdings of the caller's member records, oldest first. */
   async mine(userId: string, query: ListMyHoldingsQuery): Promise<HoldingView[]> {
-    const rows = await this.holdings.ofUser(userId, query.limit ?? 100, query.offset ?? 0);
+    const members = await this.organizations.memberIdsOfUser(userId);
+    const rows = await this.holdings.ofMembers(members, {
+      limit: query.limit ?? 100,
+      offset: query.offset ?? 0,
+    });
     return this.views(rows);
   }
 
@@ -39,9 +45,9 @@ export class HoldingReadsService {
    * `canViewCapTable`, and 403 when that is none.
    */
   async portfolio(userId: string, entityId: string): Promise<PortfolioEntry[]> {
-    const entity = await this.holdings.entity(entityId);
+    const entity = await this.legalRecords.entityOwner(entityId);
     if (!entity) throw DomainError.notFound('no such entity');
-    let memberships = await this.holdings.membershipsOf(entityId);
+    let memberships = await this.organizations.membershipsOfEntity(entityId);
     if (entity.ownerUserId !== userId) {
       const visible = new Set(
         await this.organizations.organizationsPermitting(userId, 'canViewCapTable'),

@@ -8,7 +8,6 @@ import {
   toDecimalString,
 } from '../../../libs/cap-math';
 import { AccessContext, DomainError } from '../../common';
-import { OrganizationFacts, OrganizationsDirectory } from '../../organizations';
 import { StakeholderCounts } from '../billing-counts';
 import { interestOwed } from '../ledger/incentive-rules';
 import { CONVERTIBLE_TYPES } from '../ledger/incentive-types';
@@ -35,7 +34,6 @@ export class HoldingSettlementsService {
   constructor(
     private readonly ledger: LedgerWriter,
     private readonly counts: StakeholderCounts,
-    private readonly organizations: OrganizationsDirectory,
     private readonly legends: LegendsService,
     private readonly holdings: HoldingRepository,
     private readonly reads: HoldingReadsService,
@@ -43,7 +41,7 @@ export class HoldingSettlementsService {
   ) {}
 
   async repay(access: AccessContext, id: string, dto: RepayDto): Promise<HoldingView> {
-    const organization = await this.organizationOf(access);
+    const organization = access.organization!;
     const amount = decimalText(dto.amount)!;
     return this.ledger.change(organization.id, access.userId, { holdings: [id] }, async (c) => {
       const h = lockedHolding(c, id);
@@ -79,7 +77,7 @@ export class HoldingSettlementsService {
   }
 
   async convert(access: AccessContext, id: string, dto: ConvertDto): Promise<ConvertedView> {
-    const organization = await this.organizationOf(access);
+    const organization = access.organization!;
     const legendIds = await this.legends.defaults(organization.id);
     const scope = { holdings: [id], securities: [dto.security], legends: legendIds };
     return this.ledger.change(organization.id, access.userId, scope, async (c) => {
@@ -162,12 +160,6 @@ export class HoldingSettlementsService {
       if (err instanceof CapMathError) throw DomainError.badRequest(err.message);
       throw err;
     }
-  }
-
-  private async organizationOf(access: AccessContext): Promise<OrganizationFacts> {
-    const organization = await this.organizations.organization(access.organizationId!);
-    if (!organization) throw DomainError.notFound('no such organization');
-    return organization;
   }
 }
 

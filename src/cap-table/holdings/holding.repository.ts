@@ -6,18 +6,6 @@ import { Shareholding } from '../shareholdings/shareholding.entity';
 import { VestingScheduleEntity } from '../vesting-schedules/vesting-schedule.entity';
 import { Holding } from './holding.entity';
 
-export interface EntityRow {
-  id: string;
-  ownerUserId: string | null;
-}
-
-/** A membership of an entity in a (not deleted) organization. */
-export interface EntityMembership {
-  memberId: string;
-  organizationId: string;
-  organizationName: string;
-}
-
 /** Reads of holdings (their writes go through the ledger) and of what their views need. */
 @Injectable()
 export class HoldingRepository extends AggregateRepository<Holding> {
@@ -42,30 +30,13 @@ export class HoldingRepository extends AggregateRepository<Holding> {
     return new Map(rows.map((v) => [v.id, v]));
   }
 
-  /**
-   * The holdings of the user's own member records (not removed) in organizations that are not
-   * deleted, oldest first.
-   */
-  ofUser(userId: string, limit: number, offset: number): Promise<Holding[]> {
-    return this.repository
-      .createQueryBuilder('h')
-      .where(
-        `h.member_id IN (SELECT m.id FROM member m JOIN organization o ON o.id = m.organization_id
-           WHERE m.user_id = :userId AND m.status <> 'removed' AND o.deleted_at IS NULL)`,
-        { userId },
-      )
-      .orderBy('h.created', 'ASC')
-      .addOrderBy('h.id', 'ASC')
-      .limit(limit)
-      .offset(offset)
-      .getMany();
-  }
-
-  ofMembers(memberIds: string[]): Promise<Holding[]> {
+  /** The holdings of the members, oldest first; a page of them with `page`. */
+  ofMembers(memberIds: string[], page?: { limit: number; offset: number }): Promise<Holding[]> {
     if (!memberIds.length) return Promise.resolve([]);
     return this.repository.find({
       where: { memberId: In(memberIds) },
       order: { created: 'ASC', id: 'ASC' },
+      ...(page && { take: page.limit, skip: page.offset }),
     });
   }
 
@@ -85,24 +56,5 @@ export class HoldingRepository extends AggregateRepository<Holding> {
       .where("h.organization_id = :organizationId AND h.status = 'converted'", { organizationId })
       .andWhere("h.conversion->>'date' = :date", { date })
       .getMany();
-  }
-
-  async entity(id: string): Promise<EntityRow | null> {
-    const rows = (await this.repository.query(
-      'SELECT id, owner_user_id AS "ownerUserId" FROM entity WHERE id = $1',
-      [id],
-    )) as EntityRow[];
-    return rows[0] ?? null;
-  }
-
-  /** The entity's current member records, by organization name. */
-  membershipsOf(entityId: string): Promise<EntityMembership[]> {
-    return this.repository.query(
-      `SELECT m.id AS "memberId", o.id AS "organizationId", o.name AS "organizationName"
-       FROM member m JOIN organization o ON o.id = m.organization_id AND o.deleted_at IS NULL
-       WHERE m.entity_id = $1 AND m.status <> 'removed'
-       ORDER BY o.name, o.id, m.created, m.id`,
-      [entityId],
-    ) as Promise<EntityMembership[]>;
   }
 }

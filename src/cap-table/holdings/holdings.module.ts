@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ProfilesModule } from '../../profiles';
 import { CapTableCoreModule } from '../cap-table-core.module';
 import { EntityProfileController } from './entity-profile.controller';
 import { HoldingReadsService } from './holding-reads.service';
@@ -9,7 +10,7 @@ import { HoldingsService } from './holdings.service';
 
 /** Holdings: option grants, RSUs, SARs, warrants, convertible notes and SAFEs; repayment, conversion and an entity's portfolio. */
 @Module({
-  imports: [CapTableCoreModule],
+  imports: [CapTableCoreModule, ProfilesModule],
   controllers: [HoldingsController, EntityProfileController],
   providers: [HoldingRepository, HoldingReadsService, HoldingsService, HoldingSettlementsService],
 })

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { CapMathError, compareDates, toDecimalString, vestedOn } from '../../../libs/cap-math';
-import { AccessContext, DomainError } from '../../common';
+import { AccessContext, DomainError, OrganizationInContext } from '../../common';
 import { previousAttributes } from '../../events';
-import { OrganizationFacts, OrganizationsDirectory } from '../../organizations';
+import { OrganizationsDirectory } from '../../organizations';
 import { StakeholderCounts } from '../billing-counts';
 import { outstanding, toVestingSchedule } from '../ledger/incentive-rules';
 import {
@@ -56,7 +56,7 @@ export class HoldingsService {
   ) {}
 
   async create(access: AccessContext, dto: CreateHoldingDto): Promise<HoldingView> {
-    const organization = await this.organizationOf(access);
+    const organization = access.organization!;
     const type = dto.type;
     assertApplicable(type, dto);
     assertRequired(type, dto);
@@ -120,7 +120,7 @@ export class HoldingsService {
     dto: AmendHoldingDto,
     replace: boolean,
   ): Promise<HoldingView> {
-    const organization = await this.organizationOf(access);
+    const organization = access.organization!;
     const scope: LedgerScope = {
       holdings: [id],
       schedules: dto.vestingSchedule ? [dto.vestingSchedule] : [],
@@ -228,7 +228,7 @@ export class HoldingsService {
     h: HoldingState,
     dto: AmendHoldingDto,
     replace: boolean,
-    organization: OrganizationFacts,
+    organization: OrganizationInContext,
   ): HoldingTerms {
     if (!replace) return patchedTerms(h.type, h.terms, dto, organization);
     // PUT: the fixed references are the holding's own; everything else as sent.
@@ -299,12 +299,6 @@ export class HoldingsService {
         body: { field: grantField(err.field, terms) },
       });
     }
-  }
-
-  private async organizationOf(access: AccessContext): Promise<OrganizationFacts> {
-    const organization = await this.organizations.organization(access.organizationId!);
-    if (!organization) throw DomainError.notFound('no such organization');
-    return organization;
   }
 }
 

@@ -3,6 +3,8 @@ import { Injectable } from '@nestjs/common';
 import type { ObjectLiteral } from 'typeorm';
 import { DomainError } from '../../common';
 import { DomainEvent, Tx, UnitOfWork } from '../../events';
+import { OrganizationsDirectory } from '../../organizations';
+import { EquityTransaction } from './equity-transaction.entity';
 import { LedgerRuleError, LedgerState } from './ledger-state';
 import { LedgerScope, LedgerStore } from './ledger-store';
 import type { LedgerTransaction, TransactionPayloads, TransactionType } from './transaction-types';
@@ -38,6 +40,7 @@ export class LedgerWriter {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly store: LedgerStore,
+    private readonly organizations: OrganizationsDirectory,
   ) {}
 
   async change<T>(
@@ -73,6 +76,22 @@ export class LedgerWriter {
     } catch (err) {
       throw err instanceof LedgerRuleError ? toDomainError(err) : err;
     }
+  }
+
+  /**
+   * For a change that writes a whole cap table (an import): locks the organization's row, so
+   * every other write to its cap table (each inserts rows referring to it) waits until `tx` ends,
+   * and this one sees every write committed before; and tells whether the cap table is empty.
+   * It is when its log is: no transaction at all, hence no class, legend, shareholding, plan,
+   * pool, vesting schedule, valuation, capital change, grant, warrant or convertible (every one
+   * of them is made by a logged transaction). Members do not count.
+   */
+  async lockForImport(tx: Tx, organizationId: string): Promise<{ empty: boolean }> {
+    if (!(await this.organizations.lock(tx, organizationId))) {
+      throw DomainError.notFound('no such organization');
+    }
+    const used = await tx.manager.getRepository(EquityTransaction).existsBy({ organizationId });
+    return { empty: !used };
   }
 }
 

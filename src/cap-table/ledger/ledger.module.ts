@@ -12,6 +12,7 @@ import { Shareholding } from '../shareholdings/shareholding.entity';
 import { Valuation } from '../valuations/valuation.entity';
 import { VestingScheduleEntity } from '../vesting-schedules/vesting-schedule.entity';
 import { EquityTransaction } from './equity-transaction.entity';
+import { LedgerLogReader } from './ledger-log-reader';
 import { LedgerStore } from './ledger-store';
 import { LedgerVerifier } from './ledger-verifier';
 
@@ -33,7 +34,7 @@ import { LedgerVerifier } from './ledger-verifier';
       ExerciseRequest,
     ]),
   ],
-  providers: [LedgerStore, LedgerVerifier],
-  exports: [LedgerStore, LedgerVerifier, TypeOrmModule],
+  providers: [LedgerStore, LedgerVerifier, LedgerLogReader],
+  exports: [LedgerStore, LedgerVerifier, LedgerLogReader, TypeOrmModule],
 })
 export class LedgerModule {}

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { compareDates } from '../../../libs/cap-math';
 import { AccessContext, DomainError } from '../../common';
-import { OrganizationFacts, OrganizationsDirectory } from '../../organizations';
 import { StakeholderCounts } from '../billing-counts';
 import { isGrantType } from '../ledger/incentive-types';
 import { LedgerChange, LedgerWriter } from '../ledger/ledger-writer';
@@ -33,7 +32,6 @@ export class OptionExerciseService {
     private readonly ledger: LedgerWriter,
     private readonly counts: StakeholderCounts,
     private readonly legends: LegendsService,
-    private readonly organizations: OrganizationsDirectory,
   ) {}
 
   async request(
@@ -41,7 +39,7 @@ export class OptionExerciseService {
     path: OptionPath,
     dto: ExerciseRequestDto,
   ): Promise<ExerciseRequestView> {
-    const organization = await this.organizationOf(access);
+    const organization = access.organization!;
     const date = notAfterToday(dto.date ?? today());
     const record = {
       id: randomUUID(),
@@ -77,7 +75,7 @@ export class OptionExerciseService {
    * (an editor may approve a part).
    */
   async exercise(access: AccessContext, path: OptionPath, dto: ExerciseDto): Promise<ExerciseView> {
-    const organization = await this.organizationOf(access);
+    const organization = access.organization!;
     if (dto.date !== undefined) notAfterToday(dto.date);
     const legendIds = await this.legends.defaults(organization.id);
     const shareholdingId = randomUUID();
@@ -170,12 +168,6 @@ export class OptionExerciseService {
         return view;
       },
     );
-  }
-
-  private async organizationOf(access: AccessContext): Promise<OrganizationFacts> {
-    const organization = await this.organizations.organization(access.organizationId!);
-    if (!organization) throw DomainError.notFound('no such organization');
-    return organization;
   }
 }
 

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AccessContext, DomainError } from '../../common';
 import { previousAttributes } from '../../events';
-import { OrganizationFacts, OrganizationsDirectory } from '../../organizations';
 import { StakeholderCounts } from '../billing-counts';
 import type { PlanRecord, PoolRecord } from '../ledger/incentive-types';
 import { LedgerChange, LedgerWriter } from '../ledger/ledger-writer';
@@ -25,12 +24,11 @@ export class PlansService {
   constructor(
     private readonly ledger: LedgerWriter,
     private readonly counts: StakeholderCounts,
-    private readonly organizations: OrganizationsDirectory,
   ) {}
 
   /** STOCK_PLAN_CREATED, then one STOCK_PLAN_POOL_CREATED per pool, dated by the board approval. */
   async create(access: AccessContext, dto: CreatePlanDto): Promise<PlanView> {
-    const organization = await this.organizationOf(access);
+    const organization = access.organization!;
     const record: PlanRecord = {
       id: randomUUID(),
       securityId: dto.security,
@@ -71,7 +69,7 @@ export class PlansService {
    * without: created; left out: deleted). See planSteps for the order of the transactions.
    */
   async replace(access: AccessContext, id: string, dto: ReplacePlanDto): Promise<PlanView> {
-    const organization = await this.organizationOf(access);
+    const organization = access.organization!;
     const wanted: WantedPlan = {
       fields: fields(dto),
       sharesReserved: quantity(dto.sharesReserved, 'sharesReserved', organization),
@@ -136,12 +134,6 @@ export class PlansService {
     const m = c.tx.manager;
     const plan = await m.getRepository(Plan).findOneByOrFail({ id });
     return toPlanView(plan, await m.getRepository(Pool).findBy({ planId: id }));
-  }
-
-  private async organizationOf(access: AccessContext): Promise<OrganizationFacts> {
-    const organization = await this.organizations.organization(access.organizationId!);
-    if (!organization) throw DomainError.notFound('no such organization');
-    return organization;
   }
 }
 

@@ -5,7 +5,6 @@ import { IsNull, Repository } from 'typeorm';
 import { splitHoldings, toDecimal, toDecimalString } from '../../../libs/cap-math';
 import { AccessContext, DomainError } from '../../common';
 import { previousAttributes } from '../../events';
-import { OrganizationsDirectory } from '../../organizations';
 import type { SecurityState } from '../ledger/ledger-state';
 import { LedgerChange, LedgerWriter } from '../ledger/ledger-writer';
 import type { SecurityChanges, SecurityRecord } from '../ledger/transaction-types';
@@ -40,7 +39,6 @@ export class SecuritiesService {
   constructor(
     @InjectRepository(Security) private readonly securities: Repository<Security>,
     private readonly ledger: LedgerWriter,
-    private readonly organizations: OrganizationsDirectory,
   ) {}
 
   async list(organizationId: string): Promise<SecurityView[]> {
@@ -58,7 +56,7 @@ export class SecuritiesService {
   }
 
   async create(access: AccessContext, dto: SecurityDto): Promise<SecurityView> {
-    const organization = await this.organizationOf(access);
+    const organization = access.organization!;
     const record: SecurityRecord = {
       id: randomUUID(),
       ...this.fields(dto, organization.currency),
@@ -81,7 +79,7 @@ export class SecuritiesService {
   }
 
   async replace(access: AccessContext, id: string, dto: SecurityDto): Promise<SecurityView> {
-    const organization = await this.organizationOf(access);
+    const organization = access.organization!;
     const wanted = this.fields(dto, organization.currency);
     const authorized = quantity(dto.authorizedShares, 'authorizedShares', organization);
     return this.ledger.change(organization.id, access.userId, { securities: [id] }, async (c) => {
@@ -108,7 +106,7 @@ export class SecuritiesService {
   }
 
   async addShares(access: AccessContext, id: string, dto: AddSharesDto): Promise<SecurityView> {
-    const organization = await this.organizationOf(access);
+    const organization = access.organization!;
     const added = quantity(dto.quantity, 'quantity', organization);
     return this.ledger.change(organization.id, access.userId, { securities: [id] }, async (c) => {
       const current = this.current(c, id);
@@ -136,7 +134,7 @@ export class SecuritiesService {
    * in an LLC, rounded down (and reported) otherwise.
    */
   async split(access: AccessContext, id: string, dto: SplitDto): Promise<SplitView> {
-    const organization = await this.organizationOf(access);
+    const organization = access.organization!;
     const scope = { securities: [id], holdingsOfClass: id };
     return this.ledger.change(organization.id, access.userId, scope, async (c) => {
       this.current(c, id);
@@ -237,12 +235,6 @@ export class SecuritiesService {
 
   private async read(c: LedgerChange, id: string): Promise<SecurityView> {
     return toSecurityView(await c.tx.manager.getRepository(Security).findOneByOrFail({ id }));
-  }
-
-  private async organizationOf(access: AccessContext) {
-    const organization = await this.organizations.organization(access.organizationId!);
-    if (!organization) throw DomainError.notFound('no such organization');
-    return organization;
   }
 
   private fields(

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { AccessContext, DomainError, ListSpec } from '../../common';
-import { OrganizationsDirectory } from '../../organizations';
 import { LegendsService } from '../legends/legends.service';
 import { fractionalAllowed } from '../quantities';
 import { ListShareholdingsQuery } from './shareholding.dto';
@@ -31,7 +30,6 @@ export class ShareholdingReadsService {
   constructor(
     private readonly holdings: ShareholdingRepository,
     private readonly legends: LegendsService,
-    private readonly organizations: OrganizationsDirectory,
   ) {}
 
   list(access: AccessContext, query: ListShareholdingsQuery): Promise<string> {
@@ -55,10 +53,9 @@ export class ShareholdingReadsService {
     return this.holdings.blocks(access.organizationId!, this.ownOf(access));
   }
 
-  async config(organizationId: string): Promise<ShareholdingConfig> {
-    const organization = await this.organizations.organization(organizationId);
-    if (!organization) throw DomainError.notFound('no such organization');
-    const fractional = fractionalAllowed(organization);
+  async config(access: AccessContext): Promise<ShareholdingConfig> {
+    const organizationId = access.organizationId!;
+    const fractional = fractionalAllowed(access.organization!);
     return {
       organization: organizationId,
       unitName: fractional ? 'units' : 'shares',

@@ -137,7 +137,7 @@ export class OrganizationShareholdingsController {
   })
   @ApiOkResponse({ type: ShareholdingConfig })
   config(@Access() access: AccessContext): Promise<ShareholdingConfig> {
-    return this.reads.config(access.organizationId!);
+    return this.reads.config(access);
   }
 
   @Get('block')

@@ -3,7 +3,6 @@ import { Injectable } from '@nestjs/common';
 import { toDecimalString } from '../../../libs/cap-math';
 import { AccessContext, DomainError } from '../../common';
 import { DomainEvent, previousAttributes } from '../../events';
-import { OrganizationFacts, OrganizationsDirectory } from '../../organizations';
 import { StakeholderCounts } from '../billing-counts';
 import { LedgerChange, LedgerWriter } from '../ledger/ledger-writer';
 import type { ShareholdingState } from '../ledger/ledger-state';
@@ -32,11 +31,10 @@ export class ShareholdingsService {
     private readonly ledger: LedgerWriter,
     private readonly counts: StakeholderCounts,
     private readonly legends: LegendsService,
-    private readonly organizations: OrganizationsDirectory,
   ) {}
 
   async issue(access: AccessContext, dto: IssueShareholdingDto): Promise<ShareholdingView> {
-    const organization = await this.organizationOf(access);
+    const organization = access.organization!;
     const legendIds = dto.legendIds ?? (await this.legends.defaults(organization.id));
     const payload = {
       shareholdingId: randomUUID(),
@@ -68,7 +66,7 @@ export class ShareholdingsService {
   }
 
   async transfer(access: AccessContext, dto: TransferDto): Promise<TransferView> {
-    const organization = await this.organizationOf(access);
+    const organization = access.organization!;
     const moved = quantity(dto.quantity, 'quantity', organization);
     const destinationId = randomUUID();
     const scope = { shareholdings: [dto.shareholding] };
@@ -109,7 +107,7 @@ export class ShareholdingsService {
     dto: AmendShareholdingDto | ReplaceShareholdingDto,
     replace: boolean,
   ): Promise<ShareholdingView> {
-    const organization = await this.organizationOf(access);
+    const organization = access.organization!;
     const scope = { shareholdings: [id], legends: dto.legendIds ?? [] };
     return this.ledger.change(organization.id, access.userId, scope, async (c) => {
       const current = this.current(c, id);
@@ -202,12 +200,6 @@ export class ShareholdingsService {
       c.written<Shareholding>(id) ??
         (await c.tx.manager.getRepository(Shareholding).findOneByOrFail({ id })),
     );
-  }
-
-  private async organizationOf(access: AccessContext): Promise<OrganizationFacts> {
-    const organization = await this.organizations.organization(access.organizationId!);
-    if (!organization) throw DomainError.notFound('no such organization');
-    return organization;
   }
 }
 

@@ -2,14 +2,26 @@ import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 import './session.types';
 
+/** The organization in context as the permission guard read it, with what writes check against. */
+export interface OrganizationInContext {
+  id: string;
+  /** `corporation` or `llc` (the organizations module keeps the list): whether units may be fractional. */
+  type: string;
+  /** ISO 4217: the default of amounts given without one. */
+  currency: string;
+}
+
 /**
  * What the permission guard resolved for this request: the caller, the organization and whether
  * the caller sees everything (`all`) or only their own records (`self`). Services filter lists in
- * the query by it; nothing reads the caller's membership again.
+ * the query by it; nothing reads the caller's membership, nor the organization's type and
+ * currency, again.
  */
 export interface AccessContext {
   userId: string;
   organizationId: string | null;
+  /** Set with `organizationId`, read in the same query. */
+  organization: OrganizationInContext | null;
   memberId: string | null;
   roleId: string | null;
   scope: 'all' | 'self';

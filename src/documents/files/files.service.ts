@@ -114,8 +114,15 @@ export class FilesService {
     return { file, bytes: await this.store.open(file) };
   }
 
+  /**
+   * The files linked to the user's own incentives, oldest first: those of a holding of a member
+   * record of theirs, and those of a plan in which such a member holds a grant (only grants carry
+   * a plan; not a deleted plan). Only organizations that are not deleted, only member records
+   * that are not removed.
+   */
   async incentiveDocuments(userId: string): Promise<FileRecordView[]> {
-    return (await this.files.incentiveDocumentsOf(userId)).map(toFileRecordView);
+    const held = await this.incentives.heldBy(userId);
+    return (await this.files.linkedTo(held.holdings, held.plans)).map(toFileRecordView);
   }
 }
 

@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
 import { LedgerModule } from '../../cap-table';
+import { OrganizationsModule } from '../../organizations';
 import { OcfExportController } from './ocf-export.controller';
-import { OcfExportReader } from './ocf-export.reader';
 import { OcfExportService } from './ocf-export.service';
 
 /** `GET /v1/organization/:organization/ocf`: the cap table as an OCF package (zip). */
 @Module({
-  imports: [LedgerModule],
+  imports: [LedgerModule, OrganizationsModule],
   controllers: [OcfExportController],
-  providers: [OcfExportService, OcfExportReader],
+  providers: [OcfExportService],
 })
 export class OcfExportModule {}

@@ -4,8 +4,10 @@ import type { Response } from 'express';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OCF_SCHEMA_DIR } from '../../../libs/ocf';
+import { LedgerLogReader, type LedgerLogSnapshot } from '../../cap-table';
 import { DomainError } from '../../common';
 import { asciiName } from '../../documents';
+import { OrganizationsDirectory } from '../../organizations';
 import {
   firstCommonClass,
   issuer,
@@ -17,7 +19,6 @@ import {
   vestingTerms,
 } from './ocf-objects';
 import { MANIFEST_NAME, OCF_FILES, OcfFileKey, ocfFileText, OcfZip } from './ocf-package';
-import { OcfExportReader, OcfSnapshot } from './ocf-export.reader';
 import { OcfTransactionMapper } from './ocf-transactions';
 import { ledgerComment, OcfItem } from './ocf-values';
 import type { OcfExportQuery } from './ocf-export.dto';
@@ -65,7 +66,8 @@ async function* text(value: string) {
 
 /**
  * `GET /v1/organization/:organization/ocf`: the cap table as an Open Cap Format package, a zip
- * streamed into the response as the database is read (docs/ocf.md has the mapping).
+ * streamed into the response as the database is read (docs/ocf.md has the mapping), all of it
+ * from one snapshot of the log (LedgerLogReader) in which the organizations module reads too.
  *
  * Order of the entries: Transactions first (the log, read once through a cursor, feeds the
  * mapper, which keeps the definitions as they stand at the end), then Stakeholders (a cursor
@@ -76,15 +78,18 @@ async function* text(value: string) {
 export class OcfExportService {
   private readonly logger = new Logger(OcfExportService.name);
 
-  constructor(private readonly reader: OcfExportReader) {}
+  constructor(
+    private readonly log: LedgerLogReader,
+    private readonly organizations: OrganizationsDirectory,
+  ) {}
 
   async export(res: Response, organizationId: string, query: OcfExportQuery): Promise<void> {
     const asOf = query.asOf;
     if (asOf && asOf > today()) throw DomainError.badRequest('asOf must not be in the future');
-    const snapshot = await this.reader.open();
+    const snapshot = await this.log.open();
     let zip: OcfZip | undefined;
     try {
-      const organization = await snapshot.organization(organizationId);
+      const organization = await this.organizations.organization(organizationId, snapshot.tx);
       if (!organization) throw DomainError.notFound('no such organization');
       // Issuances are exported from their shareholdings as they stand, which a split changed in
       // place: refused rather than exported with quantities the package would split twice.
@@ -112,7 +117,9 @@ export class OcfExportService {
         'transactions',
         mapped(snapshot.log(organizationId), (row) => mapper.map(row)),
       );
-      await file('stakeholders', mapped(snapshot.members(organizationId, asOf), stakeholder));
+      const named = await snapshot.namedMembers(organizationId, asOf);
+      const members = this.organizations.membersByName(snapshot.tx, organizationId, named);
+      await file('stakeholders', mapped(members, stakeholder));
       await this.objectFiles(mapper, organization.currency, file);
       await file('documents', [[]]);
 
@@ -181,7 +188,7 @@ export class OcfExportService {
   }
 }
 
-async function closeQuietly(snapshot: OcfSnapshot) {
+async function closeQuietly(snapshot: LedgerLogSnapshot) {
   try {
     await snapshot.close();
   } catch {

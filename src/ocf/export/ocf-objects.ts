@@ -1,5 +1,6 @@
 import { toDecimalString } from '../../../libs/cap-math';
 import type { LedgerState } from '../../cap-table';
+import type { MemberListing, OrganizationFacts } from '../../organizations';
 import { VESTING_START_CONDITION } from './ocf-ids';
 import { compact, ledgerComment, monetary, numeric, OcfItem, withComments } from './ocf-values';
 
@@ -17,26 +18,8 @@ export type PoolState = ValueOf<LedgerState['pools']>;
 export type ScheduleState = ValueOf<LedgerState['schedules']>;
 export type ValuationState = ValueOf<LedgerState['valuations']>;
 
-export interface OrganizationRow {
-  id: string;
-  name: string;
-  legalName: string | null;
-  country: string | null;
-  currency: string;
-  type: string;
-  created: string;
-}
-
-export interface MemberRow {
-  id: string;
-  name: string;
-  email: string | null;
-  title: string | null;
-  status: string;
-}
-
 /** The ISSUER of the manifest. OCF requires a formation date and country, which we do not record. */
-export function issuer(o: OrganizationRow): OcfItem {
+export function issuer(o: OrganizationFacts): OcfItem {
   const comments = [
     ledgerComment(
       'formationDate',
@@ -54,7 +37,7 @@ export function issuer(o: OrganizationRow): OcfItem {
       id: o.id,
       legal_name: o.legalName ?? o.name,
       dba: o.legalName && o.legalName !== o.name ? o.name : undefined,
-      formation_date: o.created,
+      formation_date: o.created.toISOString().slice(0, 10),
       country_of_formation: o.country ?? 'US',
     }),
     comments,
@@ -62,7 +45,7 @@ export function issuer(o: OrganizationRow): OcfItem {
 }
 
 /** A member who holds or held something, as a STAKEHOLDER (an individual: we do not record which). */
-export function stakeholder(m: MemberRow): OcfItem {
+export function stakeholder(m: MemberListing): OcfItem {
   const comments: string[] = [];
   if (m.title) comments.push(ledgerComment('title', m.title));
   if (m.status !== 'active') comments.push(ledgerComment('memberStatus', m.status));

@@ -6,6 +6,8 @@ import {
   LedgerRuleError,
   type HoldingRecord,
   type HoldingTerms,
+  type LedgerLogAmendment,
+  type LedgerLogEntry,
   type LedgerState,
   type LedgerTransaction,
   type TransactionPayloads,
@@ -25,41 +27,10 @@ import { compact, ledgerComment, monetary, numeric, OcfItem, withComments } from
  * transfer needs of its source comes with the log row (`LogRow.source`, read by the same query).
  */
 
-/** What the log query adds to an entry about the shareholdings it names. */
-export interface ShareholdingFacts {
-  certificateNumber: string;
-  memberId: string;
-  securityId: string;
-  pricePerShare: string | null;
-  legendIds: string[];
-  consideration: string | null;
-  /** The issue date as corrected (an issuance counts from it). */
-  issueDate: string;
-}
-
-export interface LogRow {
-  id: string;
-  type: TransactionType;
-  effectiveDate: string;
-  payload: Record<string, unknown>;
-  /**
-   * The shareholding the entry created (issuance, transfer, exercise, conversion), as it stands:
-   * `issuedQuantity` is what it was issued with, corrections included (its quantity now plus all
-   * that was transferred out of it).
-   */
-  made: (ShareholdingFacts & { issuedQuantity: string }) | null;
-  /** A transfer's source, and what it held right after this transfer. */
-  source: (ShareholdingFacts & { remainder: string }) | null;
-}
-
-/** Corrections recorded later of a holding, folded into its issuance (pre-read, see the reader). */
-export interface Amendment {
-  id: string;
-  type: 'STOCK_ISSUANCE_AMENDED' | 'HOLDING_AMENDED';
-  effectiveDate: string;
-  holdingId: string;
-  changes: Record<string, unknown>;
-}
+/** A log entry with the shareholdings it names, as the cap table's LedgerLogReader reads it. */
+export type LogRow = LedgerLogEntry;
+/** Corrections recorded later of a holding, folded into its issuance (read before the log). */
+export type Amendment = LedgerLogAmendment;
 
 /** Entries about shareholdings: mapped from the row alone, never through the reducer. */
 const SHAREHOLDING_ENTRIES = new Set<TransactionType>([

@@ -10,8 +10,7 @@ import {
 import { AccessContext, DomainError } from '../../common';
 import { allowLongStatements } from '../../database';
 import { Env } from '../../config';
-import type { Tx } from '../../events';
-import { HolderMembers, OrganizationsDirectory } from '../../organizations';
+import { HolderMembers } from '../../organizations';
 import { ImportCounts, planImport, PlannedTransaction } from './ocf-mapping';
 import { readPackage } from './ocf-package';
 import { OcfProblem, OcfWarning } from './ocf-problems';
@@ -60,7 +59,6 @@ export class OcfImportService {
   constructor(
     private readonly ledger: LedgerWriter,
     private readonly holderMembers: HolderMembers,
-    private readonly organizations: OrganizationsDirectory,
     private readonly counts: StakeholderCounts,
     private readonly lock: ImportLock,
     private readonly env: Env,
@@ -95,13 +93,17 @@ export class OcfImportService {
     if ('problems' in zip) throw refused(zip.problems);
     const read = readPackage(zip.files, this.env.OCF_IMPORT_MAX_OBJECTS_PER_FILE);
     if ('problems' in read) throw refused(read.problems);
-    const organization = await this.organizations.organization(organizationId);
-    if (!organization) throw DomainError.notFound('no such organization');
+    const organization = access.organization!;
 
     try {
       return await this.ledger.change(organizationId, access.userId, {}, async (c) => {
         await allowLongStatements(c.tx);
-        await this.assertEmpty(c.tx, organizationId);
+        if (!(await this.ledger.lockForImport(c.tx, organizationId)).empty) {
+          throw DomainError.keyed(
+            'capTableNotEmpty',
+            'the organization already has a cap table: an OCF package is imported only into an empty one',
+          );
+        }
         const emails = read.package.stakeholders.flatMap((s) => emailsOf(s.object));
         const known = await this.holderMembers.find(c.tx, organizationId, [...new Set(emails)], []);
         const planned = planImport(read.package, {
@@ -131,29 +133,6 @@ export class OcfImportService {
     } catch (err) {
       if (err instanceof DryRun) return err.result;
       throw err;
-    }
-  }
-
-  /**
-   * The cap table is empty when its log is: no transaction at all, hence no class, legend,
-   * shareholding, plan, pool, vesting schedule, valuation, capital change, grant, warrant or
-   * convertible (every one of them is made by a logged transaction). Members do not count. The
-   * organization's row is locked first: a concurrent write to its cap table (which inserts rows
-   * referring to it) waits for the import, and the import sees any write committed before it.
-   */
-  private async assertEmpty(tx: Tx, organizationId: string) {
-    await tx.manager.query('SELECT id FROM organization WHERE id = $1 FOR UPDATE', [
-      organizationId,
-    ]);
-    const [row] = (await tx.manager.query(
-      'SELECT EXISTS (SELECT 1 FROM equity_transaction WHERE organization_id = $1) AS used',
-      [organizationId],
-    )) as { used: boolean }[];
-    if (row.used) {
-      throw DomainError.keyed(
-        'capTableNotEmpty',
-        'the organization already has a cap table: an OCF package is imported only into an empty one',
-      );
     }
   }
 

@@ -1,6 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { Not } from 'typeorm';
-import { MemberFactsRow, MemberRepository } from '../members/member.repository';
+import type { InTransaction } from '../../database';
+import {
+  EntityMembershipRow,
+  MemberFactsRow,
+  MemberListingRow,
+  MemberRepository,
+} from '../members/member.repository';
 import { OrganizationType } from '../organizations/organization.entity';
 import { OrganizationRepository } from '../organizations/organization.repository';
 import { PermissionService } from '../permissions/permission.service';
@@ -9,11 +15,17 @@ import type { PermissionName } from '../permissions/permissions';
 export interface OrganizationFacts {
   id: string;
   name: string;
+  legalName: string | null;
+  /** ISO 3166-1 alpha-2, when recorded. */
+  country: string | null;
   type: OrganizationType;
   currency: string;
+  created: Date;
 }
 
 export type MemberFacts = MemberFactsRow;
+export type MemberListing = MemberListingRow;
+export type EntityMembership = EntityMembershipRow;
 
 /** What other modules may read of organizations and their members. */
 @Injectable()
@@ -32,9 +44,34 @@ export class OrganizationsDirectory {
     return this.permissions.organizationsPermitting(userId, permission);
   }
 
-  async organization(id: string): Promise<OrganizationFacts | null> {
-    const o = await this.organizations.find(id);
-    return o && { id: o.id, name: o.name, type: o.type, currency: o.currency };
+  /** The organization unless deleted; in the caller's transaction when given (an export's snapshot). */
+  async organization(id: string, tx?: InTransaction): Promise<OrganizationFacts | null> {
+    const o = await this.organizations.find(id, tx);
+    return (
+      o && {
+        id: o.id,
+        name: o.name,
+        legalName: o.legalName,
+        country: o.country,
+        type: o.type,
+        currency: o.currency,
+        created: o.created,
+      }
+    );
+  }
+
+  /** Those of the organizations that are not deleted. */
+  liveOrganizations(ids: string[]): Promise<string[]> {
+    return this.organizations.live(ids);
+  }
+
+  /**
+   * Locks the organization's row until the transaction ends: whatever inserts a row referring to
+   * it (every write of its cap table, every new member) waits meanwhile. False when there is no
+   * such organization (or it is deleted).
+   */
+  async lock(tx: InTransaction, id: string): Promise<boolean> {
+    return (await this.organizations.lock(id, tx)) !== null;
   }
 
   /** A current (active or invited) member of the organization. */
@@ -43,11 +80,40 @@ export class OrganizationsDirectory {
     return m && facts(m);
   }
 
-  /** Members by id, removed ones included (holdings outlive membership). */
-  async membersById(organizationId: string, ids: string[]): Promise<Map<string, MemberFacts>> {
+  /**
+   * Members by id, removed ones included (holdings outlive membership); in the caller's
+   * transaction when given (an export's snapshot).
+   */
+  async membersById(
+    organizationId: string,
+    ids: string[],
+    tx?: InTransaction,
+  ): Promise<Map<string, MemberFacts>> {
     if (!ids.length) return new Map();
-    const rows = await this.members.factsByIds(organizationId, ids);
+    const rows = await this.members.factsByIds(organizationId, ids, tx);
     return new Map(rows.map((m) => [m.id, m]));
+  }
+
+  /**
+   * Members by id, removed ones included, in name order (bytewise), a batch at a time through a
+   * cursor of the caller's transaction (the OCF export's snapshot: thousands of stakeholders).
+   */
+  membersByName(
+    tx: InTransaction,
+    organizationId: string,
+    ids: string[],
+  ): AsyncGenerator<MemberListing[]> {
+    return this.members.listingByName(tx, organizationId, ids);
+  }
+
+  /** The user's current member records, in every organization that is not deleted. */
+  memberIdsOfUser(userId: string): Promise<string[]> {
+    return this.members.idsOfUser(userId);
+  }
+
+  /** The entity's current member records, by organization name (organizations not deleted). */
+  membershipsOfEntity(entityId: string): Promise<EntityMembership[]> {
+    return this.members.membershipsOfEntity(entityId);
   }
 
   /** The organization's current members. */
@@ -73,6 +139,13 @@ const facts = (m: MemberFacts): MemberFacts => ({
  */
 export const memberUserSql = (memberExpression: string) =>
   `(SELECT mu.user_id FROM member mu WHERE mu.id = ${memberExpression})`;
+
+/**
+ * SQL listing the ids of a user's current member records in any organization (record resolvers:
+ * the grantee of a holding). `userExpression` is a column or parameter of the embedding query.
+ */
+export const userMembersSql = (userExpression: string) =>
+  `(SELECT um.id FROM member um WHERE um.user_id = ${userExpression} AND um.status <> 'removed')`;
 
 /** SQL listing the member ids of a user in an organization (self-scoped lists). */
 export const membersOfUserSql = (organizationExpression: string, userExpression: string) =>

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { FindOptionsWhere, Not, Repository } from 'typeorm';
-import { AggregateRepository, InTransaction } from '../../database';
+import { AggregateRepository, inBatches, InTransaction } from '../../database';
 import { OWNER_ROLE_ID } from '../permissions/permissions';
 import { Member } from './member.entity';
 
@@ -31,6 +31,22 @@ export interface MemberFactsRow {
   email: string | null;
 }
 
+/** A member as a stakeholder list shows it (the OCF export). */
+export interface MemberListingRow {
+  id: string;
+  name: string;
+  email: string | null;
+  title: string | null;
+  status: string;
+}
+
+/** A current member record of an entity, with its organization (not deleted). */
+export interface EntityMembershipRow {
+  memberId: string;
+  organizationId: string;
+  organizationName: string;
+}
+
 /** Members of organizations. "Current" means not removed (active or invited). */
 @Injectable()
 export class MemberRepository extends AggregateRepository<Member> {
@@ -47,14 +63,59 @@ export class MemberRepository extends AggregateRepository<Member> {
     return rows[0].json;
   }
 
-  /** Plain facts of members by id, in one array parameter (a dashboard asks for thousands). */
-  factsByIds(organizationId: string, ids: string[]): Promise<MemberFactsRow[]> {
-    return this.prepared<MemberFactsRow>(
-      `SELECT id, organization_id AS "organizationId", user_id AS "userId",
+  /**
+   * Plain facts of members by id, in one array parameter (a dashboard asks for thousands); in
+   * the caller's transaction when given (an export's snapshot).
+   */
+  async factsByIds(
+    organizationId: string,
+    ids: string[],
+    tx?: InTransaction,
+  ): Promise<MemberFactsRow[]> {
+    const sql = `SELECT id, organization_id AS "organizationId", user_id AS "userId",
               entity_id AS "entityId", name, email
-       FROM member WHERE organization_id = $1 AND id = ANY($2::uuid[])`,
+       FROM member WHERE organization_id = $1 AND id = ANY($2::uuid[])`;
+    if (tx) return (await tx.manager.query(sql, [organizationId, ids])) as MemberFactsRow[];
+    return this.prepared<MemberFactsRow>(sql, [organizationId, ids]);
+  }
+
+  /**
+   * Members by id, removed ones too, in name order (bytewise, whatever the server's collation),
+   * a batch at a time through a cursor of the caller's transaction.
+   */
+  listingByName(
+    tx: InTransaction,
+    organizationId: string,
+    ids: string[],
+  ): AsyncGenerator<MemberListingRow[]> {
+    return inBatches<MemberListingRow>(
+      tx,
+      `SELECT m.id, m.name, m.email, m.title, m.status
+       FROM member m WHERE m.organization_id = $1 AND m.id = ANY($2::uuid[])
+       ORDER BY m.name COLLATE "C", m.id`,
       [organizationId, ids],
     );
+  }
+
+  /** The ids of the user's current member records in organizations that are not deleted. */
+  async idsOfUser(userId: string): Promise<string[]> {
+    const rows = await this.prepared<{ id: string }>(
+      `SELECT m.id FROM member m JOIN organization o ON o.id = m.organization_id
+       WHERE m.user_id = $1 AND m.status <> 'removed' AND o.deleted_at IS NULL`,
+      [userId],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** The entity's current member records in organizations not deleted, by organization name. */
+  membershipsOfEntity(entityId: string): Promise<EntityMembershipRow[]> {
+    return this.repository.query(
+      `SELECT m.id AS "memberId", o.id AS "organizationId", o.name AS "organizationName"
+       FROM member m JOIN organization o ON o.id = m.organization_id AND o.deleted_at IS NULL
+       WHERE m.entity_id = $1 AND m.status <> 'removed'
+       ORDER BY o.name, o.id, m.created, m.id`,
+      [entityId],
+    ) as Promise<EntityMembershipRow[]>;
   }
 
   find(organizationId: string, id: string, tx?: InTransaction): Promise<Member | null> {

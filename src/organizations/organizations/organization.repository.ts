@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, Repository } from 'typeorm';
+import { In, IsNull, Repository } from 'typeorm';
 import { AggregateRepository, InTransaction } from '../../database';
 import { Organization } from './organization.entity';
 
@@ -24,6 +24,16 @@ export class OrganizationRepository extends AggregateRepository<Organization> {
       where: { id, deletedAt: IsNull() },
       lock: { mode: 'pessimistic_write' },
     });
+  }
+
+  /** Those of the ids whose organization is not deleted. */
+  async live(ids: string[]): Promise<string[]> {
+    if (!ids.length) return [];
+    const rows = await this.repository.find({
+      where: { id: In(ids), deletedAt: IsNull() },
+      select: { id: true },
+    });
+    return rows.map((o) => o.id);
   }
 
   async setAddress(id: string, addressId: string, tx: InTransaction): Promise<void> {

@@ -24,6 +24,7 @@ const NO_VERSIONS: Readonly<Record<string, string>> = Object.freeze({});
 /** A route that addresses no organization this time (see PermissionTarget.bodyRecord). */
 const NO_ORGANIZATION = {
   organizationId: null,
+  organization: null,
   memberId: null,
   roleId: null,
   scope: 'self',
@@ -85,6 +86,7 @@ export class PermissionService implements PermissionChecker {
     return {
       userId,
       organizationId: null,
+      organization: null,
       memberId: null,
       roleId: null,
       scope: 'all',
@@ -187,6 +189,7 @@ export class PermissionService implements PermissionChecker {
       return {
         ...base,
         organizationId: null,
+        organization: null,
         memberId: null,
         roleId: null,
         scope: 'self',
@@ -202,6 +205,11 @@ export class PermissionService implements PermissionChecker {
       ...base,
       versions: row.versions ?? NO_VERSIONS,
       organizationId: row.organization_id,
+      organization: {
+        id: row.organization_id,
+        type: row.organization_type!,
+        currency: row.organization_currency!,
+      },
       memberId: row.member_id,
       roleId: row.role_id,
       permissions,

@@ -3,13 +3,46 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { QueryRunner, Repository } from 'typeorm';
 import type Decimal from 'decimal.js';
 import { toDecimal, toDecimalString } from '../../../libs/cap-math';
-import { countsFromSql, EquityTransaction } from '../../cap-table';
-import { allowLongStatements } from '../../database';
-import type { MemberRow, OrganizationRow } from './ocf-objects';
-import type { Amendment, LogRow, ShareholdingFacts } from './ocf-transactions';
+import { allowLongStatements, inBatches, InTransaction } from '../../database';
+import { EquityTransaction } from './equity-transaction.entity';
+import type { TransactionType } from './transaction-types';
 
-/** Rows fetched per round trip of a cursor. */
-const BATCH = 1000;
+/** What the log query adds to an entry about a shareholding it names, as the shareholding stands. */
+export interface LoggedShareholding {
+  certificateNumber: string;
+  memberId: string;
+  securityId: string;
+  pricePerShare: string | null;
+  legendIds: string[];
+  consideration: string | null;
+  /** The issue date as corrected (an issuance counts from it). */
+  issueDate: string;
+}
+
+/** A log entry, with the shareholdings it names. */
+export interface LedgerLogEntry {
+  id: string;
+  type: TransactionType;
+  effectiveDate: string;
+  payload: Record<string, unknown>;
+  /**
+   * The shareholding the entry created (issuance, transfer, exercise, conversion), as it stands:
+   * `issuedQuantity` is what it was issued with, corrections included (its quantity now plus all
+   * that was transferred out of it).
+   */
+  made: (LoggedShareholding & { issuedQuantity: string }) | null;
+  /** A transfer's source, and what it held right after this transfer. */
+  source: (LoggedShareholding & { remainder: string }) | null;
+}
+
+/** A correction of an issuance or a holding, from the log. */
+export interface LedgerLogAmendment {
+  id: string;
+  type: 'STOCK_ISSUANCE_AMENDED' | 'HOLDING_AMENDED';
+  effectiveDate: string;
+  holdingId: string;
+  changes: Record<string, unknown>;
+}
 
 /**
  * The transfers of the organization in log order: what each took from its source. Read whole
@@ -65,32 +98,6 @@ const LOG_SQL = `
   WHERE t.organization_id = $1
   ORDER BY t.sequence`;
 
-/**
- * The members the package's transactions name (holders, transferees, holders of grants and
- * convertibles, a holding's new holder), by name. With an as-of date, only those named by
- * entries of that date (the cap table's as-of rule: an issuance counts from its corrected issue
- * date).
- */
-const MEMBERS_SQL = `
-  WITH named AS MATERIALIZED (
-    SELECT DISTINCT v.member::uuid AS id FROM equity_transaction t
-    LEFT JOIN shareholding sh
-      ON t.type = 'TX_STOCK_ISSUANCE' AND sh.id = (t.payload->>'shareholdingId')::uuid
-    CROSS JOIN LATERAL (VALUES (t.payload->>'memberId'), (t.payload->>'toMemberId'),
-      (t.payload->'holding'->>'memberId'), (t.payload->'changes'->>'memberId')) v(member)
-    WHERE t.organization_id = $1 AND v.member IS NOT NULL
-      AND t.type IN ('TX_STOCK_ISSUANCE', 'TX_STOCK_TRANSFER', 'TX_EQUITY_COMPENSATION_ISSUANCE',
-                     'TX_WARRANT_ISSUANCE', 'TX_CONVERTIBLE_ISSUANCE', 'HOLDING_AMENDED')
-      AND ($2::date IS NULL OR ${countsFromSql('t', 'sh')} <= $2::date))
-  SELECT m.id, m.name, m.email, m.title, m.status
-  FROM named JOIN member m ON m.id = named.id AND m.organization_id = $1
-  ORDER BY m.name COLLATE "C", m.id`;
-
-const ORGANIZATION_SQL = `
-  SELECT id, name, legal_name AS "legalName", country, currency, type,
-         to_char(created AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS created
-  FROM organization WHERE id = $1 AND deleted_at IS NULL`;
-
 const AMENDMENTS_SQL = `
   SELECT id, type, effective_date::text AS "effectiveDate",
          coalesce(payload->>'shareholdingId', payload->>'holdingId') AS "holdingId",
@@ -99,9 +106,25 @@ const AMENDMENTS_SQL = `
   WHERE organization_id = $1 AND type IN ('STOCK_ISSUANCE_AMENDED', 'HOLDING_AMENDED')
   ORDER BY sequence`;
 
+/**
+ * The members the log's transactions name (holders, transferees, holders of grants and
+ * convertibles, a holding's new holder). With an as-of date, only those named by entries of that
+ * date (an issuance counts from its corrected issue date).
+ */
+const NAMED_MEMBERS_SQL = `
+  SELECT DISTINCT v.member::uuid AS id FROM equity_transaction t
+  LEFT JOIN shareholding sh
+    ON t.type = 'TX_STOCK_ISSUANCE' AND sh.id = (t.payload->>'shareholdingId')::uuid
+  CROSS JOIN LATERAL (VALUES (t.payload->>'memberId'), (t.payload->>'toMemberId'),
+    (t.payload->'holding'->>'memberId'), (t.payload->'changes'->>'memberId')) v(member)
+  WHERE t.organization_id = $1 AND v.member IS NOT NULL
+    AND t.type IN ('TX_STOCK_ISSUANCE', 'TX_STOCK_TRANSFER', 'TX_EQUITY_COMPENSATION_ISSUANCE',
+                   'TX_WARRANT_ISSUANCE', 'TX_CONVERTIBLE_ISSUANCE', 'HOLDING_AMENDED')
+    AND ($2::date IS NULL OR coalesce(sh.issue_date, t.effective_date) <= $2::date)`;
+
 interface RawLogRow {
   id: string;
-  type: LogRow['type'];
+  type: TransactionType;
   effectiveDate: string;
   payload: Record<string, unknown>;
   madeCertificate: string | null;
@@ -114,7 +137,7 @@ interface RawLogRow {
   madeId: string;
   madeQuantity: string;
   source:
-    | (Omit<ShareholdingFacts, 'legendIds'> & { legendIds: string[] | null; quantity: string })
+    | (Omit<LoggedShareholding, 'legendIds'> & { legendIds: string[] | null; quantity: string })
     | null;
 }
 
@@ -124,7 +147,7 @@ interface RawLogRow {
  * transferred out of it, and held right after a transfer its quantity now plus what later
  * transfers took.
  */
-export class TransferTotals {
+class TransferTotals {
   readonly out = new Map<string, Decimal>();
   readonly laterOut = new Map<string, Decimal>();
 
@@ -141,7 +164,7 @@ export class TransferTotals {
 const plus = (quantity: string, more: Decimal | undefined) =>
   more === undefined || more.isZero() ? quantity : toDecimalString(toDecimal(quantity).plus(more));
 
-function toLogRow(r: RawLogRow, totals: TransferTotals): LogRow {
+function toEntry(r: RawLogRow, totals: TransferTotals): LedgerLogEntry {
   return {
     id: r.id,
     type: r.type,
@@ -174,24 +197,21 @@ function toLogRow(r: RawLogRow, totals: TransferTotals): LogRow {
 }
 
 /**
- * One consistent view of an organization's cap table for an export: a read-only REPEATABLE READ
- * transaction on its own connection, read through server-side cursors (a batch at a time, so
- * 100,000 entries never sit in memory), until `close`.
+ * One consistent view of an organization's log for a long read (the OCF export): a read-only
+ * REPEATABLE READ transaction on a connection of its own, read through server-side cursors (a
+ * batch at a time, so 100,000 entries never sit in memory), until `close`. Other modules read the
+ * same moment through `tx` (the members the log names, the organization).
  */
-export class OcfSnapshot {
-  private cursors = 0;
-
+export class LedgerLogSnapshot {
   constructor(private readonly runner: QueryRunner) {}
 
-  async organization(organizationId: string): Promise<OrganizationRow | null> {
-    const [row] = (await this.runner.query(ORGANIZATION_SQL, [
-      organizationId,
-    ])) as OrganizationRow[];
-    return row ?? null;
+  /** The snapshot's transaction, for other modules' reads of the same moment. */
+  get tx(): InTransaction {
+    return { manager: this.runner.manager };
   }
 
-  async amendments(organizationId: string): Promise<Amendment[]> {
-    return (await this.runner.query(AMENDMENTS_SQL, [organizationId])) as Amendment[];
+  async amendments(organizationId: string): Promise<LedgerLogAmendment[]> {
+    return (await this.runner.query(AMENDMENTS_SQL, [organizationId])) as LedgerLogAmendment[];
   }
 
   /** Whether a class of the organization was split (its holdings were changed in place). */
@@ -204,37 +224,28 @@ export class OcfSnapshot {
     return row.split;
   }
 
-  /** The log, a batch of entries at a time (one round trip each). */
-  async *log(organizationId: string): AsyncGenerator<LogRow[]> {
+  /** The log in recording order, a batch of entries at a time (one round trip each). */
+  async *log(organizationId: string): AsyncGenerator<LedgerLogEntry[]> {
     const transfers = (await this.runner.query(TRANSFERS_SQL, [organizationId])) as {
       id: string;
       source: string;
       quantity: string;
     }[];
     const totals = new TransferTotals(transfers);
-    for await (const batch of this.cursor<RawLogRow>(LOG_SQL, [organizationId])) {
-      yield batch.map((r) => toLogRow(r, totals));
+    for await (const batch of inBatches<RawLogRow>(this.tx, LOG_SQL, [organizationId])) {
+      yield batch.map((r) => toEntry(r, totals));
     }
   }
 
-  /** The members the package's transactions name, a batch at a time. */
-  members(organizationId: string, asOf: string | undefined): AsyncGenerator<MemberRow[]> {
-    return this.cursor<MemberRow>(MEMBERS_SQL, [organizationId, asOf ?? null]);
-  }
-
-  /** The rows of a query, `BATCH` at a time, through a cursor of the snapshot's transaction. */
-  private async *cursor<T>(sql: string, params: unknown[]): AsyncGenerator<T[]> {
-    const name = `ocf_${++this.cursors}`;
-    await this.runner.query(`DECLARE ${name} NO SCROLL CURSOR FOR ${sql}`, params);
-    try {
-      for (;;) {
-        const batch = (await this.runner.query(`FETCH ${BATCH} FROM ${name}`)) as T[];
-        if (batch.length) yield batch;
-        if (batch.length < BATCH) break;
-      }
-    } finally {
-      if (!this.runner.isReleased) await this.runner.query(`CLOSE ${name}`);
-    }
+  /**
+   * The ids of the members the log's transactions name (holders, transferees, holders of grants
+   * and convertibles, a holding's new holder); with `asOf`, only those of entries of that date.
+   */
+  async namedMembers(organizationId: string, asOf: string | undefined): Promise<string[]> {
+    const rows = (await this.runner.query(NAMED_MEMBERS_SQL, [organizationId, asOf ?? null])) as {
+      id: string;
+    }[];
+    return rows.map((r) => r.id);
   }
 
   async close(): Promise<void> {
@@ -247,13 +258,14 @@ export class OcfSnapshot {
   }
 }
 
+/** Opens snapshots of the log for reads that outlast a request's statement limit (exports). */
 @Injectable()
-export class OcfExportReader {
+export class LedgerLogReader {
   constructor(
     @InjectRepository(EquityTransaction) private readonly log: Repository<EquityTransaction>,
   ) {}
 
-  async open(): Promise<OcfSnapshot> {
+  async open(): Promise<LedgerLogSnapshot> {
     const runner = this.log.manager.connection.createQueryRunner();
     await runner.connect();
     try {
@@ -264,6 +276,6 @@ export class OcfExportReader {
       await runner.release();
       throw err;
     }
-    return new OcfSnapshot(runner);
+    return new LedgerLogSnapshot(runner);
   }
 }
