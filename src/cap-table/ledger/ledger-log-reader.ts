@@ -51,8 +51,15 @@ export interface LedgerLogAmendment {
  * rescan the log per entry when its statistics are stale, as after a large import).
  */
 const TRANSFERS_SQL = `
-  SELECT id, payload->>'sourceId' AS source, payload->>'quantity' AS quantity
+  SELECT id, sequence::text AS sequence, payload->>'sourceId' AS source,
+         payload->>'quantity' AS quantity
   FROM equity_transaction WHERE organization_id = $1 AND type = 'TX_STOCK_TRANSFER'
+  ORDER BY sequence`;
+
+/** The splits of the organization's classes, with what each shareholding held before each. */
+const SPLITS_SQL = `
+  SELECT sequence::text AS sequence, payload->'before' AS before
+  FROM equity_transaction WHERE organization_id = $1 AND type = 'TX_STOCK_CLASS_SPLIT'
   ORDER BY sequence`;
 
 /** The shareholding an entry created. */
@@ -141,30 +148,65 @@ interface RawLogRow {
     | null;
 }
 
-/**
- * What transfers took out of each shareholding: in all (`out`), and after each transfer
- * (`laterOut`, by transfer id): a shareholding was issued with its quantity now plus all that was
- * transferred out of it, and held right after a transfer its quantity now plus what later
- * transfers took.
- */
-class TransferTotals {
-  readonly out = new Map<string, Decimal>();
-  readonly laterOut = new Map<string, Decimal>();
+/** A change of a shareholding's quantity the log records outside the shareholding's row. */
+type Move =
+  { sequence: number; transfer: string; quantity: Decimal } | { sequence: number; before: Decimal };
 
-  constructor(transfers: { id: string; source: string; quantity: string }[]) {
-    for (let i = transfers.length - 1; i >= 0; i--) {
-      const t = transfers[i];
-      const after = this.out.get(t.source) ?? toDecimal(0);
-      this.laterOut.set(t.id, after);
-      this.out.set(t.source, after.plus(toDecimal(t.quantity)));
+/**
+ * What each shareholding held when it was issued and right after each transfer out of it, from
+ * its quantity now: plus what transfers took from it since. A split changed the quantity in
+ * place, in other units: before the first split after a moment, the quantity is what the split
+ * recorded it started from, plus what transfers took between the two.
+ */
+class HoldingHistory {
+  private readonly moves = new Map<string, Move[]>();
+  private readonly transfers = new Map<string, { source: string; sequence: number }>();
+
+  constructor(
+    transfers: { id: string; sequence: string; source: string; quantity: string }[],
+    splits: { sequence: string; before: { shareholdingId: string; quantity: string }[] | null }[],
+  ) {
+    const add = (holding: string, move: Move) => {
+      const list = this.moves.get(holding) ?? [];
+      list.push(move);
+      this.moves.set(holding, list);
+    };
+    for (const t of transfers) {
+      const sequence = Number(t.sequence);
+      this.transfers.set(t.id, { source: t.source, sequence });
+      add(t.source, { sequence, transfer: t.id, quantity: toDecimal(t.quantity) });
     }
+    for (const split of splits) {
+      for (const b of split.before ?? []) {
+        add(b.shareholdingId, { sequence: Number(split.sequence), before: toDecimal(b.quantity) });
+      }
+    }
+    for (const list of this.moves.values()) list.sort((a, b) => a.sequence - b.sequence);
+  }
+
+  /** What `holding` held after log position `after` (0: as issued), its quantity now being `now`. */
+  private heldAfter(holding: string, after: number, now: string): string {
+    let taken = toDecimal(0);
+    for (const m of this.moves.get(holding) ?? []) {
+      if (m.sequence <= after) continue;
+      if ('before' in m) return toDecimalString(m.before.plus(taken));
+      taken = taken.plus(m.quantity);
+    }
+    return taken.isZero() ? now : toDecimalString(toDecimal(now).plus(taken));
+  }
+
+  issued(holding: string, now: string): string {
+    return this.heldAfter(holding, 0, now);
+  }
+
+  /** What the source of transfer `id` held right after it. */
+  remainder(id: string, now: string): string {
+    const t = this.transfers.get(id);
+    return t ? this.heldAfter(t.source, t.sequence, now) : now;
   }
 }
 
-const plus = (quantity: string, more: Decimal | undefined) =>
-  more === undefined || more.isZero() ? quantity : toDecimalString(toDecimal(quantity).plus(more));
-
-function toEntry(r: RawLogRow, totals: TransferTotals): LedgerLogEntry {
+function toEntry(r: RawLogRow, history: HoldingHistory): LedgerLogEntry {
   return {
     id: r.id,
     type: r.type,
@@ -181,7 +223,7 @@ function toEntry(r: RawLogRow, totals: TransferTotals): LedgerLogEntry {
             legendIds: r.madeLegends ?? [],
             consideration: r.madeConsideration,
             issueDate: r.madeIssueDate,
-            issuedQuantity: plus(r.madeQuantity, totals.out.get(r.madeId)),
+            issuedQuantity: history.issued(r.madeId, r.madeQuantity),
           },
     source: r.source && {
       certificateNumber: r.source.certificateNumber,
@@ -191,7 +233,7 @@ function toEntry(r: RawLogRow, totals: TransferTotals): LedgerLogEntry {
       legendIds: r.source.legendIds ?? [],
       consideration: r.source.consideration,
       issueDate: r.source.issueDate,
-      remainder: plus(r.source.quantity, totals.laterOut.get(r.id)),
+      remainder: history.remainder(r.id, r.source.quantity),
     },
   };
 }
@@ -214,26 +256,14 @@ export class LedgerLogSnapshot {
     return (await this.runner.query(AMENDMENTS_SQL, [organizationId])) as LedgerLogAmendment[];
   }
 
-  /** Whether a class of the organization was split (its holdings were changed in place). */
-  async hasSplits(organizationId: string): Promise<boolean> {
-    const [row] = (await this.runner.query(
-      `SELECT EXISTS (SELECT 1 FROM equity_transaction
-                      WHERE organization_id = $1 AND type = 'TX_STOCK_CLASS_SPLIT') AS split`,
-      [organizationId],
-    )) as { split: boolean }[];
-    return row.split;
-  }
-
   /** The log in recording order, a batch of entries at a time (one round trip each). */
   async *log(organizationId: string): AsyncGenerator<LedgerLogEntry[]> {
-    const transfers = (await this.runner.query(TRANSFERS_SQL, [organizationId])) as {
-      id: string;
-      source: string;
-      quantity: string;
-    }[];
-    const totals = new TransferTotals(transfers);
+    const history = new HoldingHistory(
+      await this.runner.query(TRANSFERS_SQL, [organizationId]),
+      await this.runner.query(SPLITS_SQL, [organizationId]),
+    );
     for await (const batch of inBatches<RawLogRow>(this.tx, LOG_SQL, [organizationId])) {
-      yield batch.map((r) => toEntry(r, totals));
+      yield batch.map((r) => toEntry(r, history));
     }
   }
 

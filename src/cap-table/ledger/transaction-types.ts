@@ -133,6 +133,12 @@ export interface TransactionPayloads extends IncentivePayloads {
     /** Fractional shares are kept (an LLC's units), else each holding is rounded down. */
     fractional: boolean;
     date: string;
+    /**
+     * The class's active shareholdings and what each held before the split: what the split
+     * does is the reducer's, this is the record of what it started from (the OCF export issues
+     * them with it).
+     */
+    before: { shareholdingId: string; quantity: string }[];
   };
   STOCK_LEGEND_TEMPLATE_CREATED: { legend: LegendRecord };
   STOCK_LEGEND_TEMPLATE_UPDATED: { legendId: string; changes: LegendChanges };

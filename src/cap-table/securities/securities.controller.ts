@@ -103,11 +103,12 @@ export class SecuritiesController {
       'shareholding, 1 and 10 is a 1-for-10 reverse split. Each shareholding is rounded down to ' +
       'whole shares (an LLC keeps fractional units) and the fraction is reported for paying out; ' +
       'one left with no whole share is voided. The authorized shares are split the same way; ' +
-      'prices per share, the original issue price and the conversion ratio inversely, so value ' +
-      'and as-converted counts stay. The class is numbered anew from 1 in the order its shares ' +
+      'the original issue price and the conversion ratio inversely, so preferences and ' +
+      'as-converted counts stay; a shareholding keeps the price it was issued at. The class is ' +
+      'numbered anew from 1 in the order its shares ' +
       'held; certificates keep their numbers. A dashboard or export as of an earlier date shows ' +
       'the shares before the split. Shares reserved for stock plans are not split (their grants ' +
-      'would not be): such a class → 409.',
+      'would not be): such a class → 409. The OCF export carries it as TX_STOCK_CLASS_SPLIT.',
   })
   @ApiCreatedResponse({
     type: SplitView,

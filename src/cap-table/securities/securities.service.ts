@@ -147,6 +147,10 @@ export class SecuritiesService {
         denominator: toDecimalString(toDecimal(dto.denominator)),
         fractional: fractionalAllowed(organization),
         date,
+        before: held.map((h) => ({
+          shareholdingId: h.id,
+          quantity: toDecimalString(h.quantity),
+        })),
       };
       const splitId = await c.apply('TX_STOCK_CLASS_SPLIT', date, payload);
       const { holdings } = splitHoldings(

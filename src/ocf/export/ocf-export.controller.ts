@@ -1,5 +1,5 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
-import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Access, AccessContext, Permission } from '../../common';
 import { OcfExportQuery } from './ocf-export.dto';
@@ -38,9 +38,6 @@ export class OcfExportController {
       },
     },
     content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } },
-  })
-  @ApiConflictResponse({
-    description: 'A class of the organization was split: splits are not exported to OCF yet',
   })
   async export(
     @Access() access: AccessContext,

@@ -91,13 +91,6 @@ export class OcfExportService {
     try {
       const organization = await this.organizations.organization(organizationId, snapshot.tx);
       if (!organization) throw DomainError.notFound('no such organization');
-      // Issuances are exported from their shareholdings as they stand, which a split changed in
-      // place: refused rather than exported with quantities the package would split twice.
-      if (await snapshot.hasSplits(organizationId)) {
-        throw DomainError.conflict(
-          'a class of this organization was split: the OCF export of splits is not available yet',
-        );
-      }
       const amendments = await snapshot.amendments(organizationId);
       const asOfDate = asOf ?? today();
       const name = `${fileNamePart(organization.name)}-ocf-${asOfDate}.zip`;

@@ -18,7 +18,9 @@ export type DerivedRole =
   /** The TX_STOCK_ISSUANCE of the security a transfer, exercise or conversion created. */
   | 'resulting-issuance'
   /** The TX_VESTING_START of a grant with vesting terms. */
-  | 'vesting-start';
+  | 'vesting-start'
+  /** The TX_STOCK_CLASS_AUTHORIZED_SHARES_ADJUSTMENT of the shares a split authorized. */
+  | 'authorized-shares';
 
 function bytesOf(uuid: string): Buffer {
   return Buffer.from(uuid.replace(/-/g, ''), 'hex');

@@ -1,4 +1,4 @@
-import { toDecimal } from '../../../libs/cap-math';
+import { toDecimal, toDecimalString } from '../../../libs/cap-math';
 import {
   applyTransaction,
   emptyState,
@@ -342,6 +342,38 @@ export class OcfTransactionMapper {
             },
             comments,
           ),
+        ];
+      }
+      case 'TX_STOCK_CLASS_SPLIT': {
+        const p = row.payload as unknown as P<'TX_STOCK_CLASS_SPLIT'>;
+        const comments = [ledgerComment('fractional', p.fractional)];
+        const s = this.state.securities.get(p.securityId);
+        return [
+          withComments(
+            {
+              object_type: 'TX_STOCK_CLASS_SPLIT',
+              id: row.id,
+              date,
+              stock_class_id: p.securityId,
+              split_ratio: { numerator: numeric(p.numerator), denominator: numeric(p.denominator) },
+            },
+            comments,
+          ),
+          // OCF leaves the authorized shares to their own transaction; the split changed them.
+          ...(s
+            ? [
+                withComments(
+                  {
+                    object_type: 'TX_STOCK_CLASS_AUTHORIZED_SHARES_ADJUSTMENT',
+                    id: derivedId(row.id, 'authorized-shares'),
+                    date,
+                    stock_class_id: p.securityId,
+                    new_shares_authorized: numeric(toDecimalString(s.authorized)),
+                  },
+                  [ledgerComment('issuedBy', { transaction: row.id, role: 'split' })],
+                ),
+              ]
+            : []),
         ];
       }
       case 'TX_STOCK_PLAN_POOL_ADJUSTMENT': {

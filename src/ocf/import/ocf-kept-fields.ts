@@ -98,6 +98,7 @@ export const KEPT: Record<string, string[]> = {
     'stock_class_id',
     'new_shares_authorized',
   ],
+  TX_STOCK_CLASS_SPLIT: ['object_type', 'id', 'date', 'stock_class_id', 'split_ratio'],
   TX_STOCK_CLASS_CONVERSION_RATIO_ADJUSTMENT: [
     'object_type',
     'id',

@@ -180,6 +180,8 @@ class Mapper extends HoldingTransactions {
         return this.stockCancellation(l, type);
       case 'TX_STOCK_CLASS_AUTHORIZED_SHARES_ADJUSTMENT':
         return this.authorizedShares(l);
+      case 'TX_STOCK_CLASS_SPLIT':
+        return this.classSplit(l);
       case 'TX_STOCK_CLASS_CONVERSION_RATIO_ADJUSTMENT':
         return this.conversionRatioAdjustment(l);
       case 'TX_STOCK_PLAN_POOL_ADJUSTMENT':

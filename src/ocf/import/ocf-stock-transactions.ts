@@ -354,6 +354,31 @@ export abstract class StockTransactions extends DefinitionsMapper {
     });
   }
 
+  /** A split of a class: every active shareholding of it, by the ratio (the reducer's rules). */
+  protected classSplit(l: Located): Done {
+    const o = l.object;
+    const ratio = obj(o.split_ratio);
+    if (!ratio) return 'unsupported';
+    const securityId = this.classes.get(String(o.stock_class_id))!;
+    this.notes(o, 'fractional');
+    const before = [...this.state.shareholdings.values()]
+      .filter((h) => h.securityId === securityId && h.status === 'active')
+      .map((h) => ({ shareholdingId: h.id, quantity: toDecimalString(h.quantity) }));
+    return this.record(l, {
+      type: 'TX_STOCK_CLASS_SPLIT',
+      effectiveDate: String(o.date),
+      payload: {
+        securityId,
+        numerator: canonical(String(ratio.numerator)),
+        denominator: canonical(String(ratio.denominator)),
+        // The organization's kind decides, as for every quantity it imports.
+        fractional: this.options.fractional,
+        date: String(o.date),
+        before,
+      },
+    });
+  }
+
   protected conversionRatioAdjustment(l: Located): Done {
     const o = l.object;
     const mechanism = obj(o.new_ratio_conversion_mechanism);

@@ -1,10 +1,21 @@
 import { LedgerVerifier } from '../../../src/cap-table/ledger/ledger-verifier';
+import { readZip } from '../../../src/ocf/import/ocf-zip';
 import { createTestApp, TestApp } from '../../support/app';
 import { createHolder, createSecurity, issue } from '../../support/cap-table';
 import { createOrg, memberAgent } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
 
 const UNKNOWN = '6f1c1d1e-0000-4000-8000-000000000000';
+
+/** supertest: keep a binary body as a Buffer. */
+function binary(
+  res: NodeJS.ReadableStream & { setEncoding(e: string): void },
+  done: (err: Error | null, body: Buffer) => void,
+) {
+  const chunks: Buffer[] = [];
+  res.on('data', (c: Buffer) => chunks.push(c));
+  res.on('end', () => done(null, Buffer.concat(chunks)));
+}
 
 describe('POST /v1/organization/:organization/security/:security/split', () => {
   let t: TestApp;
@@ -51,7 +62,7 @@ describe('POST /v1/organization/:organization/security/:security/split', () => {
       pricePerShare: string;
     };
 
-  it('a forward split multiplies every holding, the authorized shares and divides prices; the log replays to the tables', async () => {
+  it('a forward split multiplies every holding and the authorized shares, halves the class's issue price, keeps what holders paid; the log replays to the tables', async () => {
     const { owner, org, security, holdings } = await classWithHolders();
     const res = await owner.agent
       .post(split(org.id, security.id))
@@ -82,7 +93,8 @@ describe('POST /v1/organization/:organization/security/:security/split', () => {
       [holdings[2].id, '3', '6', '0', 'active'],
     ]);
     const after = await shareholding(owner.agent, holdings[0].id);
-    expect(after).toMatchObject({ quantity: '2002', status: 'active', pricePerShare: '0.75' });
+    // The price it was issued at stays: what was paid is history.
+    expect(after).toMatchObject({ quantity: '2002', status: 'active', pricePerShare: '1.5' });
     const verification = await t.get<LedgerVerifier>(LedgerVerifier).verify(org.id);
     expect(verification.differences).toEqual([]);
   });
@@ -106,10 +118,7 @@ describe('POST /v1/organization/:organization/security/:security/split', () => {
       ['0', '0.3', 'voided'],
     ]);
     expect(await shareholding(owner.agent, holdings[2].id)).toMatchObject({ status: 'voided' });
-    expect(await shareholding(owner.agent, holdings[0].id)).toMatchObject({
-      quantity: '100',
-      pricePerShare: '15',
-    });
+    expect(await shareholding(owner.agent, holdings[0].id)).toMatchObject({ quantity: '100' });
     // The class can issue again from its new unissued balance, numbered after the split.
     const more = await issue(owner.agent, org.id, {
       member: (await createHolder(owner.agent, org.id, 'Dee')).id,
@@ -181,13 +190,71 @@ describe('POST /v1/organization/:organization/security/:security/split', () => {
     expect(await shareholding(owner.agent, holdings[0].id)).toMatchObject({ quantity: '1001' });
   });
 
-  it('the OCF export of a split class is refused (409) rather than exported with quantities split twice', async () => {
-    const { owner, org, security } = await classWithHolders();
-    await owner.agent.get(`/v1/organization/${org.id}/ocf`).expect(200);
+  it('the OCF export carries the split (pre-split issuances, TX_STOCK_CLASS_SPLIT, the new authorized shares) and imports back to the same cap table', async () => {
+    const { owner, org, security, holders, holdings } = await classWithHolders();
+    const transfer = (shareholding: string, toMember: string, quantity: string, date: string) =>
+      owner.agent
+        .post(`/v1/organization/${org.id}/shareholding/transfer`)
+        .send({ shareholding, toMember, quantity, date })
+        .expect(201);
+    // Before the split in pre-split shares, after it in post-split shares.
+    await transfer(holdings[0].id, holders[1].id, '101', '2024-03-01');
     await owner.agent
       .post(split(org.id, security.id))
-      .send({ numerator: '2', denominator: '1' })
+      .send({ numerator: '2', denominator: '1', date: '2024-06-01' })
       .expect(201);
-    await owner.agent.get(`/v1/organization/${org.id}/ocf`).expect(409);
+    await transfer(holdings[1].id, holders[2].id, '100', '2024-07-01');
+
+    const zip = (
+      await owner.agent
+        .get(`/v1/organization/${org.id}/ocf`)
+        .buffer(true)
+        .parse(binary as never)
+        .expect(200)
+    ).body as Buffer;
+    const read = await readZip(zip);
+    if (!('files' in read)) throw new Error(JSON.stringify(read.problems));
+    const items = (
+      JSON.parse(read.files.get('Transactions.ocf.json')!.toString('utf8')) as {
+        items: Record<string, any>[];
+      }
+    ).items;
+    const issued = items
+      .filter((i) => i.object_type === 'TX_STOCK_ISSUANCE' && i.date === '2024-01-15')
+      .map((i) => i.quantity);
+    expect(issued).toEqual(['1001', '500', '3']);
+    const splitItem = items.find((i) => i.object_type === 'TX_STOCK_CLASS_SPLIT');
+    expect(splitItem).toMatchObject({
+      date: '2024-06-01',
+      stock_class_id: security.id,
+      split_ratio: { numerator: '2', denominator: '1' },
+    });
+    const after = items.slice(items.indexOf(splitItem!) + 1);
+    expect(after[0]).toMatchObject({
+      object_type: 'TX_STOCK_CLASS_AUTHORIZED_SHARES_ADJUSTMENT',
+      new_shares_authorized: '20000',
+    });
+    // The partial transfer before the split left 900 (pre-split) with holder 0.
+    const balances = items
+      .filter((i) => i.object_type === 'TX_STOCK_ISSUANCE' && i.date === '2024-03-01')
+      .map((i) => i.quantity)
+      .sort();
+    expect(balances).toEqual(['101', '900']);
+
+    const target = await createOrg(owner.agent, 'Imported Co');
+    const imported = await owner.agent
+      .post(`/v1/organization/${target.id}/ocf`)
+      .attach('file', zip, 'package.zip');
+    expect(imported.status).toBe(201);
+    const positions = async (orgId: string) =>
+      (
+        (await owner.agent.get(`/v1/organization/${orgId}/shareholding?status=active`).expect(200))
+          .body as { quantity: string; certificateNumber: string }[]
+      )
+        .map((h) => h.quantity)
+        .sort();
+    expect(await positions(target.id)).toEqual(await positions(org.id));
+    const verification = await t.get<LedgerVerifier>(LedgerVerifier).verify(target.id);
+    expect(verification.differences).toEqual([]);
   });
 });

@@ -20,7 +20,7 @@ export function activeHoldingsOf(state: LedgerState, securityId: string): Shareh
 const scaled = (quantity: string | ReturnType<typeof toDecimal>, p: Split) =>
   applySplit(quantity, p.numerator, p.denominator, { fractional: p.fractional }).quantity;
 
-/** A price per share after the split: the same money buys numerator/denominator times the shares. */
+/** A class's price per share after the split: the same money buys numerator/denominator times the shares. */
 const perShare = (price: string | null, p: Split) =>
   price === null
     ? null
@@ -30,8 +30,9 @@ const perShare = (price: string | null, p: Split) =>
  * OCF TX_STOCK_CLASS_SPLIT: a forward (2 for 1: 2/1) or reverse (1 for 10: 1/10) split of a
  * class. Every active shareholding is multiplied by the ratio, each rounded down to whole shares
  * unless fractional shares are allowed (the fraction is cashed out; a holding left with none is
- * voided); the authorized shares likewise, prices per share and the conversion ratio inversely,
- * so value and as-converted counts stay. The class is numbered anew from 1 in the order its
+ * voided); the authorized shares likewise, the class's original issue price and conversion
+ * ratio inversely, so preferences and as-converted counts stay. A shareholding keeps the price
+ * it was issued at (what was paid is history; split-adjusted prices are derived). The class is numbered anew from 1 in the order its
  * shares held. Shares reserved for plans are not split: such a class is refused.
  */
 export const stockClassSplit: TransactionDefinition<'TX_STOCK_CLASS_SPLIT'> = {
@@ -69,6 +70,8 @@ export const stockClassSplit: TransactionDefinition<'TX_STOCK_CLASS_SPLIT'> = {
     const s = security(state, p.securityId);
     splitClass(state, s, p);
   },
+  // Splits logged before the record of what they started from carry none.
+  upgrade: (p) => ({ ...p, before: p.before ?? [] }),
 };
 
 function splitClass(state: LedgerState, s: SecurityState, p: Split) {
@@ -76,7 +79,6 @@ function splitClass(state: LedgerState, s: SecurityState, p: Split) {
   let issued = toDecimal(0);
   for (const h of activeHoldingsOf(state, s.id)) {
     const quantity = scaled(h.quantity, p);
-    h.pricePerShare = perShare(h.pricePerShare, p);
     if (quantity.isZero()) {
       h.status = 'voided';
       state.putBlocks(h.id, []);
