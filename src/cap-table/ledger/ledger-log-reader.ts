@@ -6,6 +6,7 @@ import { toDecimal, toDecimalString } from '../../../libs/cap-math';
 import { allowLongStatements, inBatches, InTransaction } from '../../database';
 import { EquityTransaction } from './equity-transaction.entity';
 import type { TransactionType } from './transaction-types';
+import { referring } from './transactions';
 
 /** What the log query adds to an entry about a shareholding it names, as the shareholding stands. */
 export interface LoggedShareholding {
@@ -62,13 +63,15 @@ const SPLITS_SQL = `
   FROM equity_transaction WHERE organization_id = $1 AND type = 'TX_STOCK_CLASS_SPLIT'
   ORDER BY sequence`;
 
-/** The shareholding an entry created. */
+/** A payload path as SQL text: `{conversion,shareholdingId}`. */
+const sqlPath = (path: readonly string[]) => `'{${path.join(',')}}'`;
+const sqlTypes = (types: readonly string[]) => types.map((t) => `'${t}'`).join(', ');
+
+/** The shareholding an entry created (the types that create one, from their definitions). */
 const MADE_ID = `(CASE t.type
-    WHEN 'TX_STOCK_ISSUANCE' THEN t.payload->>'shareholdingId'
-    WHEN 'TX_STOCK_TRANSFER' THEN t.payload->>'destinationId'
-    WHEN 'TX_EQUITY_COMPENSATION_EXERCISE' THEN t.payload->>'shareholdingId'
-    WHEN 'TX_WARRANT_EXERCISE' THEN t.payload->>'shareholdingId'
-    WHEN 'TX_CONVERTIBLE_CONVERSION' THEN t.payload->'conversion'->>'shareholdingId'
+    ${referring('createdShareholding')
+      .map(({ type, paths }) => `WHEN '${type}' THEN t.payload #>> ${sqlPath(paths[0])}`)
+      .join('\n    ')}
   END)::uuid`;
 
 const facts = (alias: string, prefix: string) => `
@@ -118,15 +121,16 @@ const AMENDMENTS_SQL = `
  * convertibles, a holding's new holder). With an as-of date, only those named by entries of that
  * date (an issuance counts from its corrected issue date).
  */
+const NAMING = referring('members');
 const NAMED_MEMBERS_SQL = `
   SELECT DISTINCT v.member::uuid AS id FROM equity_transaction t
   LEFT JOIN shareholding sh
     ON t.type = 'TX_STOCK_ISSUANCE' AND sh.id = (t.payload->>'shareholdingId')::uuid
-  CROSS JOIN LATERAL (VALUES (t.payload->>'memberId'), (t.payload->>'toMemberId'),
-    (t.payload->'holding'->>'memberId'), (t.payload->'changes'->>'memberId')) v(member)
+  CROSS JOIN LATERAL (VALUES ${[...new Set(NAMING.flatMap((n) => n.paths.map(sqlPath)))]
+    .map((path) => `(t.payload #>> ${path})`)
+    .join(', ')}) v(member)
   WHERE t.organization_id = $1 AND v.member IS NOT NULL
-    AND t.type IN ('TX_STOCK_ISSUANCE', 'TX_STOCK_TRANSFER', 'TX_EQUITY_COMPENSATION_ISSUANCE',
-                   'TX_WARRANT_ISSUANCE', 'TX_CONVERTIBLE_ISSUANCE', 'HOLDING_AMENDED')
+    AND t.type IN (${sqlTypes(NAMING.map((n) => n.type))})
     AND ($2::date IS NULL OR coalesce(sh.issue_date, t.effective_date) <= $2::date)`;
 
 interface RawLogRow {

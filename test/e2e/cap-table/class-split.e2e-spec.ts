@@ -62,7 +62,7 @@ describe('POST /v1/organization/:organization/security/:security/split', () => {
       pricePerShare: string;
     };
 
-  it('a forward split multiplies every holding and the authorized shares, halves the class's issue price, keeps what holders paid; the log replays to the tables', async () => {
+  it('a forward split multiplies every holding and the authorized shares, halves the class issue price, keeps what holders paid; the log replays to the tables', async () => {
     const { owner, org, security, holdings } = await classWithHolders();
     const res = await owner.agent
       .post(split(org.id, security.id))

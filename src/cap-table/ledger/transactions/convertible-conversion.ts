@@ -15,6 +15,7 @@ import type { TransactionDefinition } from './definition';
 /** OCF TX_CONVERTIBLE_CONVERSION: a note or SAFE becomes shares of a class; the note is settled. */
 export const convertibleConversion: TransactionDefinition<'TX_CONVERTIBLE_CONVERSION'> = {
   definesRecord: false,
+  refers: { createdShareholding: ['conversion', 'shareholdingId'] },
   scope: (p) => ({
     holdings: [p.holdingId],
     securities: [p.conversion.securityId],

@@ -6,6 +6,7 @@ import type { TransactionDefinition } from './definition';
 /** OCF TX_CONVERTIBLE_ISSUANCE: a convertible note or a SAFE. */
 export const convertibleIssuance: TransactionDefinition<'TX_CONVERTIBLE_ISSUANCE'> = {
   definesRecord: false,
+  refers: { members: [['holding', 'memberId']] },
   scope: () => ({}),
   validate(state, { holding: record }) {
     if (record.type === 'convertible_note') positive(record.terms.principal ?? '', 'principal');

@@ -25,6 +25,14 @@ export interface TransactionDefinition<T extends TransactionType> {
    * false only for a lenient replay of history as of a date (no invariants enforced).
    */
   apply(state: LedgerState, payload: TransactionPayloads[T], strict: boolean): void;
+  /**
+   * Where its payload names what the log's readers look up without replaying (the OCF export):
+   * the shareholding it creates, and the members it names, as paths into the payload.
+   */
+  readonly refers?: {
+    createdShareholding?: readonly string[];
+    members?: readonly (readonly string[])[];
+  };
   /** A payload logged by an earlier version brought to today's shape (replays read old logs). */
   upgrade?(payload: TransactionPayloads[T]): TransactionPayloads[T];
 }

@@ -5,6 +5,7 @@ import type { TransactionDefinition } from './definition';
 export const equityCompensationExercise: TransactionDefinition<'TX_EQUITY_COMPENSATION_EXERCISE'> =
   {
     definesRecord: false,
+    refers: { createdShareholding: ['shareholdingId'] },
     scope: (p) => ({ holdings: [p.holdingId], legends: p.legendIds }),
     validate: validateExercise,
     apply: exercise,

@@ -8,6 +8,7 @@ import type { TransactionDefinition } from './definition';
 export const equityCompensationIssuance: TransactionDefinition<'TX_EQUITY_COMPENSATION_ISSUANCE'> =
   {
     definesRecord: false,
+    refers: { members: [['holding', 'memberId']] },
     scope: (p) => ({
       pools: p.holding.poolId ? [p.holding.poolId] : [],
       schedules: p.holding.vestingScheduleId ? [p.holding.vestingScheduleId] : [],

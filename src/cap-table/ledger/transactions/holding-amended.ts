@@ -11,6 +11,7 @@ import type { TransactionDefinition } from './definition';
  */
 export const holdingAmended: TransactionDefinition<'HOLDING_AMENDED'> = {
   definesRecord: false,
+  refers: { members: [['changes', 'memberId']] },
   scope: (p) => ({
     holdings: [p.holdingId],
     schedules: p.changes.vestingScheduleId ? [p.changes.vestingScheduleId] : [],

@@ -83,6 +83,20 @@ export const TRANSACTIONS = {
   TX_CONVERTIBLE_CONVERSION: convertibleConversion,
 } satisfies { [T in TransactionType]: TransactionDefinition<T> };
 
+/** The types whose payload refers to something of `kind`, with the path to it. */
+export function referring(
+  kind: 'createdShareholding' | 'members',
+): { type: TransactionType; paths: readonly (readonly string[])[] }[] {
+  return (Object.keys(TRANSACTIONS) as TransactionType[]).flatMap((type) => {
+    const refers = (TRANSACTIONS[type] as TransactionDefinition<TransactionType>).refers;
+    const found =
+      kind === 'members'
+        ? refers?.members
+        : refers?.createdShareholding && [refers.createdShareholding];
+    return found?.length ? [{ type, paths: found }] : [];
+  });
+}
+
 /** The definition of `type`, typed for its payload. */
 export const definitionOf = <T extends TransactionType>(type: T): TransactionDefinition<T> =>
   (TRANSACTIONS as { [K in TransactionType]: TransactionDefinition<K> })[type];

@@ -12,6 +12,7 @@ import type { TransactionDefinition } from './definition';
 /** OCF TX_STOCK_ISSUANCE: a new certificate out of the class's unissued shares. */
 export const stockIssuance: TransactionDefinition<'TX_STOCK_ISSUANCE'> = {
   definesRecord: false,
+  refers: { createdShareholding: ['shareholdingId'], members: [['memberId']] },
   scope: (p) => ({ securities: [p.securityId], legends: p.legendIds }),
   validate(state, p) {
     const s = security(state, p.securityId);

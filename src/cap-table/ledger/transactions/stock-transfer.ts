@@ -9,6 +9,7 @@ import type { TransactionDefinition } from './definition';
  */
 export const stockTransfer: TransactionDefinition<'TX_STOCK_TRANSFER'> = {
   definesRecord: false,
+  refers: { createdShareholding: ['destinationId'], members: [['toMemberId']] },
   scope: (p) => ({ shareholdings: [p.sourceId] }),
   validate(state, t) {
     const source = shareholding(state, t.sourceId);

@@ -4,6 +4,7 @@ import type { TransactionDefinition } from './definition';
 /** OCF TX_WARRANT_EXERCISE: shares of the warrant's class, out of its unissued balance. */
 export const warrantExercise: TransactionDefinition<'TX_WARRANT_EXERCISE'> = {
   definesRecord: false,
+  refers: { createdShareholding: ['shareholdingId'] },
   scope: (p) => ({ holdings: [p.holdingId], legends: p.legendIds }),
   validate: validateExercise,
   apply: exercise,

@@ -6,6 +6,7 @@ import type { TransactionDefinition } from './definition';
 /** OCF TX_WARRANT_ISSUANCE: the right to buy shares of a class; nothing is issued yet. */
 export const warrantIssuance: TransactionDefinition<'TX_WARRANT_ISSUANCE'> = {
   definesRecord: false,
+  refers: { members: [['holding', 'memberId']] },
   scope: (p) => ({
     securities: p.holding.securityId ? [p.holding.securityId] : [],
     schedules: p.holding.vestingScheduleId ? [p.holding.vestingScheduleId] : [],
