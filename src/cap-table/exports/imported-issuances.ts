@@ -15,17 +15,17 @@ const CHUNK = 10_000;
 
 /**
  * One statement per chunk writes the holdings, their share blocks and their log entries: the
- * rows go to the server once (a column an array), and the log payloads are built there from the
- * same columns. The log entries are inserted in import order, so their `sequence` replays to
+ * rows go to the server once (a column an array); each log entry's payload is the one the
+ * reducer applied (the TX_STOCK_ISSUANCE definition's), as JSON. The log entries are inserted in import order, so their `sequence` replays to
  * these very tables; each holding is created a microsecond after the one before it, so lists
  * (oldest first) show the file's order.
  */
 const INSERT_ISSUANCES = `
   WITH t AS (
     SELECT * FROM unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::uuid[], $6::text[], $7::text[],
-                         $8::text[], $9::varchar[], $10::numeric[], $11::numeric[])
+                         $8::text[], $9::varchar[], $10::numeric[], $11::numeric[], $15::text[])
       WITH ORDINALITY AS t(transaction_id, holding_id, member_id, security_id, quantity, price,
-                           issue_date, certificate, from_number, to_number, n)
+                           issue_date, certificate, from_number, to_number, payload, n)
   ),
   holdings AS (
     INSERT INTO shareholding (id, organization_id, member_id, security_id, quantity,
@@ -41,11 +41,7 @@ const INSERT_ISSUANCES = `
     SELECT $1, security_id, holding_id, from_number, to_number FROM t
   )
   INSERT INTO equity_transaction (id, organization_id, type, effective_date, actor_user_id, payload)
-  SELECT transaction_id, $1, 'TX_STOCK_ISSUANCE', issue_date::date, $14,
-         jsonb_build_object('shareholdingId', holding_id, 'securityId', security_id,
-                            'memberId', member_id, 'quantity', quantity, 'pricePerShare', price,
-                            'issueDate', issue_date, 'legendIds', $15::jsonb,
-                            'consideration', NULL::text)
+  SELECT transaction_id, $1, 'TX_STOCK_ISSUANCE', issue_date::date, $14, payload::jsonb
   FROM t ORDER BY n`;
 
 /**
@@ -140,7 +136,7 @@ export class IssuanceWriter {
       offset,
       this.legendIds,
       this.actorUserId,
-      JSON.stringify(this.legendIds),
+      holdings.map(({ payload }) => JSON.stringify(payload)),
     ];
   }
 }
