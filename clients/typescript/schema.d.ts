@@ -814,7 +814,7 @@ export interface paths {
         put?: never;
         /**
          * Split the class forward or in reverse (OCF TX_STOCK_CLASS_SPLIT)
-         * @description `numerator` new shares for every `denominator` held: 2 and 1 double every active shareholding, 1 and 10 is a 1-for-10 reverse split. Each shareholding is rounded down to whole shares (an LLC keeps fractional units) and the fraction is reported for paying out; one left with no whole share is voided. The authorized shares are split the same way; prices per share, the original issue price and the conversion ratio inversely, so value and as-converted counts stay. The class is numbered anew from 1 in the order its shares held; certificates keep their numbers. A dashboard or export as of an earlier date shows the shares before the split. Shares reserved for stock plans are not split (their grants would not be): such a class → 409.
+         * @description `numerator` new shares for every `denominator` held: 2 and 1 double every active shareholding, 1 and 10 is a 1-for-10 reverse split. Each shareholding is rounded down to whole shares (an LLC keeps fractional units) and the fraction is reported for paying out; one left with no whole share is voided. The authorized shares are split the same way; the original issue price and the conversion ratio inversely, so preferences and as-converted counts stay; a shareholding keeps the price it was issued at. The class is numbered anew from 1 in the order its shares held; certificates keep their numbers. A dashboard or export as of an earlier date shows the shares before the split. Shares reserved for stock plans are not split (their grants would not be): such a class → 409. The OCF export carries it as TX_STOCK_CLASS_SPLIT.
          */
         post: operations["Securities_split"];
         delete?: never;
@@ -15507,15 +15507,6 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A class of the organization was split: splits are not exported to OCF yet */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };

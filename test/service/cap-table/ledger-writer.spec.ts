@@ -144,6 +144,7 @@ describe('LedgerWriter', () => {
     const owner: AccessContext = {
       userId,
       organizationId: org.id,
+      organization: { id: org.id, type: 'corporation', currency: 'USD' },
       memberId: randomUUID(),
       roleId: OWNER_ROLE_ID,
       scope: 'all',
@@ -329,6 +330,7 @@ describe('LedgerWriter', () => {
             denominator: String(cmd.ratio[1]),
             fractional: false,
             date: '2025-01-01',
+            before: [],
           });
         case 'authorize': {
           const s = state.securities.get(cls(cmd.cls))!;
@@ -681,6 +683,7 @@ describe('LedgerWriter', () => {
             denominator: c.ratio[1],
             fractional: false,
             date: '2024-07-01',
+            before: [],
           });
       }
     }
