@@ -7,6 +7,10 @@ import type { ShareholdingStatus } from '../ledger/ledger-state';
 @Index('shareholding_org_idx', ['organizationId', 'created', 'id'])
 @Index('shareholding_member_idx', ['memberId'])
 @Index('shareholding_security_idx', ['securityId'])
+// Every write counts the organization's shareholders (billing): an index-only count.
+@Index('shareholding_active_member_idx', ['organizationId', 'memberId'], {
+  where: `status = 'active'`,
+})
 export class Shareholding {
   @PrimaryColumn('uuid')
   id: string;
