@@ -159,6 +159,19 @@ async function main() {
       off: await startService(counting, viaCounter.toString(), redisUrl, prefix, 'off'),
     };
     const cookie = await signUp(service.url, databaseUrl);
+    // The write part (transfer.ts), against a bare twin started by the caller.
+    const transfersOf = (bare: Target, organizationId: string) =>
+      benchTransfers(
+        service,
+        bare,
+        counter,
+        viaCounter.toString(),
+        databaseUrl,
+        redisUrl,
+        prefix,
+        cookie,
+        organizationId,
+      );
 
     // The lists, each with the route of the bare server answering it.
     const lists: List[] = [];
@@ -196,19 +209,7 @@ async function main() {
       }
       if (ONLY === 'transfers') {
         const bare = await startBare(children, databaseUrl, routes);
-        reportTransfers(
-          await benchTransfers(
-            service,
-            bare,
-            counter,
-            viaCounter.toString(),
-            databaseUrl,
-            redisUrl,
-            prefix,
-            cookie,
-            capTable.organizationId,
-          ),
-        );
+        reportTransfers(await transfersOf(bare, capTable.organizationId));
         return;
       }
       routes['/shareholding'] = {
@@ -283,17 +284,7 @@ async function main() {
     // Last: the transfers change the cap table the lists and the dashboard read.
     let transfers: TransferTimings | undefined;
     if (capTable && ONLY === 'all') {
-      transfers = await benchTransfers(
-        service,
-        bare,
-        counter,
-        viaCounter.toString(),
-        databaseUrl,
-        redisUrl,
-        prefix,
-        cookie,
-        capTable.organizationId,
-      );
+      transfers = await transfersOf(bare, capTable.organizationId);
     }
     report(
       lists,

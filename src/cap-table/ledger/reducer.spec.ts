@@ -198,33 +198,7 @@ describe('the ledger reducer', () => {
     expect(before.shareholdings.size).toBe(0);
     expect(before.securities.has(s.id)).toBe(true);
   });
-
-  it('counts an issuance from its corrected issue date, earlier or later', () => {
-    const s = security();
-    const later = issuance(s.id, '50', 'm1', '2024-01-15');
-    const earlier = issuance(s.id, '70', 'm2', '2024-06-01');
-    const log = [
-      created(s),
-      later.tx,
-      earlier.tx,
-      tx(
-        'STOCK_ISSUANCE_AMENDED',
-        { shareholdingId: later.shareholdingId, changes: { issueDate: '2024-06-01' } },
-        '2024-09-01',
-      ),
-      tx(
-        'STOCK_ISSUANCE_AMENDED',
-        { shareholdingId: earlier.shareholdingId, changes: { issueDate: '2024-01-01' } },
-        '2024-09-01',
-      ),
-    ];
-    const march = replayAsOf(log, '2024-03-01');
-    expect([...march.shareholdings.keys()]).toEqual([earlier.shareholdingId]);
-    expect(toDecimalString(march.securities.get(s.id)!.issued)).toBe('70');
-    expect(march.shareholdings.get(earlier.shareholdingId)!.issueDate).toBe('2024-01-01');
-    const july = replayAsOf(log, '2024-07-01');
-    expect(july.shareholdings.size).toBe(2);
-  });
+  // The as-of rule's corrected issue dates: position/as-of.spec.ts.
 });
 
 describe('the ledger reducer, under random histories', () => {

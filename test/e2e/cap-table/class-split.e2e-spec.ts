@@ -4,18 +4,9 @@ import { createTestApp, TestApp } from '../../support/app';
 import { createHolder, createSecurity, issue } from '../../support/cap-table';
 import { createOrg, memberAgent } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
+import { binary } from '../../support/binary';
 
 const UNKNOWN = '6f1c1d1e-0000-4000-8000-000000000000';
-
-/** supertest: keep a binary body as a Buffer. */
-function binary(
-  res: NodeJS.ReadableStream & { setEncoding(e: string): void },
-  done: (err: Error | null, body: Buffer) => void,
-) {
-  const chunks: Buffer[] = [];
-  res.on('data', (c: Buffer) => chunks.push(c));
-  res.on('end', () => done(null, Buffer.concat(chunks)));
-}
 
 describe('POST /v1/organization/:organization/security/:security/split', () => {
   let t: TestApp;

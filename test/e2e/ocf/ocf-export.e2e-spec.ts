@@ -9,6 +9,7 @@ import { errorBody } from '../../support/errors';
 import { memberAgent } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
 import { buildRichOrganization, RichOrganization } from './ocf-fixtures';
+import { binary } from '../../support/binary';
 
 type Item = Record<string, any> & { id: string; object_type: string };
 type OcfFile = { file_type: string; items: Item[] };
@@ -25,16 +26,6 @@ const FILES = [
   'VestingTerms.ocf.json',
 ];
 const today = () => new Date().toISOString().slice(0, 10);
-
-/** supertest: keep a binary body as a Buffer. */
-function binary(
-  res: NodeJS.ReadableStream & { setEncoding(e: string): void },
-  done: (err: Error | null, body: Buffer) => void,
-) {
-  const chunks: Buffer[] = [];
-  res.on('data', (c: Buffer) => chunks.push(c));
-  res.on('end', () => done(null, Buffer.concat(chunks)));
-}
 
 /** Every entry of a zip, by name (yauzl). */
 function unzip(zip: Buffer): Promise<Map<string, Buffer>> {

@@ -3,16 +3,7 @@ import { readZip } from '../../../src/ocf/import/ocf-zip';
 import { createTestApp, TestApp } from '../../support/app';
 import { createOrg } from '../../support/orgs';
 import { buildRichOrganization, RichOrganization } from './ocf-fixtures';
-
-/** supertest: keep a binary body as a Buffer. */
-function binary(
-  res: NodeJS.ReadableStream & { setEncoding(e: string): void },
-  done: (err: Error | null, body: Buffer) => void,
-) {
-  const chunks: Buffer[] = [];
-  res.on('data', (c: Buffer) => chunks.push(c));
-  res.on('end', () => done(null, Buffer.concat(chunks)));
-}
+import { binary } from '../../support/binary';
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 
