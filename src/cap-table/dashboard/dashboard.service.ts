@@ -43,11 +43,12 @@ export class DashboardService {
     const organizationId = access.organizationId!;
     const date = asOf ?? today();
     if (asOf && asOf > today()) throw DomainError.badRequest('asOf must not be in the future');
-    const position = await this.positions.positionAsOf(organizationId, date);
-    const [organization, latestValuation] = await Promise.all([
-      this.organizations.organization(organizationId),
+    // Independent reads, together (each on a connection of the pool).
+    const [position, latestValuation] = await Promise.all([
+      this.positions.positionAsOf(organizationId, date),
       this.valuations.latest(organizationId, date),
     ]);
+    const organization = access.organization;
     const classes = liveClasses(position);
     const holders = sharesByMember(position);
     const options = new Map<string, Decimal>();

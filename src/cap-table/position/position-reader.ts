@@ -74,23 +74,38 @@ export class PositionReader {
     const state = emptyState();
     const where = { organizationId };
     const inOrder = { created: 'ASC', id: 'ASC' } as const;
+    const reads = [
+      () => m.getRepository(Security).find({ where, order: inOrder }),
+      () => m.getRepository(VestingScheduleEntity).find({ where, order: inOrder }),
+      () => m.getRepository(Plan).find({ where, order: inOrder }),
+      () => m.getRepository(Pool).find({ where, order: inOrder }),
+      () => m.getRepository(Holding).find({ where, order: inOrder }),
+      () =>
+        m.query(
+          `SELECT member_id AS "memberId", security_id AS "securityId", sum(quantity)::text AS quantity
+           FROM shareholding WHERE organization_id = $1 AND status = 'active'
+           GROUP BY member_id, security_id`,
+          [organizationId],
+        ) as Promise<{ memberId: string; securityId: string; quantity: string }[]>,
+    ] as const;
+    // Independent reads: together on the pool's connections, one by one in the caller's
+    // transaction (its one connection).
+    const [securities, schedules, plans, pools, holdings, rows] = tx
+      ? [
+          await reads[0](),
+          await reads[1](),
+          await reads[2](),
+          await reads[3](),
+          await reads[4](),
+          await reads[5](),
+        ]
+      : await Promise.all([reads[0](), reads[1](), reads[2](), reads[3](), reads[4](), reads[5]()]);
     // In the order they were created, as a replay makes them.
-    for (const s of await m.getRepository(Security).find({ where, order: inOrder }))
-      state.securities.set(s.id, toSecurityState(s));
-    for (const v of await m.getRepository(VestingScheduleEntity).find({ where, order: inOrder }))
-      state.schedules.set(v.id, toScheduleState(v));
-    for (const p of await m.getRepository(Plan).find({ where, order: inOrder }))
-      state.plans.set(p.id, toPlanState(p));
-    for (const p of await m.getRepository(Pool).find({ where, order: inOrder }))
-      state.pools.set(p.id, toPoolState(p));
-    for (const h of await m.getRepository(Holding).find({ where, order: inOrder }))
-      state.holdings.set(h.id, toHoldingState(h));
-    const rows = (await m.query(
-      `SELECT member_id AS "memberId", security_id AS "securityId", sum(quantity)::text AS quantity
-       FROM shareholding WHERE organization_id = $1 AND status = 'active'
-       GROUP BY member_id, security_id`,
-      [organizationId],
-    )) as { memberId: string; securityId: string; quantity: string }[];
+    for (const s of securities) state.securities.set(s.id, toSecurityState(s));
+    for (const v of schedules) state.schedules.set(v.id, toScheduleState(v));
+    for (const p of plans) state.plans.set(p.id, toPlanState(p));
+    for (const p of pools) state.pools.set(p.id, toPoolState(p));
+    for (const h of holdings) state.holdings.set(h.id, toHoldingState(h));
     const shares: Position['shares'] = new Map();
     for (const r of rows) addShares(shares, state, r.memberId, r.securityId, toDecimal(r.quantity));
     return { asOf: date, state, shares };
