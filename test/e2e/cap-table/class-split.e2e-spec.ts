@@ -144,6 +144,8 @@ describe('POST /v1/organization/:organization/security/:security/split', () => {
       { numerator: '1', denominator: '1' },
       { numerator: 'two', denominator: '1' },
       { numerator: '1', denominator: '100000' },
+      // Before the holdings were issued (2024-01-15).
+      { numerator: '2', denominator: '1', date: '2024-01-14' },
     ]) {
       const res = await owner.agent.post(split(org.id, security.id)).send(body);
       expect(res.status).toBe(400);

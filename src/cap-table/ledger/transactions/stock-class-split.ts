@@ -52,6 +52,19 @@ export const stockClassSplit: TransactionDefinition<'TX_STOCK_CLASS_SPLIT'> = {
     if (toDecimal(p.numerator).eq(p.denominator)) {
       throw new LedgerRuleError('invalid', 'a split ratio of 1 changes nothing', 'numerator');
     }
+    // Dated before a holding it splits was issued, an as-of view between the two would split
+    // shares that did not exist yet.
+    const latest = activeHoldingsOf(state, s.id).reduce(
+      (d, h) => (h.issueDate > d ? h.issueDate : d),
+      '',
+    );
+    if (p.date < latest) {
+      throw new LedgerRuleError(
+        'invalid',
+        `date must not be before the issue date ${latest} of a shareholding of the class`,
+        'date',
+      );
+    }
     if (!s.reserved.isZero()) {
       throw new LedgerRuleError(
         'conflict',
