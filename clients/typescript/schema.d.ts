@@ -9147,7 +9147,7 @@ export interface operations {
                     "application/json": components["schemas"]["SplitView"];
                 };
             };
-            /** @description Malformed body `{error, message}`, a ratio of 1, or a reverse split leaving no authorized share; or `{error, key: "invalidIdempotencyKey", message}`: an `Idempotency-Key` that is not 1 to 255 printable ASCII characters */
+            /** @description Malformed body `{error, message}`, a ratio of 1, a reverse split leaving no authorized share, or a date before the issue date of a shareholding of the class (`field`); or `{error, key: "invalidIdempotencyKey", message}`: an `Idempotency-Key` that is not 1 to 255 printable ASCII characters */
             400: {
                 headers: {
                     [name: string]: unknown;
