@@ -32,3 +32,32 @@ export const securityRecord = (fields: Partial<SecurityRecord> = {}): SecurityRe
   boardApprovalDate: null,
   ...fields,
 });
+
+export const classCreated = (s: SecurityRecord) => tx('STOCK_CLASS_CREATED', { security: s });
+
+/** A TX_STOCK_ISSUANCE of a new shareholding, effective on its issue date. */
+export const stockIssuance = (
+  securityId: string,
+  quantity: string,
+  memberId = 'm1',
+  date = '2024-01-01',
+) => {
+  const shareholdingId = id();
+  return {
+    shareholdingId,
+    tx: tx(
+      'TX_STOCK_ISSUANCE',
+      {
+        shareholdingId,
+        securityId,
+        memberId,
+        quantity,
+        pricePerShare: null,
+        issueDate: date,
+        legendIds: [],
+        consideration: null,
+      },
+      date,
+    ),
+  };
+};

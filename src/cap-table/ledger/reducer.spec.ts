@@ -3,32 +3,19 @@ import { toDecimal, toDecimalString } from '../../../libs/cap-math';
 import { LedgerRuleError, LedgerState } from './ledger-state';
 import { replayAsOf } from '../position/as-of';
 import { replay } from './reducer';
-import type { LedgerTransaction, SecurityRecord } from './transaction-types';
-import { id, securityRecord, tx } from '../../../test/support/ledger-records';
+import type { LedgerTransaction } from './transaction-types';
+import {
+  classCreated,
+  id,
+  securityRecord,
+  stockIssuance,
+  tx,
+} from '../../../test/support/ledger-records';
 
 const security = securityRecord;
 
-const created = (s: SecurityRecord) => tx('STOCK_CLASS_CREATED', { security: s });
-const issuance = (securityId: string, quantity: string, memberId = 'm1', date = '2024-01-01') => {
-  const shareholdingId = id();
-  return {
-    shareholdingId,
-    tx: tx(
-      'TX_STOCK_ISSUANCE',
-      {
-        shareholdingId,
-        securityId,
-        memberId,
-        quantity,
-        pricePerShare: null,
-        issueDate: date,
-        legendIds: [],
-        consideration: null,
-      },
-      date,
-    ),
-  };
-};
+const created = classCreated;
+const issuance = stockIssuance;
 const transfer = (sourceId: string, quantity: string, toMemberId = 'm2', date = '2024-02-01') => {
   const destinationId = id();
   return {

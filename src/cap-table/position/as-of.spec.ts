@@ -1,29 +1,15 @@
 import { toDecimalString } from '../../../libs/cap-math';
-import { id, securityRecord, tx } from '../../../test/support/ledger-records';
-import type { SecurityRecord } from '../ledger/transaction-types';
+import {
+  classCreated,
+  id,
+  securityRecord,
+  stockIssuance,
+  tx,
+} from '../../../test/support/ledger-records';
 import { countsFromSql, includedAsOf, replayAsOf } from './as-of';
 
-const created = (s: SecurityRecord) => tx('STOCK_CLASS_CREATED', { security: s });
-const issuance = (securityId: string, quantity: string, memberId = 'm1', date = '2024-01-01') => {
-  const shareholdingId = id();
-  return {
-    shareholdingId,
-    tx: tx(
-      'TX_STOCK_ISSUANCE',
-      {
-        shareholdingId,
-        securityId,
-        memberId,
-        quantity,
-        pricePerShare: null,
-        issueDate: date,
-        legendIds: [],
-        consideration: null,
-      },
-      date,
-    ),
-  };
-};
+const created = classCreated;
+const issuance = stockIssuance;
 
 describe('the as-of rule', () => {
   const entry = (type: Parameters<typeof includedAsOf>[0]['type'], effectiveDate: string) => ({

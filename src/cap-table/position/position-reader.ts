@@ -90,16 +90,9 @@ export class PositionReader {
     ] as const;
     // Independent reads: together on the pool's connections, one by one in the caller's
     // transaction (its one connection).
-    const [securities, schedules, plans, pools, holdings, rows] = tx
-      ? [
-          await reads[0](),
-          await reads[1](),
-          await reads[2](),
-          await reads[3](),
-          await reads[4](),
-          await reads[5](),
-        ]
-      : await Promise.all([reads[0](), reads[1](), reads[2](), reads[3](), reads[4](), reads[5]()]);
+    const [securities, schedules, plans, pools, holdings, rows] = await (tx
+      ? sequentially(reads)
+      : together(reads));
     // In the order they were created, as a replay makes them.
     for (const s of securities) state.securities.set(s.id, toSecurityState(s));
     for (const v of schedules) state.schedules.set(v.id, toScheduleState(v));
@@ -115,3 +108,20 @@ export class PositionReader {
     return tx ? tx.manager : this.log.manager;
   }
 }
+
+type Results<T extends readonly (() => Promise<unknown>)[]> = {
+  -readonly [K in keyof T]: Awaited<ReturnType<T[K]>>;
+};
+
+/** Runs the reads one after another, answering their results in order. */
+async function sequentially<T extends readonly (() => Promise<unknown>)[]>(
+  reads: T,
+): Promise<Results<T>> {
+  const results: unknown[] = [];
+  for (const read of reads) results.push(await read());
+  return results as Results<T>;
+}
+
+/** Runs the reads at once, answering their results in order. */
+const together = <T extends readonly (() => Promise<unknown>)[]>(reads: T) =>
+  Promise.all(reads.map((read) => read())) as Promise<Results<T>>;

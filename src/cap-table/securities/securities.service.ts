@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
-import { splitHoldings, toDecimal, toDecimalString } from '../../../libs/cap-math';
+import { toDecimal, toDecimalString } from '../../../libs/cap-math';
 import { AccessContext, DomainError } from '../../common';
 import { previousAttributes } from '../../events';
 import type { SecurityState } from '../ledger/ledger-state';
@@ -153,28 +153,28 @@ export class SecuritiesService {
         })),
       };
       const splitId = await c.apply('TX_STOCK_CLASS_SPLIT', date, payload);
-      const { holdings } = splitHoldings(
-        held.map((h) => ({ key: h.id, quantity: h.quantity })),
-        payload.numerator,
-        payload.denominator,
-        { fractional: payload.fractional },
-      );
       const security = await this.read(c, id);
+      // What the split made of each holding is the reducer's: read from the state it left.
       const view: SplitView = {
         id: splitId,
         numerator: payload.numerator,
         denominator: payload.denominator,
         date,
         security,
-        shareholdings: held.map((h, i) => ({
-          id: h.id,
-          certificateNumber: h.certificateNumber,
-          member: h.memberId,
-          quantityBefore: toDecimalString(h.quantity),
-          quantityAfter: toDecimalString(holdings[i].quantity),
-          fractionalRemainder: toDecimalString(holdings[i].fractionalRemainder),
-          status: holdings[i].quantity.isZero() ? 'voided' : 'active',
-        })),
+        shareholdings: held.map((h) => {
+          const now = c.state.shareholdings.get(h.id)!;
+          const after = now.status === 'active' ? now.quantity : toDecimal(0);
+          const exact = h.quantity.times(payload.numerator).div(payload.denominator);
+          return {
+            id: h.id,
+            certificateNumber: h.certificateNumber,
+            member: h.memberId,
+            quantityBefore: toDecimalString(h.quantity),
+            quantityAfter: toDecimalString(after),
+            fractionalRemainder: toDecimalString(exact.minus(after)),
+            status: now.status === 'active' ? 'active' : 'voided',
+          };
+        }),
       };
       await c.record({
         type: 'security.split',
@@ -237,8 +237,12 @@ export class SecuritiesService {
     return s;
   }
 
+  /** As the change wrote it (no read back), else as the table holds it. */
   private async read(c: LedgerChange, id: string): Promise<SecurityView> {
-    return toSecurityView(await c.tx.manager.getRepository(Security).findOneByOrFail({ id }));
+    return toSecurityView(
+      c.written<Security>(id) ??
+        (await c.tx.manager.getRepository(Security).findOneByOrFail({ id })),
+    );
   }
 
   private fields(

@@ -137,7 +137,7 @@ describe('POST /v1/organization/:organization/security/:security/split', () => {
     expect(await total()).toContain('4512');
   });
 
-  it('refuses a bad ratio, a class with plan reservations, another organization’s class and a Viewer, changing nothing', async () => {
+  it('refuses a bad ratio, no session, a class with plan reservations, another organization’s class and a Viewer, changing nothing', async () => {
     const { owner, org, security, holdings } = await classWithHolders();
     for (const body of [
       { numerator: '0', denominator: '1' },
@@ -150,6 +150,11 @@ describe('POST /v1/organization/:organization/security/:security/split', () => {
       const res = await owner.agent.post(split(org.id, security.id)).send(body);
       expect(res.status).toBe(400);
     }
+    // No session.
+    await t.http
+      .post(split(org.id, security.id))
+      .send({ numerator: '2', denominator: '1' })
+      .expect(401);
     await owner.agent
       .post(split(org.id, UNKNOWN))
       .send({ numerator: '2', denominator: '1' })
