@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AccessContext } from '../common';
 import { InTransaction } from '../database';
 import { DomainEvent } from '../events';
+import { readTally } from './ledger/equity-tally';
 
 /**
  * The counts the billing provider charges by, as domain events recorded in the transaction of the
@@ -11,11 +12,7 @@ import { DomainEvent } from '../events';
 @Injectable()
 export class StakeholderCounts {
   async shareholders(tx: InTransaction, access: AccessContext): Promise<DomainEvent> {
-    const [row] = (await tx.manager.query(
-      `SELECT count(DISTINCT member_id)::int AS n FROM shareholding
-       WHERE organization_id = $1 AND status = 'active'`,
-      [access.organizationId],
-    )) as { n: number }[];
+    const row = { n: (await readTally(tx.manager, access.organizationId!)).shareholders };
     return {
       type: 'billing.shareholder_count_changed',
       organizationId: access.organizationId,
@@ -26,14 +23,7 @@ export class StakeholderCounts {
   }
 
   async members(tx: InTransaction, access: AccessContext): Promise<DomainEvent> {
-    const [row] = (await tx.manager.query(
-      `SELECT count(*)::int AS n FROM (
-         SELECT member_id FROM shareholding WHERE organization_id = $1 AND status = 'active'
-         UNION
-         SELECT member_id FROM holding WHERE organization_id = $1 AND status = 'active'
-       ) m`,
-      [access.organizationId],
-    )) as { n: number }[];
+    const row = { n: (await readTally(tx.manager, access.organizationId!)).members };
     return {
       type: 'billing.member_count_changed',
       organizationId: access.organizationId,

@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import type Decimal from 'decimal.js';
 import { toDecimalString } from '../../../libs/cap-math';
+import { readTally, recountTally } from './equity-tally';
 import { LedgerState, LedgerRuleError } from './ledger-state';
 import { replay } from './reducer';
 import { LedgerStore } from './ledger-store';
@@ -91,7 +94,10 @@ const ranges = (blocks: unknown) =>
 /** `ledger:verify`: replays an organization's log and compares it with the current tables. */
 @Injectable()
 export class LedgerVerifier {
-  constructor(private readonly store: LedgerStore) {}
+  constructor(
+    private readonly store: LedgerStore,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
 
   async verify(organizationId: string): Promise<Verification> {
     const transactions = await this.store.transactions(organizationId);
@@ -101,7 +107,10 @@ export class LedgerVerifier {
       return {
         organizationId,
         transactions: transactions.length,
-        differences: compareStates(replayed, stored),
+        differences: [
+          ...compareStates(replayed, stored),
+          ...(await this.tallyDifferences(organizationId)),
+        ],
       };
     } catch (err) {
       if (!(err instanceof LedgerRuleError)) throw err;
@@ -112,5 +121,23 @@ export class LedgerVerifier {
         replayError: err.message,
       };
     }
+  }
+
+  /** The billing counts the database keeps by triggers, against a count of the holdings. */
+  private async tallyDifferences(organizationId: string): Promise<Difference[]> {
+    // One snapshot: a write committed between the two reads would show as a difference.
+    const [kept, counted] = await this.dataSource.transaction('REPEATABLE READ', async (m) => [
+      await readTally(m, organizationId),
+      await recountTally(m, organizationId),
+    ]);
+    return (['shareholders', 'members'] as const)
+      .filter((field) => kept[field] !== counted[field])
+      .map((field) => ({
+        record: 'tally',
+        id: organizationId,
+        field,
+        replayed: counted[field],
+        stored: kept[field],
+      }));
   }
 }

@@ -177,6 +177,59 @@ describe('ledger integrity', () => {
       );
     });
 
+    it('keeps the billing tally (members with shares, with equity) through writes racing on two classes; ledger:verify recounts it', async () => {
+      const { owner, org, security, holders } = await setUp();
+      const other = await createSecurity(owner.agent, org.id, {
+        name: 'Series A Preferred',
+        idPrefix: 'PA-',
+        authorizedShares: '1000000',
+      });
+      const answers = await Promise.all(
+        holders.flatMap((h, i) =>
+          [security, other].map((s) =>
+            owner.agent.post(`/v1/organization/${org.id}/shareholding`).send({
+              member: h.id,
+              security: s.id,
+              quantity: String(10 + i),
+              issueDate: '2024-01-15',
+            }),
+          ),
+        ),
+      );
+      for (const a of answers) expect(a.status).toBe(201);
+      // Holder 0 gives everything away in both classes: one shareholder fewer.
+      await Promise.all(
+        answers.slice(0, 2).map((a) =>
+          owner.agent
+            .post(`/v1/organization/${org.id}/shareholding/transfer`)
+            .send({
+              shareholding: a.body.id,
+              toMember: holders[1].id,
+              quantity: '10',
+              date: '2024-06-01',
+            })
+            .expect(201),
+        ),
+      );
+      const tally = async () =>
+        (
+          await db.query(
+            `SELECT shareholders, members FROM organization_equity_tally WHERE organization_id = $1`,
+            [org.id],
+          )
+        )[0];
+      expect(await tally()).toEqual({ shareholders: 3, members: 3 });
+      expect(await cli(t, 'ledger:verify', org.id)).toMatchObject({ code: 0 });
+
+      await db.query(
+        `UPDATE organization_equity_tally SET shareholders = 9 WHERE organization_id = $1`,
+        [org.id],
+      );
+      const tampered = await cli(t, 'ledger:verify', org.id);
+      expect(tampered.code).toBe(1);
+      expect(tampered.stderr).toContain(`tally ${org.id} shareholders: log says 3, tables hold 9`);
+    });
+
     it('ledger:verify needs an organization id and reports an empty log as verified', async () => {
       const usage = await cli(t, 'ledger:verify');
       expect(usage.code).toBe(2);
