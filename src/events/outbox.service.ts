@@ -46,18 +46,29 @@ const INSERT_EVENTS = `
 
 /**
  * Records domain events as outbox rows. Takes the EntityManager of the caller's transaction (see
- * UnitOfWork), so an event exists exactly when the change that caused it was committed.
+ * UnitOfWork), so an event exists exactly when the change that caused it was committed. `after`
+ * (a data-modifying statement with its parameters, numbered from 1) runs in the last chunk's
+ * statement: the write that ends a change costs one round trip.
  */
 @Injectable()
 export class OutboxService {
   async record(manager: EntityManager, ...events: DomainEvent[]): Promise<void> {
+    await this.recordWith(manager, events);
+  }
+
+  async recordWith(
+    manager: EntityManager,
+    events: DomainEvent[],
+    after?: { sql: (firstParam: number) => string; params: unknown[] },
+  ): Promise<void> {
     if (!manager.queryRunner?.isTransactionActive) {
       throw new Error('OutboxService.record must run inside the transaction of the change');
     }
+    if (!events.length && after) await manager.query(after.sql(1), after.params);
     for (let start = 0; start < events.length; start += EVENTS_PER_STATEMENT) {
       const chunk = events.slice(start, start + EVENTS_PER_STATEMENT);
       const column = <T>(value: (e: DomainEvent) => T) => chunk.map(value);
-      await manager.query(INSERT_EVENTS, [
+      const params: unknown[] = [
         column(() => newEventId()),
         column((e) => e.type),
         column((e) => e.organizationId),
@@ -67,7 +78,16 @@ export class OutboxService {
         // A member id list per event as text: PostgreSQL's unnest cannot take a ragged array.
         column((e) => [...new Set(e.subjects ?? [])].join(',')),
         API_VERSION,
-      ]);
+      ];
+      const last = start + EVENTS_PER_STATEMENT >= events.length;
+      if (last && after) {
+        await manager.query(`WITH recorded AS (${INSERT_EVENTS}) ${after.sql(params.length + 1)}`, [
+          ...params,
+          ...after.params,
+        ]);
+      } else {
+        await manager.query(INSERT_EVENTS, params);
+      }
     }
   }
 }

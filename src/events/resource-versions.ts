@@ -1,5 +1,3 @@
-import type { EntityManager } from 'typeorm';
-
 /** The resource a domain event is about: `member.added` → `member`. */
 export const resourceOf = (eventType: string) => eventType.slice(0, eventType.indexOf('.'));
 
@@ -13,22 +11,22 @@ export const resourceVersionsSql = (organizationExpression: string) =>
     WHERE rv.organization_id = ${organizationExpression})`;
 
 /**
- * Bumps the versions of the touched resources, in one statement and a fixed order (so two
- * transactions touching the same resources cannot deadlock on them).
+ * Bumps the versions of the touched resources (`organization|resource` keys), as one statement
+ * with its parameters numbered from `firstParam`, in a fixed order (so two transactions touching
+ * the same resources cannot deadlock on them). Null when nothing was touched.
  */
-export async function bumpResourceVersions(
-  manager: EntityManager,
+export function bumpResourceVersions(
   touched: Iterable<string>,
-): Promise<void> {
+): { sql: (firstParam: number) => string; params: unknown[] } | null {
   const keys = [...new Set(touched)].sort();
-  if (!keys.length) return;
+  if (!keys.length) return null;
   const organizations = keys.map((k) => k.slice(0, k.indexOf('|')));
   const resources = keys.map((k) => k.slice(k.indexOf('|') + 1));
-  await manager.query(
-    `INSERT INTO resource_version (organization_id, resource, version)
-     SELECT o, r, 1 FROM unnest($1::uuid[], $2::varchar[]) AS t(o, r)
+  return {
+    sql: (n) => `INSERT INTO resource_version (organization_id, resource, version)
+     SELECT o, r, 1 FROM unnest($${n}::uuid[], $${n + 1}::varchar[]) AS t(o, r)
      ON CONFLICT (organization_id, resource)
      DO UPDATE SET version = resource_version.version + 1`,
-    [organizations, resources],
-  );
+    params: [organizations, resources],
+  };
 }

@@ -7,8 +7,8 @@ import { bumpResourceVersions, resourceOf } from './resource-versions';
 
 /**
  * One database transaction of a service method. Repositories do their reads and writes through
- * `manager`; `record` writes the method's domain events as outbox rows in the same transaction,
- * so an event exists exactly when its change was committed.
+ * `manager`; `record` gives the method's domain events, written as outbox rows when the work is
+ * done, in the same transaction, so an event exists exactly when its change was committed.
  */
 export interface Tx {
   readonly manager: EntityManager;
@@ -29,17 +29,20 @@ export class UnitOfWork {
 
   run<T>(work: (tx: Tx) => Promise<T>, isolation?: IsolationLevel): Promise<T> {
     const body = async (manager: EntityManager) => {
-      const touched = new Set<string>();
+      const recorded: DomainEvent[] = [];
       const result = await work({
         manager,
+        // Kept until the work is done, then written with the versions in one statement.
         record: async (...events) => {
-          for (const e of events) {
-            if (e.organizationId) touched.add(`${e.organizationId}|${resourceOf(e.type)}`);
-          }
-          await this.outbox.record(manager, ...events);
+          recorded.push(...events);
         },
       });
-      await bumpResourceVersions(manager, touched);
+      const bump = bumpResourceVersions(
+        recorded
+          .filter((e) => e.organizationId)
+          .map((e) => `${e.organizationId}|${resourceOf(e.type)}`),
+      );
+      await this.outbox.recordWith(manager, recorded, bump ?? undefined);
       return result;
     };
     return isolation
