@@ -4,6 +4,7 @@ import { In, ObjectLiteral, Repository } from 'typeorm';
 import { toDecimal, toDecimalString } from '../../../libs/cap-math';
 import { InTransaction } from '../../database';
 import { CapitalChange } from '../capital-changes/capital-change.entity';
+import { Holding } from '../holdings/holding.entity';
 import { Legend } from '../legends/legend.entity';
 import { Security } from '../securities/security.entity';
 import { ShareBlock } from '../shareholdings/share-block.entity';
@@ -16,6 +17,7 @@ import {
   INCENTIVE_ROWS,
   incentiveClasses,
   loadIncentives,
+  toHoldingState,
 } from './incentive-store';
 import {
   Block,
@@ -101,6 +103,11 @@ export class LedgerStore {
         rows.map((h) => h.id),
         true,
       );
+      // And its outstanding rights to shares (warrants): a split must not leave them behind.
+      const rights = await m.getRepository(Holding).find({
+        where: { organizationId, securityId: scope.holdingsOfClass, status: 'active' },
+      });
+      for (const h of rights) state.holdings.set(h.id, toHoldingState(h));
     }
     await loadIncentives(tx, organizationId, scope, state);
     const legendIds = [

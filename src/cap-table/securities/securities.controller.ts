@@ -107,8 +107,8 @@ export class SecuritiesController {
       'as-converted counts stay; a shareholding keeps the price it was issued at. The class is ' +
       'numbered anew from 1 in the order its shares ' +
       'held; certificates keep their numbers. A dashboard or export as of an earlier date shows ' +
-      'the shares before the split. Shares reserved for stock plans are not split (their grants ' +
-      'would not be): such a class → 409. The OCF export carries it as TX_STOCK_CLASS_SPLIT.',
+      'the shares before the split. Shares reserved for stock plans and outstanding warrants are ' +
+      'not split (the grants and warrants would not be): such a class → 409. The OCF export carries it as TX_STOCK_CLASS_SPLIT.',
   })
   @ApiCreatedResponse({
     type: SplitView,

@@ -137,8 +137,8 @@ describe('POST /v1/organization/:organization/security/:security/split', () => {
     expect(await total()).toContain('4512');
   });
 
-  it('refuses a bad ratio, no session, a class with plan reservations, another organization’s class and a Viewer, changing nothing', async () => {
-    const { owner, org, security, holdings } = await classWithHolders();
+  it('refuses a bad ratio, no session, a class with plan reservations or an outstanding warrant, another organization’s class and a Viewer, changing nothing', async () => {
+    const { owner, org, security, holders, holdings } = await classWithHolders();
     for (const body of [
       { numerator: '0', denominator: '1' },
       { numerator: '1', denominator: '1' },
@@ -176,6 +176,26 @@ describe('POST /v1/organization/:organization/security/:security/split', () => {
       .send({ numerator: '2', denominator: '1' })
       .expect(403);
     expect(await shareholding(owner.agent, holdings[0].id)).toMatchObject({ quantity: '1001' });
+
+    // An outstanding warrant for shares of the class: refused until it is gone.
+    const warrant = await owner.agent
+      .post('/v1/holding')
+      .send({
+        organization: org.id,
+        member: holders[0].id,
+        type: 'warrant',
+        security: security.id,
+        quantity: '1000',
+        exercisePrice: '2',
+        grantDate: '2024-01-01',
+      })
+      .expect(201);
+    const withWarrant = await owner.agent
+      .post(split(org.id, security.id))
+      .send({ numerator: '2', denominator: '1' });
+    expect(withWarrant.status).toBe(409);
+    expect(withWarrant.body.message).toMatch(/1 outstanding warrant/);
+    await owner.agent.delete(`/v1/holding/${warrant.body.id}`).expect(200);
 
     await owner.agent
       .post(`/v1/organization/${org.id}/plan`)

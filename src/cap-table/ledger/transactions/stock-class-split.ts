@@ -33,7 +33,8 @@ const perShare = (price: string | null, p: Split) =>
  * voided); the authorized shares likewise, the class's original issue price and conversion
  * ratio inversely, so preferences and as-converted counts stay. A shareholding keeps the price
  * it was issued at (what was paid is history; split-adjusted prices are derived). The class is numbered anew from 1 in the order its
- * shares held. Shares reserved for plans are not split: such a class is refused.
+ * shares held. Shares reserved for plans and outstanding warrants are not split: such a class is
+ * refused.
  */
 export const stockClassSplit: TransactionDefinition<'TX_STOCK_CLASS_SPLIT'> = {
   definesRecord: false,
@@ -69,6 +70,15 @@ export const stockClassSplit: TransactionDefinition<'TX_STOCK_CLASS_SPLIT'> = {
       throw new LedgerRuleError(
         'conflict',
         `class ${s.name} has ${toDecimalString(s.reserved)} shares reserved for plans: a split would leave the plans' grants unadjusted`,
+      );
+    }
+    const rights = [...state.holdings.values()].filter(
+      (h) => h.securityId === s.id && h.status === 'active',
+    );
+    if (rights.length) {
+      throw new LedgerRuleError(
+        'conflict',
+        `class ${s.name} has ${rights.length} outstanding warrant(s) or grant(s): a split would leave them unadjusted`,
       );
     }
     if (scaled(s.authorized, p).isZero()) {
