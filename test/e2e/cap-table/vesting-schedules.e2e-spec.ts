@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Agent } from 'supertest';
 import { DataSource } from 'typeorm';
 import { ALLOCATION_TYPES, toDecimalString } from '../../../libs/cap-math';
-import { vestedQuantity } from '../../../src/cap-table/ledger/incentive-rules';
+import { vestedQuantity } from '../../../src/cap-table/ledger/incentives/holding-figures';
 import { LedgerStore } from '../../../src/cap-table/ledger/ledger-store';
 import { LedgerWriter } from '../../../src/cap-table/ledger/ledger-writer';
 import { createTestApp, TestApp } from '../../support/app';
