@@ -3,7 +3,7 @@ import type Decimal from 'decimal.js';
 import { toDecimalString } from '../../../libs/cap-math';
 import { LedgerState, LedgerRuleError } from './ledger-state';
 import { replay } from './reducer';
-import { LedgerStore } from './ledger-store';
+import { LedgerReader } from './ledger-reader';
 
 export interface Difference {
   record: string;
@@ -91,11 +91,11 @@ const ranges = (blocks: unknown) =>
 /** `ledger:verify`: replays an organization's log and compares it with the current tables. */
 @Injectable()
 export class LedgerVerifier {
-  constructor(private readonly store: LedgerStore) {}
+  constructor(private readonly ledger: LedgerReader) {}
 
   async verify(organizationId: string): Promise<Verification> {
-    const transactions = await this.store.transactions(organizationId);
-    const stored = await this.store.current(organizationId);
+    const transactions = await this.ledger.transactions(organizationId);
+    const stored = await this.ledger.current(organizationId);
     try {
       const replayed = replay(transactions);
       return {
