@@ -5,12 +5,12 @@ import { IMPORT_LOCK_KEY } from '../../../src/cap-table/exports/import-lock';
 import { ExpiredKeysSweeper } from '../../../src/idempotency/expired-keys.sweeper';
 import { openApiDocument } from '../../../src/openapi';
 import { coherentPackage, packageZip } from '../../fixtures/ocf/ocf-packages';
-import { createTestApp, TestApp } from '../../support/app';
+import type { TestApp } from '../../support/app';
 import { createHolder, createSecurity, issue } from '../../support/cap-table';
 import { eventually } from '../../support/eventually';
 import { createOrg, memberAgent } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
-import { tempStorage } from '../documents/upload-fixtures';
+import { appWithTempStorage } from '../../support/temp-storage';
 
 const KEY = 'Idempotency-Key';
 const REPLAYED = 'idempotent-replayed';
@@ -23,14 +23,9 @@ const REPLAYED = 'idempotent-replayed';
 describe('Idempotency-Key', () => {
   let t: TestApp;
   let db: DataSource;
-  const storage = tempStorage();
-  beforeAll(async () => {
-    t = await createTestApp({ env: { STORAGE_DIR: storage.dir } });
-    db = t.get(DataSource);
-  });
-  afterAll(async () => {
-    await t.close();
-    storage.remove();
+  appWithTempStorage((app) => {
+    t = app;
+    db = app.get(DataSource);
   });
 
   async function capTable() {
