@@ -18,7 +18,8 @@ const REPLAYED = 'idempotent-replayed';
 /**
  * `Idempotency-Key` on the writes of the cap table and the imports (issue 20): the first answer
  * is kept with the caller, the route and the body's hash; a retry gets it again and writes
- * nothing; the key with another request is 422, a retry while the first runs 409.
+ * nothing; the key with another request is 422, a retry while the first runs 409 (until the
+ * lease of a claim whose request died lapses).
  */
 describe('Idempotency-Key', () => {
   let t: TestApp;
@@ -359,6 +360,61 @@ describe('Idempotency-Key', () => {
     expect(imported.headers[REPLAYED]).toBeUndefined();
     // A second OCF import would be 409 capTableNotEmpty; the retry is the first answer.
     expectReplay(imported, await upload());
+  });
+
+  it('a claim whose request died lapses after its lease: until then 409, then a retry runs', async () => {
+    const c = await capTable();
+    const key = newKey();
+    // What a request with this body claims before its server stops: a running row, its lease just
+    // begun (the fingerprint is the body's, kept by the same request under another key).
+    const sent = newKey();
+    await issueWith(c, sent, issuance(c)).expect(201);
+    await db.query(
+      `INSERT INTO idempotency_key (user_id, key, method, path, fingerprint, state, expires_at)
+       SELECT user_id, $2, method, path, fingerprint, 'running', now() + interval '60 seconds'
+       FROM idempotency_key WHERE key = $1`,
+      [sent, key],
+    );
+    const held = await issueWith(c, key, issuance(c));
+    expect([held.status, held.body.key]).toEqual([409, 'idempotencyKeyInProgress']);
+    await db.query(
+      `UPDATE idempotency_key SET expires_at = now() - interval '1 second' WHERE key = $1`,
+      [key],
+    );
+    const retry = await issueWith(c, key, issuance(c));
+    expect(retry.status).toBe(201);
+    expect(retry.headers[REPLAYED]).toBeUndefined();
+    expect(await keyRows(key)).toEqual([{ state: 'done', status: 201 }]);
+    expect(await shareholdings(c.owner.agent, c.org.id)).toHaveLength(2);
+  });
+
+  it('a running request holds its key for a lease, not the 24 hours of an answer', async () => {
+    const c = await capTable();
+    const key = newKey();
+    const session = new Client({ connectionString: t.database.url });
+    await session.connect();
+    let first: Promise<Response>;
+    try {
+      await session.query('BEGIN');
+      await session.query('LOCK TABLE equity_transaction IN EXCLUSIVE MODE');
+      first = issueWith(c, key, issuance(c)).then((r) => r);
+      await eventually(async () => (await keyRows(key))[0]?.state === 'running');
+      const [{ lease }] = await db.query(
+        `SELECT extract(epoch FROM expires_at - now())::int AS lease FROM idempotency_key WHERE key = $1`,
+        [key],
+      );
+      expect(lease).toBeGreaterThan(50);
+      expect(lease).toBeLessThanOrEqual(60);
+      await session.query('COMMIT');
+    } finally {
+      await session.end();
+    }
+    expect((await first!).status).toBe(201);
+    const [{ kept }] = await db.query(
+      `SELECT expires_at - now() > interval '23 hours' AS kept FROM idempotency_key WHERE key = $1`,
+      [key],
+    );
+    expect(kept).toBe(true);
   });
 
   it('a key past its 24 hours counts as absent, and the sweep deletes it', async () => {
