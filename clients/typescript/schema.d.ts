@@ -8718,7 +8718,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Another class of the organization has this name or idPrefix; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
+            /** @description Another class of the organization has this name or idPrefix; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8889,7 +8889,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Another class of the organization has this name or idPrefix; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
+            /** @description Another class of the organization has this name or idPrefix; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9079,7 +9079,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
+            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9183,7 +9183,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The class has shares reserved for a stock plan; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
+            /** @description The class has shares reserved for a stock plan; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9353,7 +9353,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
+            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9610,7 +9610,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
+            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9798,7 +9798,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
+            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9905,7 +9905,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The source is not active; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
+            /** @description The source is not active; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10211,7 +10211,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The shareholding is voided or transferred, not active; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
+            /** @description The shareholding is voided or transferred, not active; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10403,7 +10403,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The shareholding is voided or transferred, not active; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
+            /** @description The shareholding is voided or transferred, not active; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10508,7 +10508,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
+            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10744,7 +10744,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
+            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10851,7 +10851,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
+            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11244,7 +11244,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
+            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11414,7 +11414,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The version was already superseded; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
+            /** @description The version was already superseded; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11748,7 +11748,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
+            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11918,7 +11918,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A pool left out has grants; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
+            /** @description A pool left out has grants; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12288,7 +12288,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `vestingSchedule` is a version that was replaced since (grant with the latest version); or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
+            /** @description `vestingSchedule` is a version that was replaced since (grant with the latest version); or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12458,7 +12458,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The holding is not active (cancelled, exercised, repaid or converted); the principal or interest terms of a note with repayments; or `vestingSchedule` is a version that was replaced since (grant with the latest version); or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
+            /** @description The holding is not active (cancelled, exercised, repaid or converted); the principal or interest terms of a note with repayments; or `vestingSchedule` is a version that was replaced since (grant with the latest version); or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12646,7 +12646,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The holding is not active (cancelled, exercised, repaid or converted); the principal or interest terms of a note with repayments; or `vestingSchedule` is a version that was replaced since (grant with the latest version); or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
+            /** @description The holding is not active (cancelled, exercised, repaid or converted); the principal or interest terms of a note with repayments; or `vestingSchedule` is a version that was replaced since (grant with the latest version); or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12749,7 +12749,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The note is not active (repaid, converted or cancelled); or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
+            /** @description The note is not active (repaid, converted or cancelled); or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12852,7 +12852,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The note or SAFE is not active (converted, repaid or cancelled); or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
+            /** @description The note or SAFE is not active (converted, repaid or cancelled); or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13168,7 +13168,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The option is expired on the date (after its expiration date), cancelled or fully exercised; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
+            /** @description The option is expired on the date (after its expiration date), cancelled or fully exercised; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13273,7 +13273,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The option is expired on the date (after its expiration date), cancelled or fully exercised; or the request is not pending; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
+            /** @description The option is expired on the date (after its expiration date), cancelled or fully exercised; or the request is not pending; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15332,7 +15332,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `importInProgress`: another import (CSV or OCF, a dry run too) into this organization is running; try again when it has finished; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
+            /** @description `importInProgress`: another import (CSV or OCF, a dry run too) into this organization is running; try again when it has finished; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15611,7 +15611,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `capTableNotEmpty`: the organization already has a cap table; `importInProgress`: another import (OCF or CSV, a dry run too) into this organization is running, try again when it has finished; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later */
+            /** @description `capTableNotEmpty`: the organization already has a cap table; `importInProgress`: another import (OCF or CSV, a dry run too) into this organization is running, try again when it has finished; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
             409: {
                 headers: {
                     [name: string]: unknown;

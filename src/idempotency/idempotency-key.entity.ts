@@ -13,7 +13,9 @@ export type IdempotencyState = 'running' | 'done';
 /**
  * One `Idempotency-Key` of one caller: the request it was first sent with (method, path and a
  * hash of the body) and, once that request has been answered, the answer, replayed to every
- * retry until `expiresAt`. A row past `expiresAt` counts as absent and is swept.
+ * retry until `expiresAt`. While the request runs, `expiresAt` is the end of its claim's lease,
+ * renewed as it runs: a claim left by a process that died lapses soon. A row past `expiresAt`
+ * counts as absent and is swept.
  */
 @Entity('idempotency_key')
 @Index('idempotency_key_expires_idx', ['expiresAt'])

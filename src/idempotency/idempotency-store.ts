@@ -6,6 +6,12 @@ import type { IdempotencyState } from './idempotency-key.entity';
 /** How long an answer is kept for retries (issue 20: 24 hours, as payment APIs do). */
 export const RETENTION = '24 hours';
 
+/**
+ * How long a running request holds its key unless it renews the claim (it does while it runs): a
+ * key whose request died with its process is free again for a retry after this.
+ */
+export const LEASE_SECONDS = 60;
+
 export interface KeyedRequest {
   userId: string;
   key: string;
@@ -32,8 +38,9 @@ export class IdempotencyStore {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /**
-   * Claims the key for this request (as `running`), or says what holds it. A row past its expiry
-   * counts as absent and is taken over; the primary key makes one of two racing claims win.
+   * Claims the key for this request (as `running`, for LEASE_SECONDS), or says what holds it. A
+   * row past its expiry (an answer past RETENTION, a claim past its lease) counts as absent and is
+   * taken over; the primary key makes one of two racing claims win.
    */
   async claim(request: KeyedRequest): Promise<EarlierRequest | 'claimed'> {
     const { userId, key, method, path, fingerprint } = request;
@@ -41,7 +48,7 @@ export class IdempotencyStore {
     for (let attempt = 0; attempt < 3; attempt++) {
       const claimed: unknown[] = await this.db.query(
         `INSERT INTO idempotency_key (user_id, key, method, path, fingerprint, state, expires_at)
-         VALUES ($1, $2, $3, $4, $5, 'running', now() + interval '${RETENTION}')
+         VALUES ($1, $2, $3, $4, $5, 'running', now() + interval '${LEASE_SECONDS} seconds')
          ON CONFLICT (user_id, key) DO UPDATE SET
            method = EXCLUDED.method, path = EXCLUDED.path, fingerprint = EXCLUDED.fingerprint,
            state = 'running', status = NULL, response_body = NULL, created = now(),
@@ -60,6 +67,15 @@ export class IdempotencyStore {
     }
     // Claimed and released three times over by others in the meantime: as good as running.
     return { fingerprint, state: 'running', status: null, responseBody: null };
+  }
+
+  /** Extends the claim of a request still running by another lease from now. */
+  async renew(userId: string, key: string): Promise<void> {
+    await this.db.query(
+      `UPDATE idempotency_key SET expires_at = now() + interval '${LEASE_SECONDS} seconds'
+       WHERE user_id = $1 AND key = $2 AND state = 'running'`,
+      [userId, key],
+    );
   }
 
   /** Stores the answer of the claimed request, kept for RETENTION from now. */

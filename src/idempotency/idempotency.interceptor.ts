@@ -1,8 +1,8 @@
 import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { from, Observable, of, switchMap, catchError, mergeMap } from 'rxjs';
+import { from, Observable, of, switchMap, catchError, finalize, mergeMap } from 'rxjs';
 import { DomainError, renderDomainError, toDomainError } from '../common';
-import { IdempotencyStore, KeyedRequest } from './idempotency-store';
+import { IdempotencyStore, KeyedRequest, LEASE_SECONDS } from './idempotency-store';
 import { requestFingerprint } from './request-fingerprint';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -17,6 +17,9 @@ const VALID_KEY = /^[\x20-\x7e]{1,255}$/;
  * 5xx: the key is given up and a retry runs the request anew.
  */
 const keptStatus = (status: number) => status < 500 && status !== 409 && status !== 429;
+
+/** Three renewals a lease: one late or failed does not let a retry take over a live request. */
+const RENEW_EVERY_MS = (LEASE_SECONDS * 1000) / 3;
 
 /**
  * `Idempotency-Key` on a write (see `@Idempotent`). Runs after the guards: a request refused
@@ -76,8 +79,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
     );
   }
 
-  /** Runs the request and keeps its answer before it is sent, so no retry finds it running. */
+  /**
+   * Runs the request, renewing its claim meanwhile, and keeps its answer before it is sent, so no
+   * retry finds it running.
+   */
   private run(request: KeyedRequest, res: Response, next: CallHandler): Observable<unknown> {
+    const renewal = setInterval(() => void this.renew(request), RENEW_EVERY_MS).unref();
     return next.handle().pipe(
       mergeMap(async (body: unknown) => {
         const text = body === undefined || body === null ? null : JSON.stringify(body);
@@ -94,7 +101,16 @@ export class IdempotencyInterceptor implements NestInterceptor {
         }
         throw err;
       }),
+      finalize(() => clearInterval(renewal)),
     );
+  }
+
+  private async renew(request: KeyedRequest) {
+    try {
+      await this.store.renew(request.userId, request.key);
+    } catch (err) {
+      this.logger.warn(`could not renew the claim of ${request.key}: ${(err as Error).message}`);
+    }
   }
 
   private async keep(request: KeyedRequest, status: number, body: string | null) {
@@ -103,7 +119,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       await this.store.complete(request.userId, request.key, status, body);
     } catch (err) {
       // The request is done; its answer still goes out. Left running, the key answers 409 until
-      // it expires: whether the request wrote is known, not what it answered.
+      // its lease ends: whether the request wrote is known, not what it answered.
       this.logger.error(`could not keep the answer of ${request.key}: ${(err as Error).message}`);
     }
   }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AccessContext, DomainError } from '../../common';
 import { Tx, UnitOfWork } from '../../events';
 import { replayAsOf } from '../position/as-of';
-import { LedgerStore } from '../ledger/ledger-store';
+import { LedgerReader } from '../ledger/ledger-reader';
 import { today } from '../quantities';
 import {
   CapTableImport,
@@ -38,7 +38,7 @@ export class CapTableCsv {
   constructor(
     private readonly reader: CapTableRowsReader,
     private readonly importer: CapTableImport,
-    private readonly store: LedgerStore,
+    private readonly ledger: LedgerReader,
     private readonly uow: UnitOfWork,
   ) {}
 
@@ -49,7 +49,7 @@ export class CapTableCsv {
   async rows(organizationId: string, asOf?: string): Promise<CapTableRowSource> {
     if (!asOf) return this.reader.current(organizationId);
     if (asOf > today()) throw DomainError.badRequest('asOf must not be in the future');
-    const state = replayAsOf(await this.store.transactions(organizationId), asOf);
+    const state = replayAsOf(await this.ledger.transactions(organizationId), asOf);
     return this.reader.replayed(organizationId, state);
   }
 

@@ -9,7 +9,7 @@ import {
 } from '../../../libs/cap-math';
 import { AccessContext, DomainError } from '../../common';
 import { StakeholderCounts } from '../billing-counts';
-import { interestOwed } from '../ledger/incentive-rules';
+import { interestOwed } from '../ledger/incentives/holding-figures';
 import { CONVERTIBLE_TYPES } from '../ledger/incentive-types';
 import { LedgerWriter } from '../ledger/ledger-writer';
 import { LegendsService } from '../legends/legends.service';

@@ -9,7 +9,12 @@ import {
   type DayCountConvention,
   type PeriodType,
 } from '../../../libs/cap-math';
-import { exercisable, interestOwed, outstanding, vestedQuantity } from '../ledger/incentive-rules';
+import {
+  exercisable,
+  interestOwed,
+  outstanding,
+  vestedQuantity,
+} from '../ledger/incentives/holding-figures';
 import { toHoldingState, toScheduleState } from '../ledger/incentive-store';
 import type { ConversionRecord, GrantType, HoldingStatus } from '../ledger/incentive-types';
 import { GRANT_TYPES, isGrantType } from '../ledger/incentive-types';

@@ -5,7 +5,7 @@ import { AccessContext, DomainError, OrganizationInContext } from '../../common'
 import { previousAttributes } from '../../events';
 import { OrganizationsDirectory } from '../../organizations';
 import { StakeholderCounts } from '../billing-counts';
-import { outstanding, toVestingSchedule } from '../ledger/incentive-rules';
+import { outstanding, toVestingSchedule } from '../ledger/incentives/holding-figures';
 import {
   isGrantType,
   type HoldingAmendment,

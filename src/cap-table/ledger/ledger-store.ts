@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, ObjectLiteral, Repository } from 'typeorm';
+import { In, ObjectLiteral } from 'typeorm';
 import { toDecimal, toDecimalString } from '../../../libs/cap-math';
 import { InTransaction } from '../../database';
 import { CapitalChange } from '../capital-changes/capital-change.entity';
@@ -13,23 +12,25 @@ import { Valuation } from '../valuations/valuation.entity';
 import { EquityTransaction } from './equity-transaction.entity';
 import { writeChanges } from './changes-writer';
 import {
-  currentIncentives,
   INCENTIVE_ROWS,
   incentiveClasses,
   loadIncentives,
   toHoldingState,
 } from './incentive-store';
+import { emptyState, LedgerState } from './ledger-state';
 import {
-  Block,
-  emptyState,
-  ShareholdingState,
-  LedgerState,
-  LegendState,
-  SecurityState,
-} from './ledger-state';
+  fromLegendState,
+  fromSecurityState,
+  fromShareholdingState,
+  toCapitalChangeRecord,
+  toLegendState,
+  toSecurityState,
+  toShareholdingState,
+  toValuationRecord,
+} from './ledger-state-mappers';
 import type { LedgerScope } from './ledger-scope';
 import { applyTransaction } from './reducer';
-import type { CapitalChangeRecord, LedgerTransaction, ValuationRecord } from './transaction-types';
+import type { LedgerTransaction } from './transaction-types';
 
 export type { LedgerScope } from './ledger-scope';
 
@@ -51,16 +52,6 @@ const FOR_SHARE = { mode: 'pessimistic_read' } as const;
  */
 @Injectable()
 export class LedgerStore {
-  constructor(
-    @InjectRepository(EquityTransaction) private readonly log: Repository<EquityTransaction>,
-    @InjectRepository(Security) private readonly securities: Repository<Security>,
-    @InjectRepository(Legend) private readonly legends: Repository<Legend>,
-    @InjectRepository(Shareholding) private readonly holdings: Repository<Shareholding>,
-    @InjectRepository(ShareBlock) private readonly blocks: Repository<ShareBlock>,
-    @InjectRepository(Valuation) private readonly valuations: Repository<Valuation>,
-    @InjectRepository(CapitalChange) private readonly capitalChanges: Repository<CapitalChange>,
-  ) {}
-
   async load(tx: InTransaction, organizationId: string, scope: LedgerScope): Promise<LedgerState> {
     const m = tx.manager;
     const state = emptyState();
@@ -272,151 +263,6 @@ export class LedgerStore {
     }
     return written;
   }
-
-  /**
-   * The organization's log in recording order (plain rows: a replay reads thousands), in the
-   * caller's transaction when given one.
-   */
-  async transactions(organizationId: string, tx?: InTransaction): Promise<LedgerTransaction[]> {
-    return (await (tx?.manager ?? this.log.manager).query(
-      `SELECT id, type, effective_date::text AS "effectiveDate", payload
-       FROM equity_transaction WHERE organization_id = $1 ORDER BY sequence`,
-      [organizationId],
-    )) as LedgerTransaction[];
-  }
-
-  /** The sequence number of the organization's last log entry ('0' for an empty log). */
-  async lastSequence(organizationId: string): Promise<string> {
-    const [row] = (await this.log.query(
-      `SELECT coalesce(max(sequence), 0)::text AS sequence FROM equity_transaction
-       WHERE organization_id = $1`,
-      [organizationId],
-    )) as { sequence: string }[];
-    return row.sequence;
-  }
-
-  /** The whole current state of an organization's cap table, as the tables hold it. */
-  async current(organizationId: string): Promise<LedgerState> {
-    const state = emptyState();
-    const where = { organizationId };
-    for (const s of await this.securities.findBy(where))
-      state.securities.set(s.id, toSecurityState(s));
-    for (const l of await this.legends.findBy(where)) state.legends.set(l.id, toLegendState(l));
-    for (const h of await this.holdings.findBy(where)) {
-      state.shareholdings.set(h.id, toShareholdingState(h));
-      state.blocks.set(h.id, []);
-    }
-    const blocks = await this.blocks.find({ where, order: { fromNumber: 'ASC' } });
-    for (const b of blocks) (state.blocks.get(b.shareholdingId) ?? []).push(toBlock(b));
-    for (const v of await this.valuations.findBy(where))
-      state.valuations.set(v.id, toValuationRecord(v));
-    for (const c of await this.capitalChanges.findBy(where)) {
-      state.capitalChanges.set(c.id, toCapitalChangeRecord(c));
-    }
-    await currentIncentives(this.log.manager, organizationId, state);
-    return state;
-  }
 }
 
 const sortedIds = (ids: string[] | undefined) => [...new Set(ids ?? [])].sort();
-
-const dec = (v: string | null) => (v === null ? null : toDecimalString(toDecimal(v)));
-
-export function toSecurityState(s: Security): SecurityState {
-  return {
-    id: s.id,
-    name: s.name,
-    classType: s.classType,
-    idPrefix: s.idPrefix,
-    authorized: toDecimal(s.authorizedShares),
-    issued: toDecimal(s.issuedShares),
-    reserved: toDecimal(s.reservedShares),
-    parValue: dec(s.parValue),
-    originalIssuePrice: dec(s.originalIssuePrice),
-    currency: s.currency,
-    seniority: s.seniority,
-    liquidationPreferenceMultiple: dec(s.liquidationPreferenceMultiple),
-    participating: s.participating,
-    participationCapMultiple: dec(s.participationCapMultiple),
-    conversionRatio: dec(s.conversionRatio)!,
-    votesPerShare: dec(s.votesPerShare)!,
-    boardApprovalDate: s.boardApprovalDate,
-    deleted: s.deletedAt !== null,
-    nextCertificateNumber: s.nextCertificateNumber,
-    nextShareNumber: toDecimal(s.nextShareNumber),
-  };
-}
-
-function fromSecurityState(s: SecurityState): Partial<Security> {
-  const { authorized, issued, reserved, deleted, nextShareNumber, ...rest } = s;
-  return {
-    ...rest,
-    authorizedShares: toDecimalString(authorized),
-    issuedShares: toDecimalString(issued),
-    reservedShares: toDecimalString(reserved),
-    nextShareNumber: toDecimalString(nextShareNumber),
-    deletedAt: deleted ? new Date() : null,
-  };
-}
-
-function toShareholdingState(h: Shareholding): ShareholdingState {
-  return {
-    id: h.id,
-    memberId: h.memberId,
-    securityId: h.securityId,
-    quantity: toDecimal(h.quantity),
-    pricePerShare: dec(h.pricePerShare),
-    issueDate: h.issueDate,
-    certificateNumber: h.certificateNumber,
-    status: h.status,
-    legendIds: h.legendIds,
-    consideration: h.consideration,
-    transferredFromId: h.transferredFromId,
-  };
-}
-
-function fromShareholdingState(h: ShareholdingState): Partial<Shareholding> {
-  return { ...h, quantity: toDecimalString(h.quantity) };
-}
-
-const fromLegendState = (l: LegendState): Partial<Legend> => ({
-  id: l.id,
-  name: l.name,
-  text: l.text,
-  isDefault: l.isDefault,
-  deletedAt: l.deleted ? new Date() : null,
-});
-
-const toLegendState = (l: Legend): LegendState => ({
-  id: l.id,
-  name: l.name,
-  text: l.text,
-  isDefault: l.isDefault,
-  deleted: l.deletedAt !== null,
-});
-
-const toBlock = (b: ShareBlock): Block => ({
-  from: toDecimal(b.fromNumber),
-  to: toDecimal(b.toNumber),
-});
-
-const toValuationRecord = (v: Valuation): ValuationRecord => ({
-  id: v.id,
-  type: v.type,
-  pricePerShare: dec(v.pricePerShare)!,
-  securityId: v.securityId,
-  effectiveDate: v.effectiveDate,
-  provider: v.provider,
-  reportFileId: v.reportFileId,
-});
-
-const toCapitalChangeRecord = (c: CapitalChange): CapitalChangeRecord => ({
-  id: c.id,
-  memberId: c.memberId,
-  entityId: c.entityId,
-  date: c.date,
-  amount: dec(c.amount)!,
-  currency: c.currency,
-  type: c.type,
-  description: c.description,
-});

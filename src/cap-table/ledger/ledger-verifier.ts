@@ -6,7 +6,7 @@ import { toDecimalString } from '../../../libs/cap-math';
 import { readTally, recountTally } from './equity-tally';
 import { LedgerState, LedgerRuleError } from './ledger-state';
 import { replay } from './reducer';
-import { LedgerStore } from './ledger-store';
+import { LedgerReader } from './ledger-reader';
 
 export interface Difference {
   record: string;
@@ -95,13 +95,13 @@ const ranges = (blocks: unknown) =>
 @Injectable()
 export class LedgerVerifier {
   constructor(
-    private readonly store: LedgerStore,
+    private readonly ledger: LedgerReader,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
   async verify(organizationId: string): Promise<Verification> {
-    const transactions = await this.store.transactions(organizationId);
-    const stored = await this.store.current(organizationId);
+    const transactions = await this.ledger.transactions(organizationId);
+    const stored = await this.ledger.current(organizationId);
     try {
       const replayed = replay(transactions);
       return {

@@ -13,6 +13,7 @@ import { Valuation } from '../valuations/valuation.entity';
 import { VestingScheduleEntity } from '../vesting-schedules/vesting-schedule.entity';
 import { EquityTransaction } from './equity-transaction.entity';
 import { LedgerLogReader } from './ledger-log-reader';
+import { LedgerReader } from './ledger-reader';
 import { LedgerStore } from './ledger-store';
 import { LedgerVerifier } from './ledger-verifier';
 
@@ -34,7 +35,7 @@ import { LedgerVerifier } from './ledger-verifier';
       ExerciseRequest,
     ]),
   ],
-  providers: [LedgerStore, LedgerVerifier, LedgerLogReader],
-  exports: [LedgerStore, LedgerVerifier, LedgerLogReader, TypeOrmModule],
+  providers: [LedgerStore, LedgerReader, LedgerVerifier, LedgerLogReader],
+  exports: [LedgerStore, LedgerReader, LedgerVerifier, LedgerLogReader, TypeOrmModule],
 })
 export class LedgerModule {}

@@ -128,6 +128,8 @@ export function dropHighest(blocks: Block[], quantity: Decimal) {
   }
 }
 
+export const ZERO = toDecimal(0);
+
 export function positive(value: string, name: string): Decimal {
   const d = toDecimal(value);
   if (!d.gt(0)) throw new LedgerRuleError('invalid', `${name} must be more than 0`);

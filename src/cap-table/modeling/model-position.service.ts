@@ -5,7 +5,7 @@ import { toDecimal } from '../../../libs/cap-math';
 import { AccessContext, DomainError } from '../../common';
 import { Env } from '../../config';
 import { OrganizationsDirectory } from '../../organizations';
-import { LedgerStore } from '../ledger/ledger-store';
+import { LedgerReader } from '../ledger/ledger-reader';
 import type { HoldingState, SecurityState } from '../ledger/ledger-state';
 import {
   activeConvertibles,
@@ -63,7 +63,7 @@ export class ModelPositionService {
   private readonly cache?: LRUCache<string, ModelPosition>;
 
   constructor(
-    private readonly store: LedgerStore,
+    private readonly ledger: LedgerReader,
     private readonly positions: PositionReader,
     private readonly organizations: OrganizationsDirectory,
     env: Env,
@@ -85,7 +85,7 @@ export class ModelPositionService {
       .sort(([a], [b]) => (a < b ? -1 : 1))
       .map(([resource, version]) => `${resource}:${version}`)
       .join(',');
-    const key = `${organizationId}|${date}|${await this.store.lastSequence(organizationId)}|${versions}`;
+    const key = `${organizationId}|${date}|${await this.ledger.lastSequence(organizationId)}|${versions}`;
     const cached = this.cache.get(key);
     if (cached) return cached;
     const position = await this.load(organizationId, date);

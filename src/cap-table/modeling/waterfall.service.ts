@@ -14,7 +14,7 @@ import {
   WaterfallStructure,
 } from '../../../libs/cap-math';
 import { AccessContext } from '../../common';
-import { interestOwed } from '../ledger/incentive-rules';
+import { interestOwed } from '../ledger/incentives/holding-figures';
 import { ModelPosition, ModelPositionService } from './model-position.service';
 import { modelRefused } from './model-refused';
 import { BreakpointsView, WaterfallView } from './waterfall.view';

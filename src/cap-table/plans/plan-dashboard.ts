@@ -1,6 +1,6 @@
 import type Decimal from 'decimal.js';
 import { toDecimal, toDecimalString } from '../../../libs/cap-math';
-import { available, outstandingOfPool } from '../ledger/incentive-rules';
+import { available, outstandingOfPool } from '../ledger/incentives/plan-reservation';
 import type { PlanState, PoolState } from '../ledger/ledger-state';
 import { type Position, vestedOutstanding } from '../position/position';
 import type { PlanDashboard, PlanFigures } from './plan.view';

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { toDecimal, toDecimalString } from '../../../libs/cap-math';
 import { toPoolState } from '../ledger/incentive-store';
-import { available, outstandingOfPool } from '../ledger/incentive-rules';
+import { available, outstandingOfPool } from '../ledger/incentives/plan-reservation';
 import { CANCELLATION_BEHAVIORS, type CancellationBehavior } from '../ledger/incentive-types';
 import { DateView, DecimalView, TimestampView, UuidView } from '../view-fields';
 import { Plan } from './plan.entity';

@@ -12,7 +12,8 @@ import {
   toScheduleState,
 } from '../ledger/incentive-store';
 import { emptyState } from '../ledger/ledger-state';
-import { LedgerStore, toSecurityState } from '../ledger/ledger-store';
+import { LedgerReader } from '../ledger/ledger-reader';
+import { toSecurityState } from '../ledger/ledger-state-mappers';
 import { Plan } from '../plans/plan.entity';
 import { Pool } from '../plans/pool.entity';
 import { Security } from '../securities/security.entity';
@@ -29,7 +30,7 @@ import { addShares, positionOf, type Position } from './position';
 export class PositionReader {
   constructor(
     @InjectRepository(EquityTransaction) private readonly log: Repository<EquityTransaction>,
-    private readonly store: LedgerStore,
+    private readonly ledger: LedgerReader,
   ) {}
 
   async positionAsOf(organizationId: string, date: string, tx?: InTransaction): Promise<Position> {
@@ -62,7 +63,7 @@ export class PositionReader {
     date: string,
     tx?: InTransaction,
   ): Promise<Position> {
-    return positionOf(replayAsOf(await this.store.transactions(organizationId, tx), date), date);
+    return positionOf(replayAsOf(await this.ledger.transactions(organizationId, tx), date), date);
   }
 
   private async current(

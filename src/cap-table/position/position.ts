@@ -1,6 +1,7 @@
 import type Decimal from 'decimal.js';
 import { compareDates, toDecimal } from '../../../libs/cap-math';
-import { available, outstanding, vestedQuantity } from '../ledger/incentive-rules';
+import { available } from '../ledger/incentives/plan-reservation';
+import { outstanding, vestedQuantity } from '../ledger/incentives/holding-figures';
 import { CONVERTIBLE_TYPES, EXERCISABLE_TYPES } from '../ledger/incentive-types';
 import type { HoldingState, LedgerState, PoolState, SecurityState } from '../ledger/ledger-state';
 

@@ -9,7 +9,7 @@ import { cli } from '../../support/cli';
 import { eventually, sleep } from '../../support/eventually';
 import { createOrg } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
-import { tempStorage } from '../documents/upload-fixtures';
+import { tempStorage } from '../../support/temp-storage';
 
 const HEADER =
   'holderName,holderEmail,security,classType,quantity,pricePerShare,issueDate,certificateNumber';

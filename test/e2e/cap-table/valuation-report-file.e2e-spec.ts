@@ -1,10 +1,11 @@
 import type { Agent } from 'supertest';
 import { DataSource } from 'typeorm';
-import { createTestApp, TestApp } from '../../support/app';
+import type { TestApp } from '../../support/app';
 import { errorBody } from '../../support/errors';
 import { createOrg } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
-import { MISSING, pdf, png, tempStorage } from '../documents/upload-fixtures';
+import { appWithTempStorage } from '../../support/temp-storage';
+import { MISSING, pdf, png } from '../documents/upload-fixtures';
 
 /**
  * A valuation's reportFile must be a file of the valuation's organization, as every record named
@@ -14,14 +15,9 @@ import { MISSING, pdf, png, tempStorage } from '../documents/upload-fixtures';
 describe('PUT /v1/valuation: the report file belongs to the organization', () => {
   let t: TestApp;
   let db: DataSource;
-  const storage = tempStorage();
-  beforeAll(async () => {
-    t = await createTestApp({ env: { STORAGE_DIR: storage.dir } });
-    db = t.get(DataSource);
-  });
-  afterAll(async () => {
-    await t.close();
-    storage.remove();
+  appWithTempStorage((app) => {
+    t = app;
+    db = app.get(DataSource);
   });
 
   const upload = async (agent: Agent, path: string, content: Buffer, name: string) => {

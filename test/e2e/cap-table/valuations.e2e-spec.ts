@@ -9,7 +9,8 @@ import { errorBody } from '../../support/errors';
 import { eventually } from '../../support/eventually';
 import { createOrg, joinByInvitation, memberAgent, OrgFixture } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
-import { pdf, tempStorage } from '../documents/upload-fixtures';
+import { tempStorage } from '../../support/temp-storage';
+import { pdf } from '../documents/upload-fixtures';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

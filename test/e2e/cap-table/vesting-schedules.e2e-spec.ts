@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Agent } from 'supertest';
 import { DataSource } from 'typeorm';
 import { ALLOCATION_TYPES, toDecimalString } from '../../../libs/cap-math';
-import { vestedQuantity } from '../../../src/cap-table/ledger/incentive-rules';
-import { LedgerStore } from '../../../src/cap-table/ledger/ledger-store';
+import { vestedQuantity } from '../../../src/cap-table/ledger/incentives/holding-figures';
+import { LedgerReader } from '../../../src/cap-table/ledger/ledger-reader';
 import { LedgerWriter } from '../../../src/cap-table/ledger/ledger-writer';
 import { createTestApp, TestApp } from '../../support/app';
 import { createHolder, createSecurity } from '../../support/cap-table';
@@ -189,7 +189,7 @@ describe('vesting schedules and the vesting projection', () => {
 
   /** Vested quantity of a grant on `date`, from the stored state (as exercising computes it). */
   async function vested(org: string, holding: string, date: string) {
-    const state = await t.get<LedgerStore>(LedgerStore).current(org);
+    const state = await t.get<LedgerReader>(LedgerReader).current(org);
     return toDecimalString(vestedQuantity(state, state.holdings.get(holding)!, date));
   }
 

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { createTestApp, TestApp } from '../../support/app';
 import { createOrg } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
-import { tempStorage } from './upload-fixtures';
+import { tempStorage } from '../../support/temp-storage';
 
 const HEADER =
   'holderName,holderEmail,security,classType,quantity,pricePerShare,issueDate,certificateNumber';

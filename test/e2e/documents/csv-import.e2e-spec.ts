@@ -8,7 +8,8 @@ import { cli } from '../../support/cli';
 import { errorBody } from '../../support/errors';
 import { createOrg, memberAgent } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
-import { bytes, exe, ISO, MISSING, pdf, tempStorage, UUID } from './upload-fixtures';
+import { tempStorage } from '../../support/temp-storage';
+import { bytes, exe, ISO, MISSING, pdf, UUID } from './upload-fixtures';
 
 const HEADER =
   'holderName,holderEmail,security,classType,quantity,pricePerShare,issueDate,certificateNumber,status,ownershipPercent';

@@ -5,18 +5,8 @@ import { errorBody } from '../../support/errors';
 import { createOrg, memberAgent } from '../../support/orgs';
 import { sessionSetCookie } from '../../support/sessions';
 import { loggedInAgent, registerUser } from '../../support/users';
-import {
-  bytes,
-  exe,
-  ISO,
-  MISSING,
-  pdf,
-  png,
-  tempStorage,
-  txt,
-  utf8NamedUpload,
-  UUID,
-} from './upload-fixtures';
+import { tempStorage } from '../../support/temp-storage';
+import { bytes, exe, ISO, MISSING, pdf, png, txt, utf8NamedUpload, UUID } from './upload-fixtures';
 
 const storage = tempStorage();
 const base = (org: string) => `/v1/organization/${org}`;

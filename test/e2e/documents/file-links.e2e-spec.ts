@@ -1,7 +1,8 @@
 import type { Agent } from 'supertest';
 import { DataSource } from 'typeorm';
-import { createTestApp, TestApp } from '../../support/app';
+import type { TestApp } from '../../support/app';
 import { memberAgent } from '../../support/orgs';
+import { appWithTempStorage } from '../../support/temp-storage';
 import {
   createHolding,
   createPlan,
@@ -9,20 +10,15 @@ import {
   noteBody,
   optionBody,
 } from '../cap-table/holdings-fixtures';
-import { pdf, tempStorage } from './upload-fixtures';
+import { pdf } from './upload-fixtures';
 
 /** Which plan and holding an organization file may be linked to together. */
 describe('organization files: plan and holding links', () => {
   let t: TestApp;
   let db: DataSource;
-  const storage = tempStorage();
-  beforeAll(async () => {
-    t = await createTestApp({ env: { STORAGE_DIR: storage.dir } });
-    db = t.get(DataSource);
-  });
-  afterAll(async () => {
-    await t.close();
-    storage.remove();
+  appWithTempStorage((app) => {
+    t = app;
+    db = app.get(DataSource);
   });
 
   describe('POST /v1/organization/:organization/file with a plan and a holding', () => {

@@ -1,23 +1,19 @@
 import type { Agent } from 'supertest';
 import { DataSource } from 'typeorm';
-import { createTestApp, TestApp } from '../../support/app';
+import type { TestApp } from '../../support/app';
 import { errorBody } from '../../support/errors';
 import { memberAgent } from '../../support/orgs';
+import { appWithTempStorage } from '../../support/temp-storage';
 import { incentiveTable } from '../cap-table/holdings-fixtures';
-import { pdf, tempStorage } from './upload-fixtures';
+import { pdf } from './upload-fixtures';
 
 /** Who may read a stored file through `GET /v1/file/:file/content`: the permission of its purpose. */
 describe('stored files: the permission of their purpose', () => {
   let t: TestApp;
   let db: DataSource;
-  const storage = tempStorage();
-  beforeAll(async () => {
-    t = await createTestApp({ env: { STORAGE_DIR: storage.dir } });
-    db = t.get(DataSource);
-  });
-  afterAll(async () => {
-    await t.close();
-    storage.remove();
+  appWithTempStorage((app) => {
+    t = app;
+    db = app.get(DataSource);
   });
 
   const IMPORT_HEADER =

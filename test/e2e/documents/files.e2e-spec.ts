@@ -5,8 +5,9 @@ import { createTestApp, TestApp } from '../../support/app';
 import { errorBody } from '../../support/errors';
 import { createOrg, memberAgent } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
+import { tempStorage } from '../../support/temp-storage';
 import { createHolding, incentiveTable, optionBody } from '../cap-table/holdings-fixtures';
-import { bytes, exe, ISO, MISSING, pdf, png, tempStorage, txt, UUID } from './upload-fixtures';
+import { bytes, exe, ISO, MISSING, pdf, png, txt, UUID } from './upload-fixtures';
 
 const storage = tempStorage();
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');

@@ -1,6 +1,3 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Test } from 'supertest';
 
 /** Sample uploads of the data room and files e2e tests: bytes that are what their names say. */
@@ -15,27 +12,6 @@ export const png = () =>
 export const txt = (text = 'plain text') => Buffer.from(text, 'utf8');
 /** A Windows executable's first bytes. */
 export const exe = () => Buffer.from('MZ\x90\x00\x03\x00\x00\x00', 'latin1');
-
-/**
- * A temporary STORAGE_DIR for one test file, made when first asked for (in `beforeAll`, so a
- * filtered-out run leaves nothing behind); `files()` lists every object in it.
- */
-export function tempStorage() {
-  let made: string | undefined;
-  return {
-    get dir(): string {
-      made ??= mkdtempSync(join(tmpdir(), 'ledgerline-storage-'));
-      return made;
-    },
-    files: (): string[] =>
-      made
-        ? (readdirSync(made, { recursive: true, withFileTypes: true }) as any[])
-            .filter((d) => d.isFile())
-            .map((d) => join(d.parentPath ?? d.path, d.name))
-        : [],
-    remove: () => made && rmSync(made, { recursive: true, force: true }),
-  };
-}
 
 /** Reads a download's body as bytes, whatever its content type. */
 export const bytes = (req: Test) =>

@@ -7,7 +7,8 @@ import { eventually, sleep } from '../../support/eventually';
 import { sessionSetCookie } from '../../support/sessions';
 import { createOrg, memberAgent } from '../../support/orgs';
 import { LoggedInUser, loggedInAgent } from '../../support/users';
-import { MISSING, pdf, tempStorage } from './upload-fixtures';
+import { tempStorage } from '../../support/temp-storage';
+import { MISSING, pdf } from './upload-fixtures';
 
 /**
  * Upload routes decide the session, the cross-site check and the permission before a byte of the

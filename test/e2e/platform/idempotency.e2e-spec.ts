@@ -3,14 +3,15 @@ import type { Agent, Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { IMPORT_LOCK_KEY } from '../../../src/cap-table/exports/import-lock';
 import { ExpiredKeysSweeper } from '../../../src/idempotency/expired-keys.sweeper';
+import { IdempotencyStore } from '../../../src/idempotency/idempotency-store';
 import { openApiDocument } from '../../../src/openapi';
 import { coherentPackage, packageZip } from '../../fixtures/ocf/ocf-packages';
-import { createTestApp, TestApp } from '../../support/app';
+import type { TestApp } from '../../support/app';
 import { createHolder, createSecurity, issue } from '../../support/cap-table';
 import { eventually } from '../../support/eventually';
 import { createOrg, memberAgent } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
-import { tempStorage } from '../documents/upload-fixtures';
+import { appWithTempStorage } from '../../support/temp-storage';
 
 const KEY = 'Idempotency-Key';
 const REPLAYED = 'idempotent-replayed';
@@ -18,19 +19,15 @@ const REPLAYED = 'idempotent-replayed';
 /**
  * `Idempotency-Key` on the writes of the cap table and the imports (issue 20): the first answer
  * is kept with the caller, the route and the body's hash; a retry gets it again and writes
- * nothing; the key with another request is 422, a retry while the first runs 409.
+ * nothing; the key with another request is 422, a retry while the first runs 409 (until the
+ * lease of a claim whose request died lapses).
  */
 describe('Idempotency-Key', () => {
   let t: TestApp;
   let db: DataSource;
-  const storage = tempStorage();
-  beforeAll(async () => {
-    t = await createTestApp({ env: { STORAGE_DIR: storage.dir } });
-    db = t.get(DataSource);
-  });
-  afterAll(async () => {
-    await t.close();
-    storage.remove();
+  appWithTempStorage((app) => {
+    t = app;
+    db = app.get(DataSource);
   });
 
   async function capTable() {
@@ -364,6 +361,39 @@ describe('Idempotency-Key', () => {
     expect(imported.headers[REPLAYED]).toBeUndefined();
     // A second OCF import would be 409 capTableNotEmpty; the retry is the first answer.
     expectReplay(imported, await upload());
+  });
+
+  it('a claim whose request died holds its key for a lease only: 409 until it lapses, then a retry runs', async () => {
+    const c = await capTable();
+    const key = newKey();
+    // What a request with this body claims before its server stops (the same body was sent with
+    // another key: its row has the request's fingerprint).
+    const sent = newKey();
+    await issueWith(c, sent, issuance(c)).expect(201);
+    const [request] = await db.query(
+      `SELECT user_id AS "userId", method, path, fingerprint FROM idempotency_key WHERE key = $1`,
+      [sent],
+    );
+    expect(await t.get<IdempotencyStore>(IdempotencyStore).claim({ ...request, key })).toBe(
+      'claimed',
+    );
+    const [{ lease }] = await db.query(
+      `SELECT extract(epoch FROM expires_at - now())::int AS lease FROM idempotency_key WHERE key = $1`,
+      [key],
+    );
+    expect(lease).toBeGreaterThan(50);
+    expect(lease).toBeLessThanOrEqual(60);
+    const held = await issueWith(c, key, issuance(c));
+    expect([held.status, held.body.key]).toEqual([409, 'idempotencyKeyInProgress']);
+    await db.query(
+      `UPDATE idempotency_key SET expires_at = now() - interval '1 second' WHERE key = $1`,
+      [key],
+    );
+    const retry = await issueWith(c, key, issuance(c));
+    expect(retry.status).toBe(201);
+    expect(retry.headers[REPLAYED]).toBeUndefined();
+    expect(await keyRows(key)).toEqual([{ state: 'done', status: 201 }]);
+    expect(await shareholdings(c.owner.agent, c.org.id)).toHaveLength(2);
   });
 
   it('a key past its 24 hours counts as absent, and the sweep deletes it', async () => {

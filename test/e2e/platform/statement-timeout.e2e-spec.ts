@@ -14,7 +14,7 @@ import { createHolder, createSecurity, issue } from '../../support/cap-table';
 import { sleep } from '../../support/eventually';
 import { createOrg } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
-import { tempStorage } from '../documents/upload-fixtures';
+import { tempStorage } from '../../support/temp-storage';
 
 /** The request limit of the apps below: well above any statement of the setup, on a busy machine. */
 const LIMIT_MS = 2000;

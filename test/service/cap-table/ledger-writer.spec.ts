@@ -10,7 +10,7 @@ import {
   LedgerState,
   ShareholdingState,
 } from '../../../src/cap-table/ledger/ledger-state';
-import { LedgerStore } from '../../../src/cap-table/ledger/ledger-store';
+import { LedgerReader } from '../../../src/cap-table/ledger/ledger-reader';
 import { LedgerVerifier } from '../../../src/cap-table/ledger/ledger-verifier';
 import { LedgerWriter } from '../../../src/cap-table/ledger/ledger-writer';
 import { applyTransaction, replay } from '../../../src/cap-table/ledger/reducer';
@@ -68,7 +68,7 @@ describe('LedgerWriter', () => {
   let t: TestApp;
   let db: DataSource;
   let writer: LedgerWriter;
-  let store: LedgerStore;
+  let store: LedgerReader;
   let verifier: LedgerVerifier;
   let organizations: OrganizationsService;
   let additions: MemberAdditionsService;
@@ -79,7 +79,7 @@ describe('LedgerWriter', () => {
     t = await createTestApp();
     db = t.get(DataSource);
     writer = t.get(LedgerWriter);
-    store = t.get(LedgerStore);
+    store = t.get(LedgerReader);
     verifier = t.get(LedgerVerifier);
     organizations = t.get(OrganizationsService);
     additions = t.get(MemberAdditionsService);

@@ -1,4 +1,5 @@
-import { assertActiveHolding, holding } from '../incentive-rules';
+import { assertActiveHolding } from '../incentives/holding-rules';
+import { holding } from '../incentives/lookups';
 import type { TransactionDefinition } from './definition';
 
 export const convertibleCancellation: TransactionDefinition<'TX_CONVERTIBLE_CANCELLATION'> = {

@@ -1,5 +1,6 @@
 import { LedgerRuleError } from '../ledger-state';
-import { assertActiveHolding, holding, ZERO } from '../incentive-rules';
+import { assertActiveHolding } from '../incentives/holding-rules';
+import { holding } from '../incentives/lookups';
 import { CONVERTIBLE_TYPES } from '../incentive-types';
 import {
   addShareholding,
@@ -9,6 +10,7 @@ import {
   issue,
   positive,
   security,
+  ZERO,
 } from '../rules';
 import type { TransactionDefinition } from './definition';
 

@@ -1,5 +1,5 @@
 import { LedgerRuleError } from '../ledger-state';
-import { addHolding } from '../incentive-rules';
+import { addHolding } from '../incentives/holding-rules';
 import { positive } from '../rules';
 import type { TransactionDefinition } from './definition';
 

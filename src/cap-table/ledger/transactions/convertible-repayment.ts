@@ -1,6 +1,8 @@
 import { toDecimalString } from '../../../../libs/cap-math';
 import { LedgerRuleError, LedgerState } from '../ledger-state';
-import { assertActiveHolding, holding, interestOwed } from '../incentive-rules';
+import { assertActiveHolding } from '../incentives/holding-rules';
+import { holding } from '../incentives/lookups';
+import { interestOwed } from '../incentives/holding-figures';
 import { positive } from '../rules';
 import type { TransactionPayloads } from '../transaction-types';
 import type { TransactionDefinition } from './definition';

@@ -1,11 +1,7 @@
-import {
-  assertActiveHolding,
-  closePendingRequests,
-  holding,
-  outstanding,
-  plan,
-  pool,
-} from '../incentive-rules';
+import { assertActiveHolding } from '../incentives/holding-rules';
+import { closePendingRequests } from '../incentives/exercise';
+import { holding, plan, pool } from '../incentives/lookups';
+import { outstanding } from '../incentives/holding-figures';
 import { security } from '../rules';
 import type { TransactionDefinition } from './definition';
 

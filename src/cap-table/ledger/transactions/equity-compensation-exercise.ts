@@ -1,4 +1,4 @@
-import { exercise, validateExercise } from '../incentive-rules';
+import { exercise, validateExercise } from '../incentives/exercise';
 import type { TransactionDefinition } from './definition';
 
 /** OCF TX_EQUITY_COMPENSATION_EXERCISE: a plan's grant becomes shares out of the plan's reservation. */

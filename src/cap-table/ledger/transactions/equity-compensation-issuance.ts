@@ -1,6 +1,8 @@
 import { toDecimalString } from '../../../../libs/cap-math';
 import { LedgerRuleError } from '../ledger-state';
-import { addHolding, assertSchedule, available, livePlan, pool } from '../incentive-rules';
+import { addHolding, assertSchedule } from '../incentives/holding-rules';
+import { available } from '../incentives/plan-reservation';
+import { livePlan, pool } from '../incentives/lookups';
 import { positive } from '../rules';
 import type { TransactionDefinition } from './definition';
 

@@ -1,4 +1,5 @@
-import { assertExercisable, holding } from '../incentive-rules';
+import { assertExercisable } from '../incentives/exercise';
+import { holding } from '../incentives/lookups';
 import { positive } from '../rules';
 import type { TransactionDefinition } from './definition';
 

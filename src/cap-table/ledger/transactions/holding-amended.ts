@@ -1,6 +1,8 @@
 import { toDecimalString } from '../../../../libs/cap-math';
 import { LedgerRuleError } from '../ledger-state';
-import { assertActiveHolding, assertSchedule, available, holding, pool } from '../incentive-rules';
+import { assertActiveHolding, assertSchedule } from '../incentives/holding-rules';
+import { available } from '../incentives/plan-reservation';
+import { holding, pool } from '../incentives/lookups';
 import { positive } from '../rules';
 import type { TransactionDefinition } from './definition';
 

@@ -1,5 +1,5 @@
-import { assertLiveClass, security } from '../rules';
-import { assertReservable, nonNegative, reserve, ZERO } from '../incentive-rules';
+import { assertLiveClass, security, ZERO } from '../rules';
+import { assertReservable, nonNegative, reserve } from '../incentives/plan-reservation';
 import type { TransactionDefinition } from './definition';
 
 /** A stock plan reserves shares of its class out of the unissued balance. */

@@ -1,6 +1,7 @@
 import { toDecimalString } from '../../../../libs/cap-math';
 import { LedgerRuleError } from '../ledger-state';
-import { livePlan, outstandingOfPool, outstandingReservation, poolsOf } from '../incentive-rules';
+import { livePlan, poolsOf } from '../incentives/lookups';
+import { outstandingOfPool, outstandingReservation } from '../incentives/plan-reservation';
 import { security } from '../rules';
 import type { TransactionDefinition } from './definition';
 

@@ -1,6 +1,7 @@
 import { toDecimalString } from '../../../../libs/cap-math';
 import { LedgerRuleError, LedgerState, PlanState } from '../ledger-state';
-import { livePlan, nonNegative, poolsOf, reserve, sumOf } from '../incentive-rules';
+import { livePlan, poolsOf } from '../incentives/lookups';
+import { nonNegative, reserve, sumOf } from '../incentives/plan-reservation';
 import { security } from '../rules';
 import type { TransactionDefinition } from './definition';
 

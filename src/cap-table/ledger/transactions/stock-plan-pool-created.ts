@@ -1,4 +1,6 @@
-import { assertPoolsFit, livePlan, nonNegative, poolsOf, ZERO } from '../incentive-rules';
+import { assertPoolsFit, nonNegative } from '../incentives/plan-reservation';
+import { livePlan, poolsOf } from '../incentives/lookups';
+import { ZERO } from '../rules';
 import type { TransactionDefinition } from './definition';
 
 /** A pool of a plan: the pools together reserve no more than the plan. */

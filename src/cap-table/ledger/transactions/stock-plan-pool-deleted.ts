@@ -1,6 +1,6 @@
 import { toDecimalString } from '../../../../libs/cap-math';
 import { LedgerRuleError } from '../ledger-state';
-import { plan, pool } from '../incentive-rules';
+import { plan, pool } from '../incentives/lookups';
 import type { TransactionDefinition } from './definition';
 
 /** A pool with nothing granted or exercised from it. */

@@ -1,6 +1,7 @@
 import { toDecimalString } from '../../../../libs/cap-math';
 import { LedgerRuleError } from '../ledger-state';
-import { assertPoolsFit, nonNegative, plan, pool, poolsOf } from '../incentive-rules';
+import { assertPoolsFit, nonNegative } from '../incentives/plan-reservation';
+import { plan, pool, poolsOf } from '../incentives/lookups';
 import type { TransactionDefinition } from './definition';
 
 /** A pool renamed or resized: never below what it granted, its plan's pools within the plan. */

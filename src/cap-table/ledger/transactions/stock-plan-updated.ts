@@ -1,4 +1,4 @@
-import { plan } from '../incentive-rules';
+import { plan } from '../incentives/lookups';
 import type { TransactionDefinition } from './definition';
 import { noRules } from './definition';
 

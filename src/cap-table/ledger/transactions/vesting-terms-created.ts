@@ -1,5 +1,5 @@
 import { LedgerRuleError } from '../ledger-state';
-import { schedule } from '../incentive-rules';
+import { schedule } from '../incentives/lookups';
 import type { TransactionDefinition } from './definition';
 
 /** Vesting terms, or a new version of them (a PUT) that supersedes the latest one. */

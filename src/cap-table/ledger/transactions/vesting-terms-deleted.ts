@@ -1,5 +1,5 @@
 import { LedgerRuleError } from '../ledger-state';
-import { schedule } from '../incentive-rules';
+import { schedule } from '../incentives/lookups';
 import type { TransactionDefinition } from './definition';
 
 /** Vesting terms no active grant uses. */

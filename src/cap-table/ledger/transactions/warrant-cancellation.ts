@@ -1,4 +1,6 @@
-import { assertActiveHolding, holding, outstanding } from '../incentive-rules';
+import { assertActiveHolding } from '../incentives/holding-rules';
+import { holding } from '../incentives/lookups';
+import { outstanding } from '../incentives/holding-figures';
 import type { TransactionDefinition } from './definition';
 
 export const warrantCancellation: TransactionDefinition<'TX_WARRANT_CANCELLATION'> = {

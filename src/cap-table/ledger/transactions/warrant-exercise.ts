@@ -1,4 +1,4 @@
-import { exercise, validateExercise } from '../incentive-rules';
+import { exercise, validateExercise } from '../incentives/exercise';
 import type { TransactionDefinition } from './definition';
 
 /** OCF TX_WARRANT_EXERCISE: shares of the warrant's class, out of its unissued balance. */

@@ -1,5 +1,5 @@
 import { LedgerRuleError } from '../ledger-state';
-import { addHolding, assertSchedule } from '../incentive-rules';
+import { addHolding, assertSchedule } from '../incentives/holding-rules';
 import { assertLiveClass, positive, security } from '../rules';
 import type { TransactionDefinition } from './definition';
 
