@@ -4,8 +4,6 @@ import {
   derivedId,
   exerciseTriggerId,
   VESTING_START_CONDITION,
-} from './ocf-ids';
-import {
   compact,
   ledgerComment,
   monetary,
@@ -13,7 +11,7 @@ import {
   OcfItem,
   percentage,
   withComments,
-} from './ocf-values';
+} from '../../../libs/ocf';
 
 /**
  * The issuance of a grant, warrant, SAFE or note (a `/v1/holding` record) as OCF: the

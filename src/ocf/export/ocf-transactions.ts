@@ -14,8 +14,17 @@ import {
   type TransactionType,
 } from '../../cap-table';
 import { holdingIssuance } from './ocf-holdings';
-import { conversionTriggerId, derivedId, exerciseTriggerId } from './ocf-ids';
-import { compact, ledgerComment, monetary, numeric, OcfItem, withComments } from './ocf-values';
+import {
+  conversionTriggerId,
+  derivedId,
+  exerciseTriggerId,
+  compact,
+  ledgerComment,
+  monetary,
+  numeric,
+  OcfItem,
+  withComments,
+} from '../../../libs/ocf';
 
 /**
  * The equity transaction log as OCF transactions, one log entry at a time, in log order.

@@ -6,10 +6,9 @@ import {
   MAX_LEGEND_TEXT_LENGTH,
   type SecurityRecord,
 } from '../../cap-table';
-import { amount, arr, canonical, obj, str } from './ocf-json';
+import { amount, arr, canonical, obj, str, type Located } from '../../../libs/ocf';
 import { ISSUANCES, KEPT } from './ocf-kept-fields';
 import { MapperBase } from './ocf-mapper-base';
-import type { Located } from './ocf-package';
 import { scheduleShape } from './ocf-vesting';
 
 /** The objects of a package that are not transactions, as ledger definitions. */

@@ -1,9 +1,8 @@
 import { toDecimal, toDecimalString } from '../../../libs/cap-math';
 import type { HoldingRecord, HoldingTerms, HoldingType } from '../../cap-table';
-import { amount, arr, canonical, obj, percent, str } from './ocf-json';
+import { amount, arr, canonical, obj, percent, str, type Located } from '../../../libs/ocf';
 import { COMPENSATION } from './ocf-kept-fields';
 import type { Done } from './ocf-mapper-base';
-import type { Located } from './ocf-package';
 import { StockTransactions } from './ocf-stock-transactions';
 
 /** The transactions of grants, warrants and convertibles. */

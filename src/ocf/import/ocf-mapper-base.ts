@@ -8,8 +8,8 @@ import {
   type LedgerTransaction,
 } from '../../cap-table';
 import { KEPT } from './ocf-kept-fields';
-import { arr, empty, NOTE, notesOf, str } from './ocf-json';
-import type { Json, Located, OcfPackage } from './ocf-package';
+import { arr, empty, NOTE, notesOf, str, type Json, type Located } from '../../../libs/ocf';
+import type { OcfPackage } from './ocf-package';
 import { Findings, type OcfProblem } from './ocf-problems';
 
 /** A stakeholder as a member: an existing one (matched by e-mail) or one the import adds. */

@@ -1,8 +1,8 @@
-import { arr, canonical, obj, str } from './ocf-json';
+import { arr, canonical, obj, str, type Json, type Located } from '../../../libs/ocf';
 import { ISSUANCES, MANIFEST_ENTRY } from './ocf-kept-fields';
 import { HoldingTransactions } from './ocf-holding-transactions';
 import type { Done, ImportPlan, MappingOptions } from './ocf-mapper-base';
-import type { Json, Located, OcfPackage } from './ocf-package';
+import type { OcfPackage } from './ocf-package';
 import type { OcfProblem } from './ocf-problems';
 
 export type {

@@ -2,10 +2,9 @@ import Decimal from 'decimal.js';
 import { toDecimal, toDecimalString } from '../../../libs/cap-math';
 import type { LedgerTransaction } from '../../cap-table';
 import { DefinitionsMapper } from './ocf-definitions';
-import { amount, arr, canonical, notesOf, obj, str } from './ocf-json';
+import { amount, arr, canonical, notesOf, obj, str, type Located } from '../../../libs/ocf';
 import { ISSUANCES } from './ocf-kept-fields';
 import type { Done, Target } from './ocf-mapper-base';
-import type { Located } from './ocf-package';
 
 /** References, pools, and the transactions of shares and classes. */
 export abstract class StockTransactions extends DefinitionsMapper {
