@@ -1,9 +1,11 @@
 import { found } from '../rules';
 import type { TransactionDefinition } from './definition';
+import { KEPT_IN_MANIFEST } from './ocf-mapping';
 import { noRules } from './definition';
 
 export const capitalChangeAmended: TransactionDefinition<'CAPITAL_CHANGE_AMENDED'> = {
   definesRecord: false,
+  ocf: KEPT_IN_MANIFEST,
   scope: (p) => ({ capitalChanges: [p.capitalChangeId] }),
   validate: noRules,
   apply(state, { capitalChangeId, changes }) {

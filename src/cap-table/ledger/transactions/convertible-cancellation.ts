@@ -1,8 +1,10 @@
 import { assertActiveHolding, holding } from '../incentive-rules';
 import type { TransactionDefinition } from './definition';
+import { convertibleCancellationOcf } from './convertible-cancellation.ocf';
 
 export const convertibleCancellation: TransactionDefinition<'TX_CONVERTIBLE_CANCELLATION'> = {
   definesRecord: false,
+  ocf: convertibleCancellationOcf,
   scope: (p) => ({ holdings: [p.holdingId] }),
   validate(state, { holdingId }) {
     assertActiveHolding(holding(state, holdingId));

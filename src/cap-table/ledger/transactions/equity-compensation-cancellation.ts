@@ -8,6 +8,7 @@ import {
 } from '../incentive-rules';
 import { security } from '../rules';
 import type { TransactionDefinition } from './definition';
+import { equityCompensationCancellationOcf } from './holding-cancellation.ocf';
 
 /**
  * OCF TX_EQUITY_COMPENSATION_CANCELLATION: what is outstanding returns to the pool, or is retired
@@ -16,6 +17,7 @@ import type { TransactionDefinition } from './definition';
 export const equityCompensationCancellation: TransactionDefinition<'TX_EQUITY_COMPENSATION_CANCELLATION'> =
   {
     definesRecord: false,
+    ocf: equityCompensationCancellationOcf,
     scope: (p) => ({ holdings: [p.holdingId] }),
     validate(state, { holdingId }) {
       assertActiveHolding(holding(state, holdingId));

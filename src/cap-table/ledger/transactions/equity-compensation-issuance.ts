@@ -3,11 +3,13 @@ import { LedgerRuleError } from '../ledger-state';
 import { addHolding, assertSchedule, available, livePlan, pool } from '../incentive-rules';
 import { positive } from '../rules';
 import type { TransactionDefinition } from './definition';
+import { equityCompensationIssuanceOcf } from './equity-compensation-issuance.ocf';
 
 /** OCF TX_EQUITY_COMPENSATION_ISSUANCE: a grant out of a pool's available shares. */
 export const equityCompensationIssuance: TransactionDefinition<'TX_EQUITY_COMPENSATION_ISSUANCE'> =
   {
     definesRecord: false,
+    ocf: equityCompensationIssuanceOcf,
     refers: { members: [['holding', 'memberId']] },
     scope: (p) => ({
       pools: p.holding.poolId ? [p.holding.poolId] : [],

@@ -3,6 +3,7 @@ import { LedgerRuleError } from '../ledger-state';
 import { assertActiveHolding, assertSchedule, available, holding, pool } from '../incentive-rules';
 import { positive } from '../rules';
 import type { TransactionDefinition } from './definition';
+import { holdingAmendedOcf } from './holding-amended.ocf';
 
 /**
  * A correction of a grant, warrant or convertible: its terms or vesting. A grant's quantity
@@ -11,6 +12,7 @@ import type { TransactionDefinition } from './definition';
  */
 export const holdingAmended: TransactionDefinition<'HOLDING_AMENDED'> = {
   definesRecord: false,
+  ocf: holdingAmendedOcf,
   refers: { members: [['changes', 'memberId']] },
   scope: (p) => ({
     holdings: [p.holdingId],

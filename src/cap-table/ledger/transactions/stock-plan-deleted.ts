@@ -3,10 +3,12 @@ import { LedgerRuleError } from '../ledger-state';
 import { livePlan, outstandingOfPool, outstandingReservation, poolsOf } from '../incentive-rules';
 import { security } from '../rules';
 import type { TransactionDefinition } from './definition';
+import { WRITTEN_AS_OBJECT } from './ocf-mapping';
 
 /** A plan without outstanding grants: its reservation returns to the class, its pools go with it. */
 export const stockPlanDeleted: TransactionDefinition<'STOCK_PLAN_DELETED'> = {
   definesRecord: false,
+  ocf: WRITTEN_AS_OBJECT,
   scope: (p) => ({ plans: [p.planId] }),
   validate(state, { planId }) {
     const pl = livePlan(state, planId, true);

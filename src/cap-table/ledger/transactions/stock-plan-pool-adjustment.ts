@@ -3,6 +3,7 @@ import { LedgerRuleError, LedgerState, PlanState } from '../ledger-state';
 import { livePlan, nonNegative, poolsOf, reserve, sumOf } from '../incentive-rules';
 import { security } from '../rules';
 import type { TransactionDefinition } from './definition';
+import { stockPlanPoolAdjustmentOcf } from './stock-plan-pool-adjustment.ocf';
 
 /** The least a plan may reserve: what its pools reserve, or what was exercised or retired. */
 function floorOf(state: LedgerState, pl: PlanState) {
@@ -14,6 +15,7 @@ function floorOf(state: LedgerState, pl: PlanState) {
 /** OCF TX_STOCK_PLAN_POOL_ADJUSTMENT: the plan's reservation grows from, or shrinks back to, its class. */
 export const stockPlanPoolAdjustment: TransactionDefinition<'TX_STOCK_PLAN_POOL_ADJUSTMENT'> = {
   definesRecord: false,
+  ocf: stockPlanPoolAdjustmentOcf,
   scope: (p) => ({ plans: [p.planId] }),
   validate(state, { planId, sharesReserved }) {
     const pl = livePlan(state, planId, true);

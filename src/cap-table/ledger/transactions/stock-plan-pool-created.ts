@@ -1,9 +1,11 @@
 import { assertPoolsFit, livePlan, nonNegative, poolsOf, ZERO } from '../incentive-rules';
 import type { TransactionDefinition } from './definition';
+import { WRITTEN_AS_OBJECT } from './ocf-mapping';
 
 /** A pool of a plan: the pools together reserve no more than the plan. */
 export const stockPlanPoolCreated: TransactionDefinition<'STOCK_PLAN_POOL_CREATED'> = {
   definesRecord: true,
+  ocf: WRITTEN_AS_OBJECT,
   scope: (p) => ({ plans: [p.pool.planId] }),
   validate(state, { pool }) {
     const pl = livePlan(state, pool.planId, true);

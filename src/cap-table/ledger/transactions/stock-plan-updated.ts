@@ -1,9 +1,11 @@
 import { plan } from '../incentive-rules';
 import type { TransactionDefinition } from './definition';
+import { WRITTEN_AS_OBJECT } from './ocf-mapping';
 import { noRules } from './definition';
 
 export const stockPlanUpdated: TransactionDefinition<'STOCK_PLAN_UPDATED'> = {
   definesRecord: true,
+  ocf: WRITTEN_AS_OBJECT,
   scope: (p) => ({ plans: [p.planId] }),
   validate: noRules,
   apply(state, { planId, changes }) {

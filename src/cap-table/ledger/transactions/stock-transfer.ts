@@ -2,6 +2,7 @@ import { compareDates, toDecimalString } from '../../../../libs/cap-math';
 import { LedgerRuleError } from '../ledger-state';
 import { assertActive, positive, security, shareholding, takeLowest } from '../rules';
 import type { TransactionDefinition } from './definition';
+import { stockTransferOcf } from './stock-transfer.ocf';
 
 /**
  * OCF TX_STOCK_TRANSFER: the lowest-numbered shares of the source move to a new certificate of
@@ -9,6 +10,7 @@ import type { TransactionDefinition } from './definition';
  */
 export const stockTransfer: TransactionDefinition<'TX_STOCK_TRANSFER'> = {
   definesRecord: false,
+  ocf: stockTransferOcf,
   refers: { createdShareholding: ['destinationId'], members: [['toMemberId']] },
   scope: (p) => ({ shareholdings: [p.sourceId] }),
   validate(state, t) {

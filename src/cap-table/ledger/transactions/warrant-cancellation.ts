@@ -1,8 +1,10 @@
 import { assertActiveHolding, holding, outstanding } from '../incentive-rules';
 import type { TransactionDefinition } from './definition';
+import { warrantCancellationOcf } from './holding-cancellation.ocf';
 
 export const warrantCancellation: TransactionDefinition<'TX_WARRANT_CANCELLATION'> = {
   definesRecord: false,
+  ocf: warrantCancellationOcf,
   scope: (p) => ({ holdings: [p.holdingId] }),
   validate(state, { holdingId }) {
     assertActiveHolding(holding(state, holdingId));
