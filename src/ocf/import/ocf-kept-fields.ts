@@ -1,16 +1,4 @@
-import type { HoldingType } from '../../cap-table';
-
-/** The tables of the mapping: OCF's compensation types, the fields each object keeps, the issuances. */
-
-/** OCF `compensation_type` → the ledger's holding type (SARs of either kind are SARs). */
-export const COMPENSATION: Record<string, HoldingType> = {
-  OPTION_ISO: 'option_iso',
-  OPTION_NSO: 'option_nso',
-  OPTION: 'option',
-  RSU: 'rsu',
-  CSAR: 'sar',
-  SSAR: 'sar',
-};
+/** The tables of the mapping: the fields each object keeps, the issuances. */
 
 /** Object fields each kind keeps; every other field present is reported as a warning. */
 export const KEPT: Record<string, string[]> = {
