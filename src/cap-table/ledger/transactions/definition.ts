@@ -33,6 +33,10 @@ export interface TransactionDefinition<T extends TransactionType> {
   readonly refers?: {
     createdShareholding?: readonly string[];
     members?: readonly (readonly string[])[];
+    /** The shareholding it takes shares from (a transfer's source). */
+    source?: readonly string[];
+    /** The shareholding or holding whose issuance it corrects. */
+    amends?: readonly string[];
   };
   /**
    * What it is in the Open Cap Format: what the export writes of it, and the OCF objects the

@@ -13,7 +13,7 @@ import { holdingAmendedOcf } from './holding-amended.ocf';
 export const holdingAmended: TransactionDefinition<'HOLDING_AMENDED'> = {
   definesRecord: false,
   ocf: holdingAmendedOcf,
-  refers: { members: [['changes', 'memberId']] },
+  refers: { members: [['changes', 'memberId']], amends: ['holdingId'] },
   scope: (p) => ({
     holdings: [p.holdingId],
     schedules: p.changes.vestingScheduleId ? [p.changes.vestingScheduleId] : [],

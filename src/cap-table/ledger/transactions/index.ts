@@ -95,17 +95,21 @@ export const TRANSACTIONS = {
 
 /** The types whose payload refers to something of `kind`, with the path to it. */
 export function referring(
-  kind: 'createdShareholding' | 'members',
+  kind: keyof NonNullable<TransactionDefinition<TransactionType>['refers']>,
 ): { type: TransactionType; paths: readonly (readonly string[])[] }[] {
   return (Object.keys(TRANSACTIONS) as TransactionType[]).flatMap((type) => {
     const refers = (TRANSACTIONS[type] as TransactionDefinition<TransactionType>).refers;
-    const found =
-      kind === 'members'
-        ? refers?.members
-        : refers?.createdShareholding && [refers.createdShareholding];
+    const found = kind === 'members' ? refers?.members : refers?.[kind] && [refers[kind]];
     return found?.length ? [{ type, paths: found }] : [];
   });
 }
+
+/** The types whose OCF export reads only some of the payload when the row has what they made. */
+export const payloadWithMade = (): { type: TransactionType; members: readonly string[] }[] =>
+  (Object.keys(TRANSACTIONS) as TransactionType[]).flatMap((type) => {
+    const members = ocfMappingOf(type)?.export.payloadWithMade;
+    return members ? [{ type, members }] : [];
+  });
 
 /** The definition of `type`, typed for its payload. */
 export const definitionOf = <T extends TransactionType>(type: T): TransactionDefinition<T> =>

@@ -26,6 +26,11 @@ export interface OcfExportMapping<T extends TransactionType> {
    */
   readonly from: 'manifest' | 'row' | 'replayed';
   /**
+   * The payload members it reads when the log row has the shareholding the entry created (which
+   * has the rest, as it stands): the log read leaves out the others (100,000 issuances).
+   */
+  readonly payloadWithMade?: readonly string[];
+  /**
    * Its OCF transactions, in the order to write. None without it: a definition is written as it
    * stands once the log is read (StockClasses, Valuations ...), a correction with its issuance.
    */

@@ -60,6 +60,7 @@ export function stockIssuanceItem(
 export const stockIssuanceOcf: OcfMapping<'TX_STOCK_ISSUANCE'> = {
   export: {
     from: 'row',
+    payloadWithMade: ['shareholdingId', 'memberId', 'securityId', 'quantity'],
     map(row, p, ctx) {
       const m = row.made;
       const comments = ctx.amendmentComments(p.shareholdingId);

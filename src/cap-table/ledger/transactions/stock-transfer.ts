@@ -11,7 +11,11 @@ import { stockTransferOcf } from './stock-transfer.ocf';
 export const stockTransfer: TransactionDefinition<'TX_STOCK_TRANSFER'> = {
   definesRecord: false,
   ocf: stockTransferOcf,
-  refers: { createdShareholding: ['destinationId'], members: [['toMemberId']] },
+  refers: {
+    createdShareholding: ['destinationId'],
+    members: [['toMemberId']],
+    source: ['sourceId'],
+  },
   scope: (p) => ({ shareholdings: [p.sourceId] }),
   validate(state, t) {
     const source = shareholding(state, t.sourceId);
