@@ -128,7 +128,7 @@ export class ImportBook {
   }
 
   /** Warnings for the fields of `l` the import does not keep. */
-  unkept(l: Located, kept = KEPT[String(l.object.object_type)] ?? []) {
+  unkept(l: Located, kept: readonly string[] = KEPT[String(l.object.object_type)] ?? []) {
     for (const [key, value] of Object.entries(l.object)) {
       if (key === 'comments' || kept.includes(key) || empty(value)) continue;
       if (this.alsoKept.get(l.object)?.includes(key)) continue;

@@ -134,7 +134,7 @@ class ImportPlanner {
       }
       if (done) {
         const counted = type === MANIFEST_ENTRY ? String((o.entry as { type: string }).type) : type;
-        if (type !== MANIFEST_ENTRY) book.unkept(l);
+        if (type !== MANIFEST_ENTRY) book.unkept(l, OCF_IMPORTERS.get(type)!.keeps);
         book.counts.transactions[counted] = (book.counts.transactions[counted] ?? 0) + 1;
       }
     }
@@ -189,6 +189,6 @@ class ImportPlanner {
   /** Maps and replays one transaction: true when imported, false on a problem. */
   private transaction(l: Located, type: string): OcfDone {
     if (type === MANIFEST_ENTRY) return this.manifestEntry(l);
-    return OCF_IMPORTERS.get(type)?.(l, this.context) ?? 'unsupported';
+    return OCF_IMPORTERS.get(type)?.read(l, this.context) ?? 'unsupported';
   }
 }

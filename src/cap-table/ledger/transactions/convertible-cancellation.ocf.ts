@@ -26,27 +26,30 @@ export const convertibleCancellationOcf: OcfMapping<'TX_CONVERTIBLE_CANCELLATION
   },
   import: {
     objects: {
-      TX_CONVERTIBLE_CANCELLATION(l, ctx) {
-        const holdingId = ctx.target(l, 'holding');
-        if (!holdingId) return false;
-        const repayment = ctx.note<{ amount: string; date: string }>(l.object, 'repayment');
-        if (repayment) {
-          ctx.keep(l.object, 'amount');
+      TX_CONVERTIBLE_CANCELLATION: {
+        keeps: ['object_type', 'id', 'security_id', 'date', 'reason_text'],
+        read(l, ctx) {
+          const holdingId = ctx.target(l, 'holding');
+          if (!holdingId) return false;
+          const repayment = ctx.note<{ amount: string; date: string }>(l.object, 'repayment');
+          if (repayment) {
+            ctx.keep(l.object, 'amount');
+            return ctx.record(l, {
+              type: 'TX_CONVERTIBLE_REPAYMENT',
+              effectiveDate: String(repayment.date),
+              payload: {
+                holdingId,
+                amount: canonical(String(repayment.amount)),
+                date: String(repayment.date),
+              },
+            });
+          }
           return ctx.record(l, {
-            type: 'TX_CONVERTIBLE_REPAYMENT',
-            effectiveDate: String(repayment.date),
-            payload: {
-              holdingId,
-              amount: canonical(String(repayment.amount)),
-              date: String(repayment.date),
-            },
+            type: 'TX_CONVERTIBLE_CANCELLATION',
+            effectiveDate: String(l.object.date),
+            payload: { holdingId, reason: str(l.object.reason_text) ?? 'cancellation' },
           });
-        }
-        return ctx.record(l, {
-          type: 'TX_CONVERTIBLE_CANCELLATION',
-          effectiveDate: String(l.object.date),
-          payload: { holdingId, reason: str(l.object.reason_text) ?? 'cancellation' },
-        });
+        },
       },
     },
   },

@@ -54,51 +54,62 @@ export const convertibleConversionOcf: OcfMapping<'TX_CONVERTIBLE_CONVERSION'> =
   },
   import: {
     objects: {
-      TX_CONVERTIBLE_CONVERSION(l, ctx) {
-        const o = l.object;
-        const holdingId = ctx.target(l, 'holding');
-        const result = ctx.oneResult(l);
-        if (!holdingId || !result) return false;
-        const h = ctx.state.holdings.get(holdingId)!;
-        const shares = ctx.quantity(result, 'quantity', result.object.quantity);
-        if (!shares) return false;
-        const converted = canonical(
-          h.terms.amount ?? toDecimalString(h.principalOutstanding ?? toDecimal(0)),
-        );
-        const price =
-          amount(result.object.share_price) ??
-          toDecimalString(toDecimal(converted).div(toDecimal(shares)).toDecimalPlaces(10));
-        const shareholdingId = ctx.newId();
-        const noted = ctx.note<Record<string, string | null>>(o, 'conversion');
-        // The export's reason text says what the note holds.
-        if (noted) ctx.keep(o, 'reason_text');
-        const ok = ctx.record(l, {
-          type: 'TX_CONVERTIBLE_CONVERSION',
-          effectiveDate: String(o.date),
-          payload: {
-            holdingId,
-            conversion: {
-              date: String(o.date),
-              shareholdingId,
-              securityId: ctx.classes.get(String(result.object.stock_class_id))!,
-              shares,
-              conversionPrice: noted?.conversionPrice ?? price,
-              method: (noted?.method as 'cap' | 'discount' | 'price' | undefined) ?? 'price',
-              conversionAmount: noted?.conversionAmount ?? converted,
-              roundPricePerShare: noted?.roundPricePerShare ?? price,
-              preMoneyValuation: noted?.preMoneyValuation ?? null,
+      TX_CONVERTIBLE_CONVERSION: {
+        keeps: [
+          'object_type',
+          'id',
+          'security_id',
+          'date',
+          'resulting_security_ids',
+          'trigger_id',
+          'quantity_converted',
+        ],
+        read(l, ctx) {
+          const o = l.object;
+          const holdingId = ctx.target(l, 'holding');
+          const result = ctx.oneResult(l);
+          if (!holdingId || !result) return false;
+          const h = ctx.state.holdings.get(holdingId)!;
+          const shares = ctx.quantity(result, 'quantity', result.object.quantity);
+          if (!shares) return false;
+          const converted = canonical(
+            h.terms.amount ?? toDecimalString(h.principalOutstanding ?? toDecimal(0)),
+          );
+          const price =
+            amount(result.object.share_price) ??
+            toDecimalString(toDecimal(converted).div(toDecimal(shares)).toDecimalPlaces(10));
+          const shareholdingId = ctx.newId();
+          const noted = ctx.note<Record<string, string | null>>(o, 'conversion');
+          // The export's reason text says what the note holds.
+          if (noted) ctx.keep(o, 'reason_text');
+          const ok = ctx.record(l, {
+            type: 'TX_CONVERTIBLE_CONVERSION',
+            effectiveDate: String(o.date),
+            payload: {
+              holdingId,
+              conversion: {
+                date: String(o.date),
+                shareholdingId,
+                securityId: ctx.classes.get(String(result.object.stock_class_id))!,
+                shares,
+                conversionPrice: noted?.conversionPrice ?? price,
+                method: (noted?.method as 'cap' | 'discount' | 'price' | undefined) ?? 'price',
+                conversionAmount: noted?.conversionAmount ?? converted,
+                roundPricePerShare: noted?.roundPricePerShare ?? price,
+                preMoneyValuation: noted?.preMoneyValuation ?? null,
+              },
+              legendIds: arr(result.object.stock_legend_ids).map((id) =>
+                ctx.legends.get(String(id))!,
+              ),
             },
-            legendIds: arr(result.object.stock_legend_ids).map((id) =>
-              ctx.legends.get(String(id))!,
-            ),
-          },
-        });
-        if (ok)
-          ctx.issued(result, String(result.object.security_id), {
-            kind: 'shareholding',
-            id: shareholdingId,
           });
-        return ok;
+          if (ok)
+            ctx.issued(result, String(result.object.security_id), {
+              kind: 'shareholding',
+              id: shareholdingId,
+            });
+          return ok;
+        },
       },
     },
   },

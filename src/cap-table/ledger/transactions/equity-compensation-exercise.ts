@@ -10,8 +10,19 @@ export const equityCompensationExercise: TransactionDefinition<'TX_EQUITY_COMPEN
       export: exerciseExport,
       import: {
         objects: {
-          TX_EQUITY_COMPENSATION_EXERCISE: (l, ctx) =>
-            exerciseImport(l, ctx, 'TX_EQUITY_COMPENSATION_EXERCISE'),
+          TX_EQUITY_COMPENSATION_EXERCISE: {
+            keeps: [
+              'object_type',
+              'id',
+              'security_id',
+              'date',
+              'resulting_security_ids',
+              'quantity',
+              'consideration_text',
+              'balance_security_id',
+            ],
+            read: (l, ctx) => exerciseImport(l, ctx, 'TX_EQUITY_COMPENSATION_EXERCISE'),
+          },
         },
       },
     },

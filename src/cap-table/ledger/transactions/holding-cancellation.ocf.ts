@@ -84,8 +84,18 @@ export const equityCompensationCancellationOcf: OcfMapping<'TX_EQUITY_COMPENSATI
     },
     import: {
       objects: {
-        TX_EQUITY_COMPENSATION_CANCELLATION: (l, ctx) =>
-          cancellation(l, ctx, 'TX_EQUITY_COMPENSATION_CANCELLATION'),
+        TX_EQUITY_COMPENSATION_CANCELLATION: {
+          keeps: [
+            'object_type',
+            'id',
+            'security_id',
+            'date',
+            'reason_text',
+            'quantity',
+            'balance_security_id',
+          ],
+          read: (l, ctx) => cancellation(l, ctx, 'TX_EQUITY_COMPENSATION_CANCELLATION'),
+        },
       },
     },
   };
@@ -106,7 +116,18 @@ export const warrantCancellationOcf: OcfMapping<'TX_WARRANT_CANCELLATION'> = {
   },
   import: {
     objects: {
-      TX_WARRANT_CANCELLATION: (l, ctx) => cancellation(l, ctx, 'TX_WARRANT_CANCELLATION'),
+      TX_WARRANT_CANCELLATION: {
+        keeps: [
+          'object_type',
+          'id',
+          'security_id',
+          'date',
+          'reason_text',
+          'quantity',
+          'balance_security_id',
+        ],
+        read: (l, ctx) => cancellation(l, ctx, 'TX_WARRANT_CANCELLATION'),
+      },
     },
   },
 };

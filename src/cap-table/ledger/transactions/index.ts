@@ -1,7 +1,6 @@
 import type { TransactionType } from '../transaction-types';
-import type { Located } from '../../../../libs/ocf';
 import type { TransactionDefinition } from './definition';
-import type { OcfDone, OcfImportContext, OcfImportMapping, OcfMapping } from './ocf-mapping';
+import type { OcfImportMapping, OcfMapping, OcfObjectImport } from './ocf-mapping';
 import { capitalChangeAmended } from './capital-change-amended';
 import { capitalChangeRecorded } from './capital-change-recorded';
 import { convertibleCancellation } from './convertible-cancellation';
@@ -125,8 +124,9 @@ const ocfImports = (Object.keys(TRANSACTIONS) as TransactionType[]).flatMap((typ
 });
 
 /** OCF object type → how the import reads it, from the definitions that import it. */
-export const OCF_IMPORTERS: ReadonlyMap<string, (l: Located, ctx: OcfImportContext) => OcfDone> =
-  new Map(ocfImports.flatMap(({ imports }) => Object.entries(imports.objects ?? {})));
+export const OCF_IMPORTERS: ReadonlyMap<string, OcfObjectImport> = new Map(
+  ocfImports.flatMap(({ imports }) => Object.entries(imports.objects ?? {})),
+);
 
 /** Log entry type → how the import reads it back from the manifest's comments. */
 export const OCF_MANIFEST_IMPORTERS: ReadonlyMap<

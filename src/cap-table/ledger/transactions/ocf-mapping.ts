@@ -86,10 +86,18 @@ export interface ManifestEntry {
 }
 
 export interface OcfImportMapping {
-  /** The OCF object types imported as this type, each with how (recording through `ctx.record`). */
-  readonly objects?: Readonly<Record<string, (l: Located, ctx: OcfImportContext) => OcfDone>>;
+  /** The OCF object types imported as this type, by object type. */
+  readonly objects?: Readonly<Record<string, OcfObjectImport>>;
   /** Reads back an entry of the type the export kept in the manifest's comments. */
   fromManifest?(l: Located, entry: ManifestEntry, ctx: OcfImportContext): OcfDone;
+}
+
+/** How the import reads one OCF object type. */
+export interface OcfObjectImport {
+  /** The fields it keeps: any other the object has is reported as not imported. */
+  readonly keeps: readonly string[];
+  /** Records the ledger transactions of the object (through `ctx.record`). */
+  read(l: Located, ctx: OcfImportContext): OcfDone;
 }
 
 /** What the import driver offers the mappings while it replays the package's transactions. */

@@ -64,8 +64,22 @@ export const stockCancellationOcf: OcfMapping<'TX_STOCK_CANCELLATION'> = {
   },
   import: {
     objects: {
-      TX_STOCK_CANCELLATION: (l, ctx) => cancellation(l, ctx, 'TX_STOCK_CANCELLATION'),
-      TX_STOCK_REPURCHASE: (l, ctx) => cancellation(l, ctx, 'TX_STOCK_REPURCHASE'),
+      TX_STOCK_CANCELLATION: {
+        keeps: [
+          'object_type',
+          'id',
+          'security_id',
+          'date',
+          'reason_text',
+          'quantity',
+          'balance_security_id',
+        ],
+        read: (l, ctx) => cancellation(l, ctx, 'TX_STOCK_CANCELLATION'),
+      },
+      TX_STOCK_REPURCHASE: {
+        keeps: ['object_type', 'id', 'security_id', 'date', 'quantity', 'balance_security_id'],
+        read: (l, ctx) => cancellation(l, ctx, 'TX_STOCK_REPURCHASE'),
+      },
     },
   },
 };

@@ -26,30 +26,33 @@ export const authorizedSharesAdjustmentOcf: OcfMapping<'TX_STOCK_CLASS_AUTHORIZE
     },
     import: {
       objects: {
-        TX_STOCK_CLASS_AUTHORIZED_SHARES_ADJUSTMENT(l, ctx) {
-          const o = l.object;
-          const securityId = ctx.classes.get(String(o.stock_class_id))!;
-          const s = ctx.state.securities.get(securityId)!;
-          const next = str(o.new_shares_authorized)!;
-          if (!/^[+-]?\d/.test(next)) {
-            ctx.problem(
-              l,
-              'new_shares_authorized',
-              `${next}: a class needs a number of authorized shares`,
-            );
-            return false;
-          }
-          ctx.notes(o, 'previousSharesAuthorized');
-          return ctx.record(l, {
-            type: 'TX_STOCK_CLASS_AUTHORIZED_SHARES_ADJUSTMENT',
-            effectiveDate: String(o.date),
-            payload: {
-              securityId,
-              previousSharesAuthorized: toDecimalString(s.authorized),
-              newSharesAuthorized: canonical(next),
-              reason: ctx.note<string>(o, 'reason') ?? null,
-            },
-          });
+        TX_STOCK_CLASS_AUTHORIZED_SHARES_ADJUSTMENT: {
+          keeps: ['object_type', 'id', 'date', 'stock_class_id', 'new_shares_authorized'],
+          read(l, ctx) {
+            const o = l.object;
+            const securityId = ctx.classes.get(String(o.stock_class_id))!;
+            const s = ctx.state.securities.get(securityId)!;
+            const next = str(o.new_shares_authorized)!;
+            if (!/^[+-]?\d/.test(next)) {
+              ctx.problem(
+                l,
+                'new_shares_authorized',
+                `${next}: a class needs a number of authorized shares`,
+              );
+              return false;
+            }
+            ctx.notes(o, 'previousSharesAuthorized');
+            return ctx.record(l, {
+              type: 'TX_STOCK_CLASS_AUTHORIZED_SHARES_ADJUSTMENT',
+              effectiveDate: String(o.date),
+              payload: {
+                securityId,
+                previousSharesAuthorized: toDecimalString(s.authorized),
+                newSharesAuthorized: canonical(next),
+                reason: ctx.note<string>(o, 'reason') ?? null,
+              },
+            });
+          },
         },
       },
     },

@@ -48,28 +48,31 @@ export const stockClassSplitOcf: OcfMapping<'TX_STOCK_CLASS_SPLIT'> = {
   },
   import: {
     objects: {
-      TX_STOCK_CLASS_SPLIT(l, ctx) {
-        const o = l.object;
-        const ratio = obj(o.split_ratio);
-        if (!ratio) return 'unsupported';
-        const securityId = ctx.classes.get(String(o.stock_class_id))!;
-        ctx.notes(o, 'fractional');
-        const before = [...ctx.state.shareholdings.values()]
-          .filter((h) => h.securityId === securityId && h.status === 'active')
-          .map((h) => ({ shareholdingId: h.id, quantity: toDecimalString(h.quantity) }));
-        return ctx.record(l, {
-          type: 'TX_STOCK_CLASS_SPLIT',
-          effectiveDate: String(o.date),
-          payload: {
-            securityId,
-            numerator: canonical(String(ratio.numerator)),
-            denominator: canonical(String(ratio.denominator)),
-            // The organization's kind decides, as for every quantity it imports.
-            fractional: ctx.fractional,
-            date: String(o.date),
-            before,
-          },
-        });
+      TX_STOCK_CLASS_SPLIT: {
+        keeps: ['object_type', 'id', 'date', 'stock_class_id', 'split_ratio'],
+        read(l, ctx) {
+          const o = l.object;
+          const ratio = obj(o.split_ratio);
+          if (!ratio) return 'unsupported';
+          const securityId = ctx.classes.get(String(o.stock_class_id))!;
+          ctx.notes(o, 'fractional');
+          const before = [...ctx.state.shareholdings.values()]
+            .filter((h) => h.securityId === securityId && h.status === 'active')
+            .map((h) => ({ shareholdingId: h.id, quantity: toDecimalString(h.quantity) }));
+          return ctx.record(l, {
+            type: 'TX_STOCK_CLASS_SPLIT',
+            effectiveDate: String(o.date),
+            payload: {
+              securityId,
+              numerator: canonical(String(ratio.numerator)),
+              denominator: canonical(String(ratio.denominator)),
+              // The organization's kind decides, as for every quantity it imports.
+              fractional: ctx.fractional,
+              date: String(o.date),
+              before,
+            },
+          });
+        },
       },
     },
   },

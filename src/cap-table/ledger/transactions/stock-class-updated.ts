@@ -12,23 +12,26 @@ export const stockClassUpdated: TransactionDefinition<'STOCK_CLASS_UPDATED'> = {
     // A class's new conversion ratio: OCF records it as a transaction.
     import: {
       objects: {
-        TX_STOCK_CLASS_CONVERSION_RATIO_ADJUSTMENT(l, ctx) {
-          const o = l.object;
-          const mechanism = obj(o.new_ratio_conversion_mechanism);
-          const pair = obj(mechanism?.ratio);
-          if (!pair) return 'unsupported';
-          return ctx.record(l, {
-            type: 'STOCK_CLASS_UPDATED',
-            effectiveDate: String(o.date),
-            payload: {
-              securityId: ctx.classes.get(String(o.stock_class_id))!,
-              changes: {
-                conversionRatio: toDecimalString(
-                  toDecimal(String(pair.numerator)).div(toDecimal(String(pair.denominator))),
-                ),
+        TX_STOCK_CLASS_CONVERSION_RATIO_ADJUSTMENT: {
+          keeps: ['object_type', 'id', 'date', 'stock_class_id', 'new_ratio_conversion_mechanism'],
+          read(l, ctx) {
+            const o = l.object;
+            const mechanism = obj(o.new_ratio_conversion_mechanism);
+            const pair = obj(mechanism?.ratio);
+            if (!pair) return 'unsupported';
+            return ctx.record(l, {
+              type: 'STOCK_CLASS_UPDATED',
+              effectiveDate: String(o.date),
+              payload: {
+                securityId: ctx.classes.get(String(o.stock_class_id))!,
+                changes: {
+                  conversionRatio: toDecimalString(
+                    toDecimal(String(pair.numerator)).div(toDecimal(String(pair.denominator))),
+                  ),
+                },
               },
-            },
-          });
+            });
+          },
         },
       },
     },

@@ -89,27 +89,43 @@ export const stockIssuanceOcf: OcfMapping<'TX_STOCK_ISSUANCE'> = {
   },
   import: {
     objects: {
-      TX_STOCK_ISSUANCE(l, ctx) {
-        const o = l.object;
-        const quantity = ctx.quantity(l, 'quantity', o.quantity);
-        if (!quantity) return false;
-        const shareholdingId = ctx.newId();
-        const ok = ctx.record(l, {
-          type: 'TX_STOCK_ISSUANCE',
-          effectiveDate: String(o.date),
-          payload: {
-            shareholdingId,
-            securityId: ctx.classes.get(String(o.stock_class_id))!,
-            memberId: ctx.members.get(String(o.stakeholder_id))!.memberId,
-            quantity,
-            pricePerShare: ctx.note(o, 'pricePerShare') === null ? null : amount(o.share_price),
-            issueDate: String(o.date),
-            legendIds: arr(o.stock_legend_ids).map((id) => ctx.legends.get(String(id))!),
-            consideration: str(o.consideration_text) ?? null,
-          },
-        });
-        if (ok) ctx.issued(l, String(o.security_id), { kind: 'shareholding', id: shareholdingId });
-        return ok;
+      TX_STOCK_ISSUANCE: {
+        keeps: [
+          'object_type',
+          'id',
+          'security_id',
+          'date',
+          'stakeholder_id',
+          'custom_id',
+          'stock_class_id',
+          'share_price',
+          'quantity',
+          'stock_legend_ids',
+          'consideration_text',
+        ],
+        read(l, ctx) {
+          const o = l.object;
+          const quantity = ctx.quantity(l, 'quantity', o.quantity);
+          if (!quantity) return false;
+          const shareholdingId = ctx.newId();
+          const ok = ctx.record(l, {
+            type: 'TX_STOCK_ISSUANCE',
+            effectiveDate: String(o.date),
+            payload: {
+              shareholdingId,
+              securityId: ctx.classes.get(String(o.stock_class_id))!,
+              memberId: ctx.members.get(String(o.stakeholder_id))!.memberId,
+              quantity,
+              pricePerShare: ctx.note(o, 'pricePerShare') === null ? null : amount(o.share_price),
+              issueDate: String(o.date),
+              legendIds: arr(o.stock_legend_ids).map((id) => ctx.legends.get(String(id))!),
+              consideration: str(o.consideration_text) ?? null,
+            },
+          });
+          if (ok)
+            ctx.issued(l, String(o.security_id), { kind: 'shareholding', id: shareholdingId });
+          return ok;
+        },
       },
     },
   },

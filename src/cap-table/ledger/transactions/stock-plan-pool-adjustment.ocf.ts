@@ -24,36 +24,39 @@ export const stockPlanPoolAdjustmentOcf: OcfMapping<'TX_STOCK_PLAN_POOL_ADJUSTME
   },
   import: {
     objects: {
-      TX_STOCK_PLAN_POOL_ADJUSTMENT(l, ctx) {
-        const o = l.object;
-        const plan = ctx.plans.get(String(o.stock_plan_id))!;
-        const p = ctx.state.plans.get(plan.planId)!;
-        ctx.notes(o, 'previousSharesReserved');
-        const next = canonical(String(o.shares_reserved));
-        const grow = toDecimal(next).gte(p.sharesReserved);
-        const planTx = {
-          type: 'TX_STOCK_PLAN_POOL_ADJUSTMENT' as const,
-          effectiveDate: String(o.date),
-          payload: {
-            planId: plan.planId,
-            previousSharesReserved: toDecimalString(p.sharesReserved),
-            sharesReserved: next,
-          },
-        };
-        if (plan.pools) {
-          if (!ctx.record(l, planTx)) return false;
-          ctx.fitPools(l, plan.planId, plan.pools);
-          return true;
-        }
-        const poolTx = {
-          type: 'STOCK_PLAN_POOL_UPDATED' as const,
-          effectiveDate: String(o.date),
-          payload: { poolId: plan.poolId, changes: { sharesReserved: next } },
-        };
-        // The pool stays within the plan: the plan grows first, or the pool shrinks first.
-        return grow
-          ? ctx.record(l, planTx) && ctx.record(l, poolTx)
-          : ctx.record(l, poolTx) && ctx.record(l, planTx);
+      TX_STOCK_PLAN_POOL_ADJUSTMENT: {
+        keeps: ['object_type', 'id', 'date', 'stock_plan_id', 'shares_reserved'],
+        read(l, ctx) {
+          const o = l.object;
+          const plan = ctx.plans.get(String(o.stock_plan_id))!;
+          const p = ctx.state.plans.get(plan.planId)!;
+          ctx.notes(o, 'previousSharesReserved');
+          const next = canonical(String(o.shares_reserved));
+          const grow = toDecimal(next).gte(p.sharesReserved);
+          const planTx = {
+            type: 'TX_STOCK_PLAN_POOL_ADJUSTMENT' as const,
+            effectiveDate: String(o.date),
+            payload: {
+              planId: plan.planId,
+              previousSharesReserved: toDecimalString(p.sharesReserved),
+              sharesReserved: next,
+            },
+          };
+          if (plan.pools) {
+            if (!ctx.record(l, planTx)) return false;
+            ctx.fitPools(l, plan.planId, plan.pools);
+            return true;
+          }
+          const poolTx = {
+            type: 'STOCK_PLAN_POOL_UPDATED' as const,
+            effectiveDate: String(o.date),
+            payload: { poolId: plan.poolId, changes: { sharesReserved: next } },
+          };
+          // The pool stays within the plan: the plan grows first, or the pool shrinks first.
+          return grow
+            ? ctx.record(l, planTx) && ctx.record(l, poolTx)
+            : ctx.record(l, poolTx) && ctx.record(l, planTx);
+        },
       },
     },
   },

@@ -93,61 +93,75 @@ export const stockTransferOcf: OcfMapping<'TX_STOCK_TRANSFER'> = {
   },
   import: {
     objects: {
-      TX_STOCK_TRANSFER(l, ctx) {
-        const o = l.object;
-        const sourceId = ctx.target(l, 'shareholding');
-        const quantity = ctx.quantity(l, 'quantity', o.quantity);
-        if (!sourceId || !quantity) return false;
-        const source = ctx.state.shareholdings.get(sourceId)!;
-        const results = ctx.resulting(l);
-        // The export writes the price as text too; the note has it exactly.
-        if (notesOf(o).has('pricePerShare')) ctx.keep(o, 'consideration_text');
-        const total = results.reduce(
-          (s, r) => s.plus(toDecimal(String(r.object.quantity))),
-          toDecimal(0),
-        );
-        if (!total.eq(toDecimal(quantity))) {
-          ctx.problem(
-            l,
-            'quantity',
-            `the resulting securities hold ${toDecimalString(total)}, not ${quantity}`,
+      TX_STOCK_TRANSFER: {
+        keeps: [
+          'object_type',
+          'id',
+          'security_id',
+          'date',
+          'resulting_security_ids',
+          'quantity',
+          'balance_security_id',
+        ],
+        read(l, ctx) {
+          const o = l.object;
+          const sourceId = ctx.target(l, 'shareholding');
+          const quantity = ctx.quantity(l, 'quantity', o.quantity);
+          if (!sourceId || !quantity) return false;
+          const source = ctx.state.shareholdings.get(sourceId)!;
+          const results = ctx.resulting(l);
+          // The export writes the price as text too; the note has it exactly.
+          if (notesOf(o).has('pricePerShare')) ctx.keep(o, 'consideration_text');
+          const total = results.reduce(
+            (s, r) => s.plus(toDecimal(String(r.object.quantity))),
+            toDecimal(0),
           );
-          return false;
-        }
-        for (const r of results) {
-          if (ctx.classes.get(String(r.object.stock_class_id)) !== source.securityId) {
+          if (!total.eq(toDecimal(quantity))) {
             ctx.problem(
               l,
-              'resulting_security_ids',
-              `the resulting security ${String(r.object.security_id)} is of another class than the source`,
+              'quantity',
+              `the resulting securities hold ${toDecimalString(total)}, not ${quantity}`,
             );
             return false;
           }
-        }
-        for (const r of results) {
-          const destinationId = ctx.newId();
-          const ok = ctx.record(l, {
-            type: 'TX_STOCK_TRANSFER',
-            effectiveDate: String(o.date),
-            payload: {
-              sourceId,
-              destinationId,
-              toMemberId: ctx.members.get(String(r.object.stakeholder_id))!.memberId,
-              quantity: canonical(String(r.object.quantity)),
-              date: String(o.date),
-              // The source's price carries over when the transfer names none (as the ledger does).
-              pricePerShare: notesOf(o).has('pricePerShare')
-                ? (ctx.note<string | null>(o, 'pricePerShare') ?? null)
-                : amount(r.object.share_price) === source.pricePerShare
-                  ? null
-                  : amount(r.object.share_price),
-            },
-          });
-          if (!ok) return false;
-          ctx.issued(r, String(r.object.security_id), { kind: 'shareholding', id: destinationId });
-        }
-        ctx.balance(l, { kind: 'shareholding', id: sourceId }, toDecimalString(source.quantity));
-        return true;
+          for (const r of results) {
+            if (ctx.classes.get(String(r.object.stock_class_id)) !== source.securityId) {
+              ctx.problem(
+                l,
+                'resulting_security_ids',
+                `the resulting security ${String(r.object.security_id)} is of another class than the source`,
+              );
+              return false;
+            }
+          }
+          for (const r of results) {
+            const destinationId = ctx.newId();
+            const ok = ctx.record(l, {
+              type: 'TX_STOCK_TRANSFER',
+              effectiveDate: String(o.date),
+              payload: {
+                sourceId,
+                destinationId,
+                toMemberId: ctx.members.get(String(r.object.stakeholder_id))!.memberId,
+                quantity: canonical(String(r.object.quantity)),
+                date: String(o.date),
+                // The source's price carries over when the transfer names none (as the ledger does).
+                pricePerShare: notesOf(o).has('pricePerShare')
+                  ? (ctx.note<string | null>(o, 'pricePerShare') ?? null)
+                  : amount(r.object.share_price) === source.pricePerShare
+                    ? null
+                    : amount(r.object.share_price),
+              },
+            });
+            if (!ok) return false;
+            ctx.issued(r, String(r.object.security_id), {
+              kind: 'shareholding',
+              id: destinationId,
+            });
+          }
+          ctx.balance(l, { kind: 'shareholding', id: sourceId }, toDecimalString(source.quantity));
+          return true;
+        },
       },
     },
   },

@@ -8,7 +8,22 @@ export const warrantExercise: TransactionDefinition<'TX_WARRANT_EXERCISE'> = {
   ocf: {
     export: exerciseExport,
     import: {
-      objects: { TX_WARRANT_EXERCISE: (l, ctx) => exerciseImport(l, ctx, 'TX_WARRANT_EXERCISE') },
+      objects: {
+        TX_WARRANT_EXERCISE: {
+          keeps: [
+            'object_type',
+            'id',
+            'security_id',
+            'date',
+            'resulting_security_ids',
+            'quantity',
+            'consideration_text',
+            'balance_security_id',
+            'trigger_id',
+          ],
+          read: (l, ctx) => exerciseImport(l, ctx, 'TX_WARRANT_EXERCISE'),
+        },
+      },
     },
   },
   refers: { createdShareholding: ['shareholdingId'] },
