@@ -1,7 +1,6 @@
 import { found } from '../rules';
-import type { TransactionDefinition } from './definition';
+import { type TransactionDefinition, noRules } from './definition';
 import { KEPT_IN_MANIFEST } from './ocf-mapping';
-import { noRules } from './definition';
 
 export const capitalChangeAmended: TransactionDefinition<'CAPITAL_CHANGE_AMENDED'> = {
   definesRecord: false,

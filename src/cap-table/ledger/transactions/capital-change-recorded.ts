@@ -1,6 +1,5 @@
-import type { TransactionDefinition } from './definition';
+import { type TransactionDefinition, noRules } from './definition';
 import { KEPT_IN_MANIFEST } from './ocf-mapping';
-import { noRules } from './definition';
 
 /** A contribution to or distribution from an entity (an LLC's capital account). */
 export const capitalChangeRecorded: TransactionDefinition<'CAPITAL_CHANGE_RECORDED'> = {

@@ -1,5 +1,5 @@
 import { canonical, monetary, str } from '../../../../libs/ocf';
-import type { OcfMapping } from './ocf-mapping';
+import { type OcfMapping, SECURITY_TX_FIELDS } from './ocf-mapping';
 
 /**
  * The amount cancelled is what the convertible held. OCF's cancellation is also how the export
@@ -27,7 +27,7 @@ export const convertibleCancellationOcf: OcfMapping<'TX_CONVERTIBLE_CANCELLATION
   import: {
     objects: {
       TX_CONVERTIBLE_CANCELLATION: {
-        keeps: ['object_type', 'id', 'security_id', 'date', 'reason_text'],
+        keeps: [...SECURITY_TX_FIELDS, 'reason_text'],
         read(l, ctx) {
           const holdingId = ctx.target(l, 'holding');
           if (!holdingId) return false;

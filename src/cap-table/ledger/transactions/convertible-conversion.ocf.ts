@@ -9,7 +9,7 @@ import {
   numeric,
   withComments,
 } from '../../../../libs/ocf';
-import type { OcfMapping } from './ocf-mapping';
+import { type OcfMapping, SECURITY_TX_FIELDS } from './ocf-mapping';
 import { stockIssuanceItem } from './stock-issuance.ocf';
 
 /** The conversion and the stock issuance of its shareholding; the terms it used in a comment. */
@@ -56,10 +56,7 @@ export const convertibleConversionOcf: OcfMapping<'TX_CONVERTIBLE_CONVERSION'> =
     objects: {
       TX_CONVERTIBLE_CONVERSION: {
         keeps: [
-          'object_type',
-          'id',
-          'security_id',
-          'date',
+          ...SECURITY_TX_FIELDS,
           'resulting_security_ids',
           'trigger_id',
           'quantity_converted',

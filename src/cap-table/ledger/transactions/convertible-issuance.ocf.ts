@@ -1,7 +1,7 @@
 import { amount, arr, canonical, obj, percent, str } from '../../../../libs/ocf';
 import type { HoldingTerms } from '../incentive-types';
 import { addHolding, holdingIssuanceExport } from './holding-issuance.ocf';
-import type { OcfMapping } from './ocf-mapping';
+import { type OcfMapping, ISSUANCE_FIELDS } from './ocf-mapping';
 
 /** A SAFE or a note (other convertibles have no counterpart), by its conversion terms. */
 export const convertibleIssuanceOcf: OcfMapping<'TX_CONVERTIBLE_ISSUANCE'> = {
@@ -10,12 +10,7 @@ export const convertibleIssuanceOcf: OcfMapping<'TX_CONVERTIBLE_ISSUANCE'> = {
     objects: {
       TX_CONVERTIBLE_ISSUANCE: {
         keeps: [
-          'object_type',
-          'id',
-          'security_id',
-          'date',
-          'stakeholder_id',
-          'custom_id',
+          ...ISSUANCE_FIELDS,
           'investment_amount',
           'convertible_type',
           'conversion_triggers',

@@ -1,7 +1,7 @@
 import { amount, arr, obj, str, type Located } from '../../../../libs/ocf';
 import type { HoldingTerms, HoldingType } from '../incentive-types';
 import { addHolding, holdingIssuanceExport } from './holding-issuance.ocf';
-import type { OcfImportContext, OcfMapping } from './ocf-mapping';
+import { type OcfImportContext, type OcfMapping, ISSUANCE_FIELDS } from './ocf-mapping';
 
 /** OCF `compensation_type` → the ledger's holding type (SARs of either kind are SARs). */
 const COMPENSATION: Record<string, HoldingType> = {
@@ -36,12 +36,7 @@ export const equityCompensationIssuanceOcf: OcfMapping<'TX_EQUITY_COMPENSATION_I
     objects: {
       TX_EQUITY_COMPENSATION_ISSUANCE: {
         keeps: [
-          'object_type',
-          'id',
-          'security_id',
-          'date',
-          'stakeholder_id',
-          'custom_id',
+          ...ISSUANCE_FIELDS,
           'stock_plan_id',
           'compensation_type',
           'quantity',

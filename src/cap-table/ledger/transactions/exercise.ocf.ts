@@ -9,13 +9,18 @@ import {
   withComments,
   type Located,
 } from '../../../../libs/ocf';
-import type { OcfExportMapping, OcfImportContext } from './ocf-mapping';
+import {
+  SECURITY_TX_FIELDS,
+  type OcfExportMapping,
+  type OcfImportContext,
+  type OcfMapping,
+} from './ocf-mapping';
 import { stockIssuanceItem } from './stock-issuance.ocf';
 
 type ExerciseType = 'TX_EQUITY_COMPENSATION_EXERCISE' | 'TX_WARRANT_EXERCISE';
 
 /** An exercise of a grant or warrant, and the stock issuance of the shareholding it creates. */
-export const exerciseExport: OcfExportMapping<ExerciseType> = {
+const exerciseExport: OcfExportMapping<ExerciseType> = {
   from: 'replayed',
   map(row, p, ctx) {
     const h = ctx.state.holdings.get(p.holdingId);
@@ -64,7 +69,7 @@ export const exerciseExport: OcfExportMapping<ExerciseType> = {
 };
 
 /** The exercise into its one resulting stock issuance (of the class the holding exercises into). */
-export function exerciseImport(l: Located, ctx: OcfImportContext, type: ExerciseType): boolean {
+function exerciseImport(l: Located, ctx: OcfImportContext, type: ExerciseType): boolean {
   const o = l.object;
   const holdingId = ctx.target(l, 'holding');
   const result = ctx.oneResult(l);
@@ -109,3 +114,26 @@ export function exerciseImport(l: Located, ctx: OcfImportContext, type: Exercise
   ctx.balance(l, { kind: 'holding', id: holdingId }, left);
   return true;
 }
+
+/** The exercise of a grant or a warrant both ways (a warrant's names the trigger it is exercised through). */
+export const exerciseOcf = <T extends ExerciseType>(
+  type: T,
+  alsoKeeps: string[] = [],
+): OcfMapping<T> => ({
+  export: exerciseExport,
+  import: {
+    objects: {
+      [type]: {
+        keeps: [
+          ...SECURITY_TX_FIELDS,
+          'resulting_security_ids',
+          'quantity',
+          'consideration_text',
+          'balance_security_id',
+          ...alsoKeeps,
+        ],
+        read: (l: Located, ctx: OcfImportContext) => exerciseImport(l, ctx, type),
+      },
+    },
+  },
+});

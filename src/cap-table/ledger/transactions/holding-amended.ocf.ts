@@ -1,4 +1,4 @@
-import type { OcfMapping } from './ocf-mapping';
+import { type OcfMapping, SECURITY_TX_FIELDS } from './ocf-mapping';
 
 /**
  * The export folds a correction into the holding's issuance (see holding-issuance.ocf.ts). The
@@ -9,7 +9,7 @@ export const holdingAmendedOcf: OcfMapping<'HOLDING_AMENDED'> = {
   import: {
     objects: {
       TX_VESTING_START: {
-        keeps: ['object_type', 'id', 'security_id', 'date', 'vesting_condition_id'],
+        keeps: [...SECURITY_TX_FIELDS, 'vesting_condition_id'],
         read(l, ctx) {
           const security = String(l.object.security_id);
           if (ctx.issuedBy.get(security)?.object.object_type === 'TX_STOCK_ISSUANCE') {

@@ -1,6 +1,6 @@
 import { toDecimal, toDecimalString } from '../../../../libs/cap-math';
 import { ledgerComment, numeric, str, withComments, type Located } from '../../../../libs/ocf';
-import type { OcfImportContext, OcfMapping } from './ocf-mapping';
+import { type OcfImportContext, type OcfMapping, SECURITY_TX_FIELDS } from './ocf-mapping';
 
 type CancellationType = 'TX_EQUITY_COMPENSATION_CANCELLATION' | 'TX_WARRANT_CANCELLATION';
 
@@ -85,15 +85,7 @@ export const equityCompensationCancellationOcf: OcfMapping<'TX_EQUITY_COMPENSATI
     import: {
       objects: {
         TX_EQUITY_COMPENSATION_CANCELLATION: {
-          keeps: [
-            'object_type',
-            'id',
-            'security_id',
-            'date',
-            'reason_text',
-            'quantity',
-            'balance_security_id',
-          ],
+          keeps: [...SECURITY_TX_FIELDS, 'reason_text', 'quantity', 'balance_security_id'],
           read: (l, ctx) => cancellation(l, ctx, 'TX_EQUITY_COMPENSATION_CANCELLATION'),
         },
       },
@@ -117,15 +109,7 @@ export const warrantCancellationOcf: OcfMapping<'TX_WARRANT_CANCELLATION'> = {
   import: {
     objects: {
       TX_WARRANT_CANCELLATION: {
-        keeps: [
-          'object_type',
-          'id',
-          'security_id',
-          'date',
-          'reason_text',
-          'quantity',
-          'balance_security_id',
-        ],
+        keeps: [...SECURITY_TX_FIELDS, 'reason_text', 'quantity', 'balance_security_id'],
         read: (l, ctx) => cancellation(l, ctx, 'TX_WARRANT_CANCELLATION'),
       },
     },

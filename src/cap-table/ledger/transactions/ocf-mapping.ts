@@ -160,3 +160,10 @@ export const WRITTEN_AS_OBJECT = { export: { from: 'replayed' } } as const;
 
 /** An entry OCF has no transaction or object for: kept whole in the manifest's comments. */
 export const KEPT_IN_MANIFEST = { export: { from: 'manifest' } } as const;
+
+/** The fields every OCF transaction has, which its import keeps. */
+export const TX_FIELDS = ['object_type', 'id', 'date'] as const;
+/** ... of a transaction of a security. */
+export const SECURITY_TX_FIELDS = [...TX_FIELDS, 'security_id'] as const;
+/** ... of the issuance of a security: its holder and custom id too. */
+export const ISSUANCE_FIELDS = [...SECURITY_TX_FIELDS, 'stakeholder_id', 'custom_id'] as const;

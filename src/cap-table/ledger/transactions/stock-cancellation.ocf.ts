@@ -1,6 +1,6 @@
 import { toDecimal, toDecimalString } from '../../../../libs/cap-math';
 import { numeric, str, type Located } from '../../../../libs/ocf';
-import type { OcfImportContext, OcfMapping } from './ocf-mapping';
+import { type OcfImportContext, type OcfMapping, SECURITY_TX_FIELDS } from './ocf-mapping';
 
 /**
  * A cancellation (or a repurchase: its price is not kept) of a whole shareholding is ours; of
@@ -65,19 +65,11 @@ export const stockCancellationOcf: OcfMapping<'TX_STOCK_CANCELLATION'> = {
   import: {
     objects: {
       TX_STOCK_CANCELLATION: {
-        keeps: [
-          'object_type',
-          'id',
-          'security_id',
-          'date',
-          'reason_text',
-          'quantity',
-          'balance_security_id',
-        ],
+        keeps: [...SECURITY_TX_FIELDS, 'reason_text', 'quantity', 'balance_security_id'],
         read: (l, ctx) => cancellation(l, ctx, 'TX_STOCK_CANCELLATION'),
       },
       TX_STOCK_REPURCHASE: {
-        keeps: ['object_type', 'id', 'security_id', 'date', 'quantity', 'balance_security_id'],
+        keeps: [...SECURITY_TX_FIELDS, 'quantity', 'balance_security_id'],
         read: (l, ctx) => cancellation(l, ctx, 'TX_STOCK_REPURCHASE'),
       },
     },

@@ -1,6 +1,6 @@
 import { toDecimalString } from '../../../../libs/cap-math';
 import { canonical, ledgerComment, numeric, str, withComments } from '../../../../libs/ocf';
-import type { OcfMapping } from './ocf-mapping';
+import { type OcfMapping, TX_FIELDS } from './ocf-mapping';
 
 /** The same in OCF; what the class authorized before, and why, in comments. */
 export const authorizedSharesAdjustmentOcf: OcfMapping<'TX_STOCK_CLASS_AUTHORIZED_SHARES_ADJUSTMENT'> =
@@ -27,7 +27,7 @@ export const authorizedSharesAdjustmentOcf: OcfMapping<'TX_STOCK_CLASS_AUTHORIZE
     import: {
       objects: {
         TX_STOCK_CLASS_AUTHORIZED_SHARES_ADJUSTMENT: {
-          keeps: ['object_type', 'id', 'date', 'stock_class_id', 'new_shares_authorized'],
+          keeps: [...TX_FIELDS, 'stock_class_id', 'new_shares_authorized'],
           read(l, ctx) {
             const o = l.object;
             const securityId = ctx.classes.get(String(o.stock_class_id))!;

@@ -1,6 +1,5 @@
 import { toDecimal } from '../../../../libs/cap-math';
-import type { TransactionDefinition } from './definition';
-import { noRules } from './definition';
+import { type TransactionDefinition, noRules } from './definition';
 
 /** A share class (OCF StockClass). */
 export const stockClassCreated: TransactionDefinition<'STOCK_CLASS_CREATED'> = {

@@ -7,7 +7,7 @@ import {
   obj,
   withComments,
 } from '../../../../libs/ocf';
-import type { OcfMapping } from './ocf-mapping';
+import { type OcfMapping, TX_FIELDS } from './ocf-mapping';
 
 /** The ratio in OCF; the import splits every active shareholding of the class as the ledger does. */
 export const stockClassSplitOcf: OcfMapping<'TX_STOCK_CLASS_SPLIT'> = {
@@ -49,7 +49,7 @@ export const stockClassSplitOcf: OcfMapping<'TX_STOCK_CLASS_SPLIT'> = {
   import: {
     objects: {
       TX_STOCK_CLASS_SPLIT: {
-        keeps: ['object_type', 'id', 'date', 'stock_class_id', 'split_ratio'],
+        keeps: [...TX_FIELDS, 'stock_class_id', 'split_ratio'],
         read(l, ctx) {
           const o = l.object;
           const ratio = obj(o.split_ratio);

@@ -1,9 +1,8 @@
 import { toDecimal, toDecimalString } from '../../../../libs/cap-math';
 import { obj } from '../../../../libs/ocf';
 import { security } from '../rules';
-import type { TransactionDefinition } from './definition';
-import { WRITTEN_AS_OBJECT } from './ocf-mapping';
-import { noRules } from './definition';
+import { type TransactionDefinition, noRules } from './definition';
+import { WRITTEN_AS_OBJECT, TX_FIELDS } from './ocf-mapping';
 
 export const stockClassUpdated: TransactionDefinition<'STOCK_CLASS_UPDATED'> = {
   definesRecord: true,
@@ -13,7 +12,7 @@ export const stockClassUpdated: TransactionDefinition<'STOCK_CLASS_UPDATED'> = {
     import: {
       objects: {
         TX_STOCK_CLASS_CONVERSION_RATIO_ADJUSTMENT: {
-          keeps: ['object_type', 'id', 'date', 'stock_class_id', 'new_ratio_conversion_mechanism'],
+          keeps: [...TX_FIELDS, 'stock_class_id', 'new_ratio_conversion_mechanism'],
           read(l, ctx) {
             const o = l.object;
             const mechanism = obj(o.new_ratio_conversion_mechanism);

@@ -8,7 +8,7 @@ import {
   str,
   type OcfItem,
 } from '../../../../libs/ocf';
-import type { OcfExportContext, OcfMapping } from './ocf-mapping';
+import { type OcfExportContext, type OcfMapping, ISSUANCE_FIELDS } from './ocf-mapping';
 
 /** What a TX_STOCK_ISSUANCE says of the shareholding it issues. */
 export interface IssuedShares {
@@ -91,12 +91,7 @@ export const stockIssuanceOcf: OcfMapping<'TX_STOCK_ISSUANCE'> = {
     objects: {
       TX_STOCK_ISSUANCE: {
         keeps: [
-          'object_type',
-          'id',
-          'security_id',
-          'date',
-          'stakeholder_id',
-          'custom_id',
+          ...ISSUANCE_FIELDS,
           'stock_class_id',
           'share_price',
           'quantity',

@@ -1,7 +1,6 @@
 import { legend } from '../rules';
-import type { TransactionDefinition } from './definition';
+import { type TransactionDefinition, noRules } from './definition';
 import { WRITTEN_AS_OBJECT } from './ocf-mapping';
-import { noRules } from './definition';
 
 export const stockLegendTemplateUpdated: TransactionDefinition<'STOCK_LEGEND_TEMPLATE_UPDATED'> = {
   definesRecord: true,

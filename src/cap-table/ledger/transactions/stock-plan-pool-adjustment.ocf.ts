@@ -1,6 +1,6 @@
 import { toDecimal, toDecimalString } from '../../../../libs/cap-math';
 import { canonical, ledgerComment, numeric, withComments } from '../../../../libs/ocf';
-import type { OcfMapping } from './ocf-mapping';
+import { type OcfMapping, TX_FIELDS } from './ocf-mapping';
 
 /**
  * The plan's reservation in OCF (which has no pools). The import keeps the export's pools at
@@ -25,7 +25,7 @@ export const stockPlanPoolAdjustmentOcf: OcfMapping<'TX_STOCK_PLAN_POOL_ADJUSTME
   import: {
     objects: {
       TX_STOCK_PLAN_POOL_ADJUSTMENT: {
-        keeps: ['object_type', 'id', 'date', 'stock_plan_id', 'shares_reserved'],
+        keeps: [...TX_FIELDS, 'stock_plan_id', 'shares_reserved'],
         read(l, ctx) {
           const o = l.object;
           const plan = ctx.plans.get(String(o.stock_plan_id))!;

@@ -1,7 +1,6 @@
 import { plan } from '../incentive-rules';
-import type { TransactionDefinition } from './definition';
+import { type TransactionDefinition, noRules } from './definition';
 import { WRITTEN_AS_OBJECT } from './ocf-mapping';
-import { noRules } from './definition';
 
 export const stockPlanUpdated: TransactionDefinition<'STOCK_PLAN_UPDATED'> = {
   definesRecord: true,

@@ -10,7 +10,7 @@ import {
   withComments,
   type OcfItem,
 } from '../../../../libs/ocf';
-import type { OcfMapping } from './ocf-mapping';
+import { type OcfMapping, SECURITY_TX_FIELDS } from './ocf-mapping';
 import { stockIssuanceItem } from './stock-issuance.ocf';
 
 /**
@@ -94,15 +94,7 @@ export const stockTransferOcf: OcfMapping<'TX_STOCK_TRANSFER'> = {
   import: {
     objects: {
       TX_STOCK_TRANSFER: {
-        keeps: [
-          'object_type',
-          'id',
-          'security_id',
-          'date',
-          'resulting_security_ids',
-          'quantity',
-          'balance_security_id',
-        ],
+        keeps: [...SECURITY_TX_FIELDS, 'resulting_security_ids', 'quantity', 'balance_security_id'],
         read(l, ctx) {
           const o = l.object;
           const sourceId = ctx.target(l, 'shareholding');

@@ -1,7 +1,6 @@
 import { found } from '../rules';
-import type { TransactionDefinition } from './definition';
+import { type TransactionDefinition, noRules } from './definition';
 import { WRITTEN_AS_OBJECT } from './ocf-mapping';
-import { noRules } from './definition';
 
 export const valuationAmended: TransactionDefinition<'VALUATION_AMENDED'> = {
   definesRecord: false,

@@ -1,6 +1,5 @@
-import type { TransactionDefinition } from './definition';
+import { type TransactionDefinition, noRules } from './definition';
 import { WRITTEN_AS_OBJECT } from './ocf-mapping';
-import { noRules } from './definition';
 
 export const valuationRecorded: TransactionDefinition<'VALUATION_RECORDED'> = {
   definesRecord: false,

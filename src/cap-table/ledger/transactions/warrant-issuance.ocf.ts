@@ -1,6 +1,6 @@
 import { amount, arr, obj, str } from '../../../../libs/ocf';
 import { addHolding, holdingIssuanceExport } from './holding-issuance.ocf';
-import type { OcfMapping } from './ocf-mapping';
+import { type OcfMapping, ISSUANCE_FIELDS } from './ocf-mapping';
 
 /** A warrant exercised at will into a class (its triggers are not kept: only that class). */
 export const warrantIssuanceOcf: OcfMapping<'TX_WARRANT_ISSUANCE'> = {
@@ -9,12 +9,7 @@ export const warrantIssuanceOcf: OcfMapping<'TX_WARRANT_ISSUANCE'> = {
     objects: {
       TX_WARRANT_ISSUANCE: {
         keeps: [
-          'object_type',
-          'id',
-          'security_id',
-          'date',
-          'stakeholder_id',
-          'custom_id',
+          ...ISSUANCE_FIELDS,
           'quantity',
           'exercise_price',
           'exercise_triggers',
