@@ -38,11 +38,21 @@ export type {
 export { countsFromSql, includedAsOf } from './position/as-of';
 // The OCF export (src/ocf/export) reads the log through cursors of its own read-only transaction.
 export { LedgerLogReader } from './ledger/ledger-log-reader';
+export type { LedgerLogSnapshot } from './ledger/ledger-log-reader';
 export type {
   LedgerLogAmendment,
   LedgerLogEntry,
-  LedgerLogSnapshot,
   LoggedShareholding,
-} from './ledger/ledger-log-reader';
+} from './ledger/ledger-log-entry';
 export type { TransactionPayloads, TransactionType } from './ledger/transaction-types';
 export type { ConversionRecord, ExercisePayload } from './ledger/incentive-types';
+// The OCF module maps each transaction type as its definition says, both ways.
+export { OCF_IMPORTERS, OCF_MANIFEST_IMPORTERS, ocfMappingOf } from './ledger/transactions';
+export type {
+  ImportedPlan,
+  ManifestEntry,
+  OcfDone,
+  OcfExportContext,
+  OcfImportContext,
+  OcfTarget,
+} from './ledger/transactions';

@@ -5,45 +5,25 @@ import type Decimal from 'decimal.js';
 import { toDecimal, toDecimalString } from '../../../libs/cap-math';
 import { allowLongStatements, inBatches, InTransaction } from '../../database';
 import { EquityTransaction } from './equity-transaction.entity';
+import type { LedgerLogAmendment, LedgerLogEntry, LoggedShareholding } from './ledger-log-entry';
 import type { TransactionType } from './transaction-types';
-import { referring } from './transactions';
+import { payloadWithMade, referring } from './transactions';
 
-/** What the log query adds to an entry about a shareholding it names, as the shareholding stands. */
-export interface LoggedShareholding {
-  certificateNumber: string;
-  memberId: string;
-  securityId: string;
-  pricePerShare: string | null;
-  legendIds: string[];
-  consideration: string | null;
-  /** The issue date as corrected (an issuance counts from it). */
-  issueDate: string;
-}
+type Referral = { type: TransactionType; paths: readonly (readonly string[])[] };
 
-/** A log entry, with the shareholdings it names. */
-export interface LedgerLogEntry {
-  id: string;
-  type: TransactionType;
-  effectiveDate: string;
-  payload: Record<string, unknown>;
-  /**
-   * The shareholding the entry created (issuance, transfer, exercise, conversion), as it stands:
-   * `issuedQuantity` is what it was issued with, corrections included (its quantity now plus all
-   * that was transferred out of it).
-   */
-  made: (LoggedShareholding & { issuedQuantity: string }) | null;
-  /** A transfer's source, and what it held right after this transfer. */
-  source: (LoggedShareholding & { remainder: string }) | null;
-}
+/** A payload path as SQL text: `{conversion,shareholdingId}`. */
+const sqlPath = (path: readonly string[]) => `'{${path.join(',')}}'`;
+const sqlTypes = (referrals: readonly { type: string }[]) =>
+  referrals.map((r) => `'${r.type}'`).join(', ');
+/** What the payload of entry `t` names at its type's path (null for other types). */
+const payloadAt = (t: string, referrals: readonly Referral[]) => `(CASE ${t}.type
+    ${referrals
+      .map(({ type, paths }) => `WHEN '${type}' THEN ${t}.payload #>> ${sqlPath(paths[0])}`)
+      .join('\n    ')}
+  END)`;
 
-/** A correction of an issuance or a holding, from the log. */
-export interface LedgerLogAmendment {
-  id: string;
-  type: 'STOCK_ISSUANCE_AMENDED' | 'HOLDING_AMENDED';
-  effectiveDate: string;
-  holdingId: string;
-  changes: Record<string, unknown>;
-}
+/** The types that take shares from a shareholding (a transfer), from their definitions. */
+const SOURCE = referring('source');
 
 /**
  * The transfers of the organization in log order: what each took from its source. Read whole
@@ -52,9 +32,9 @@ export interface LedgerLogAmendment {
  * rescan the log per entry when its statistics are stale, as after a large import).
  */
 const TRANSFERS_SQL = `
-  SELECT id, sequence::text AS sequence, payload->>'sourceId' AS source,
+  SELECT id, sequence::text AS sequence, ${payloadAt('t', SOURCE)} AS source,
          payload->>'quantity' AS quantity
-  FROM equity_transaction WHERE organization_id = $1 AND type = 'TX_STOCK_TRANSFER'
+  FROM equity_transaction t WHERE organization_id = $1 AND type IN (${sqlTypes(SOURCE)})
   ORDER BY sequence`;
 
 /** The splits of the organization's classes, with what each shareholding held before each. */
@@ -63,16 +43,21 @@ const SPLITS_SQL = `
   FROM equity_transaction WHERE organization_id = $1 AND type = 'TX_STOCK_CLASS_SPLIT'
   ORDER BY sequence`;
 
-/** A payload path as SQL text: `{conversion,shareholdingId}`. */
-const sqlPath = (path: readonly string[]) => `'{${path.join(',')}}'`;
-const sqlTypes = (types: readonly string[]) => types.map((t) => `'${t}'`).join(', ');
-
 /** The shareholding an entry created (the types that create one, from their definitions). */
-const MADE_ID = `(CASE t.type
-    ${referring('createdShareholding')
-      .map(({ type, paths }) => `WHEN '${type}' THEN t.payload #>> ${sqlPath(paths[0])}`)
-      .join('\n    ')}
-  END)::uuid`;
+const MADE_ID = `${payloadAt('t', referring('createdShareholding'))}::uuid`;
+
+/**
+ * An entry's payload, as the export reads it: the members its OCF export reads when the
+ * shareholding it created is joined (which has the rest), or all of it.
+ */
+const PAYLOAD = `CASE
+         ${payloadWithMade()
+           .map(
+             ({ type, members }) => `WHEN t.type = '${type}' AND m.id IS NOT NULL
+           THEN jsonb_build_object(${members.map((k) => `'${k}', t.payload->'${k}'`).join(', ')})`,
+           )
+           .join('\n         ')}
+           ELSE t.payload END`;
 
 const facts = (alias: string, prefix: string) => `
   ${alias}.certificate_number AS "${prefix}Certificate", ${alias}.member_id AS "${prefix}Member",
@@ -88,11 +73,7 @@ const facts = (alias: string, prefix: string) => `
 const LOG_SQL = `
   SELECT t.id, t.type, t.effective_date::text AS "effectiveDate",
          -- An issuance's shareholding row has the rest (and 100,000 of them are most of the log).
-         CASE WHEN t.type = 'TX_STOCK_ISSUANCE' AND m.id IS NOT NULL
-           THEN jsonb_build_object('shareholdingId', t.payload->'shareholdingId',
-             'memberId', t.payload->'memberId', 'securityId', t.payload->'securityId',
-             'quantity', t.payload->'quantity')
-           ELSE t.payload END AS payload,
+         ${PAYLOAD} AS payload,
          ${facts('m', 'made')}, m.id AS "madeId", trim_scale(m.quantity)::text AS "madeQuantity",
          -- A transfer's source, in one column (null on every other entry).
          CASE WHEN s.id IS NOT NULL THEN json_build_object(
@@ -104,16 +85,17 @@ const LOG_SQL = `
   FROM equity_transaction t
   LEFT JOIN shareholding m ON m.id = ${MADE_ID}
   LEFT JOIN shareholding s
-    ON t.type = 'TX_STOCK_TRANSFER' AND s.id = (t.payload->>'sourceId')::uuid
+    ON t.type IN (${sqlTypes(SOURCE)}) AND s.id = ${payloadAt('t', SOURCE)}::uuid
   WHERE t.organization_id = $1
   ORDER BY t.sequence`;
 
+/** The corrections of issuances, from the definitions of the types that make them. */
+const AMENDS = referring('amends');
 const AMENDMENTS_SQL = `
   SELECT id, type, effective_date::text AS "effectiveDate",
-         coalesce(payload->>'shareholdingId', payload->>'holdingId') AS "holdingId",
-         payload->'changes' AS changes
-  FROM equity_transaction
-  WHERE organization_id = $1 AND type IN ('STOCK_ISSUANCE_AMENDED', 'HOLDING_AMENDED')
+         ${payloadAt('t', AMENDS)} AS "holdingId", payload->'changes' AS changes
+  FROM equity_transaction t
+  WHERE organization_id = $1 AND type IN (${sqlTypes(AMENDS)})
   ORDER BY sequence`;
 
 /**
@@ -130,7 +112,7 @@ const NAMED_MEMBERS_SQL = `
     .map((path) => `(t.payload #>> ${path})`)
     .join(', ')}) v(member)
   WHERE t.organization_id = $1 AND v.member IS NOT NULL
-    AND t.type IN (${sqlTypes(NAMING.map((n) => n.type))})
+    AND t.type IN (${sqlTypes(NAMING)})
     AND ($2::date IS NULL OR coalesce(sh.issue_date, t.effective_date) <= $2::date)`;
 
 interface RawLogRow {

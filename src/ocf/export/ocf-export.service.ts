@@ -3,7 +3,7 @@ import contentDisposition from 'content-disposition';
 import type { Response } from 'express';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { OCF_SCHEMA_DIR } from '../../../libs/ocf';
+import { OCF_SCHEMA_DIR, ledgerComment, OcfItem } from '../../../libs/ocf';
 import { LedgerLogReader, type LedgerLogSnapshot } from '../../cap-table';
 import { DomainError } from '../../common';
 import { asciiName } from '../../documents';
@@ -20,7 +20,6 @@ import {
 } from './ocf-objects';
 import { MANIFEST_NAME, OCF_FILES, OcfFileKey, ocfFileText, OcfZip } from './ocf-package';
 import { OcfTransactionMapper } from './ocf-transactions';
-import { ledgerComment, OcfItem } from './ocf-values';
 import type { OcfExportQuery } from './ocf-export.dto';
 
 let version: string | undefined;

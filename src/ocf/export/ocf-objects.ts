@@ -1,8 +1,15 @@
 import { toDecimalString } from '../../../libs/cap-math';
 import type { LedgerState } from '../../cap-table';
 import type { MemberListing, OrganizationFacts } from '../../organizations';
-import { VESTING_START_CONDITION } from './ocf-ids';
-import { compact, ledgerComment, monetary, numeric, OcfItem, withComments } from './ocf-values';
+import {
+  VESTING_START_CONDITION,
+  compact,
+  ledgerComment,
+  monetary,
+  numeric,
+  OcfItem,
+  withComments,
+} from '../../../libs/ocf';
 
 /**
  * The objects of an OCF package that are not transactions (issuer, stakeholders, classes, legends,

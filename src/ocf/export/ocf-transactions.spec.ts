@@ -1,9 +1,6 @@
-import { getOcfValidator } from '../../../libs/ocf';
-import { derivedId, uuidV5 } from './ocf-ids';
+import { getOcfValidator, derivedId, uuidV5, type OcfItem, numeric } from '../../../libs/ocf';
 import { vestingTerms, valuation, stockClass, firstCommonClass } from './ocf-objects';
 import { Amendment, LogRow, OcfTransactionMapper } from './ocf-transactions';
-import type { OcfItem } from './ocf-values';
-import { numeric } from './ocf-values';
 
 const validator = getOcfValidator();
 

@@ -1,9 +1,19 @@
-import { arr, canonical, obj, str } from './ocf-json';
+import { arr, obj, str, type Json, type Located } from '../../../libs/ocf';
+import {
+  OCF_IMPORTERS,
+  OCF_MANIFEST_IMPORTERS,
+  type ManifestEntry,
+  type OcfDone,
+  type OcfImportContext,
+} from '../../cap-table';
+import { DefinitionsMapping } from './ocf-definitions';
+import { ImportBook, type ImportPlan, type MappingOptions } from './ocf-import-book';
+import { importContext } from './ocf-import-context';
 import { ISSUANCES, MANIFEST_ENTRY } from './ocf-kept-fields';
-import { HoldingTransactions } from './ocf-holding-transactions';
-import type { Done, ImportPlan, MappingOptions } from './ocf-mapper-base';
-import type { Json, Located, OcfPackage } from './ocf-package';
+import type { OcfPackage } from './ocf-package';
+import { PlanPools } from './ocf-plan-pools';
 import type { OcfProblem } from './ocf-problems';
+import { Securities } from './ocf-securities';
 
 export type {
   ImportCounts,
@@ -11,7 +21,7 @@ export type {
   MappingOptions,
   PlannedTransaction,
   StakeholderMember,
-} from './ocf-mapper-base';
+} from './ocf-import-book';
 
 /**
  * Turns a checked OCF package into the ledger transactions that rebuild it, and replays them
@@ -25,52 +35,74 @@ export function planImport(
   pkg: OcfPackage,
   options: MappingOptions,
 ): { plan: ImportPlan } | { problems: OcfProblem[] } {
-  return new Mapper(pkg, options).run();
+  return new ImportPlanner(pkg, options).run();
 }
 
-/** The whole mapping: the definitions, the references, then the transactions in date order. */
-class Mapper extends HoldingTransactions {
+/**
+ * The whole mapping: the definitions, the references, then the transactions in date order, each
+ * as the transaction definition that imports its object type says (src/cap-table/ledger/transactions).
+ */
+class ImportPlanner {
+  private readonly book: ImportBook;
+  private readonly securities: Securities;
+  private readonly definitions: DefinitionsMapping;
+  private readonly pools: PlanPools;
+  private readonly context: OcfImportContext;
+  /** Security ids whose issuance was not imported (its transactions are passed over). */
+  private readonly skipped = new Set<string>();
+
+  constructor(
+    private readonly pkg: OcfPackage,
+    options: MappingOptions,
+  ) {
+    this.book = new ImportBook(pkg, options);
+    this.securities = new Securities(this.book, pkg);
+    this.definitions = new DefinitionsMapping(this.book, pkg, options);
+    this.pools = new PlanPools(this.book, pkg);
+    this.context = importContext(this.book, this.securities, this.pools);
+  }
+
   run(): { plan: ImportPlan } | { problems: OcfProblem[] } {
+    const book = this.book;
     const issuer = obj(this.pkg.manifest.issuer);
     if (issuer) {
-      this.warnings.add(
+      book.warnings.add(
         this.pkg.manifestFile,
         '/issuer',
         'the issuer is not imported: the organization keeps its own name and details',
       );
     }
     for (const l of [...this.pkg.financings, ...this.pkg.documents]) {
-      this.warnings.add(l.file, l.path, `${String(l.object.object_type)} objects are not imported`);
+      book.warnings.add(l.file, l.path, `${String(l.object.object_type)} objects are not imported`);
     }
-    this.index();
-    this.stakeholders();
-    this.stockClasses();
-    this.stockLegends();
-    this.stockPlans();
-    this.vestingTerms();
-    this.valuations();
-    this.checkReferences();
-    if (this.problems.size) return { problems: this.problems.list };
+    this.securities.index();
+    this.definitions.stakeholders();
+    this.definitions.stockClasses();
+    this.definitions.stockLegends();
+    this.definitions.stockPlans();
+    this.definitions.vestingTerms();
+    this.definitions.valuations();
+    this.securities.checkReferences();
+    if (book.problems.size) return { problems: book.problems.list };
     this.timeline();
-    this.afterTimeline();
-    if (this.problems.size) return { problems: this.problems.list };
-    this.commentWarnings();
-    this.counts.ledgerTransactions = this.planned.length;
+    this.pools.afterTimeline();
+    if (book.problems.size) return { problems: book.problems.list };
+    book.commentWarnings();
+    book.counts.ledgerTransactions = book.planned.length;
     return {
       plan: {
-        members: [...this.members.values()],
-        transactions: this.planned,
-        counts: this.counts,
-        warnings: this.warnings.list,
-        state: this.state,
+        members: [...book.members.values()],
+        transactions: book.planned,
+        counts: book.counts,
+        warnings: book.warnings.list,
+        state: book.state,
       },
     };
   }
 
-  // ---- the transactions
-
   /** The transactions in date order (file order within a date), each mapped and replayed. */
   private timeline() {
+    const book = this.book;
     const ordered = [...this.pkg.transactions, ...this.manifestEntries()]
       .map((l, i) => ({ l, i }))
       .sort((a, b) => String(a.l.object.date).localeCompare(String(b.l.object.date)) || a.i - b.i);
@@ -79,9 +111,9 @@ class Mapper extends HoldingTransactions {
       const type = String(o.object_type);
       const security = str(o.security_id);
       // A security another transaction results in is issued by that transaction.
-      if (ISSUANCES.has(type) && security && this.results.has(security)) continue;
+      if (ISSUANCES.has(type) && security && this.securities.results.has(security)) continue;
       if (security && !ISSUANCES.has(type) && this.skipped.has(security)) {
-        this.warn(
+        book.warn(
           l,
           '',
           `${type} ${String(o.id)}: its security ${security} was not imported; not imported`,
@@ -91,7 +123,7 @@ class Mapper extends HoldingTransactions {
       }
       const done = this.transaction(l, type);
       if (done === 'unsupported') {
-        this.warn(
+        book.warn(
           l,
           '',
           `${type} has no counterpart in the ledger: ${String(o.id)} is not imported`,
@@ -102,8 +134,8 @@ class Mapper extends HoldingTransactions {
       }
       if (done) {
         const counted = type === MANIFEST_ENTRY ? String((o.entry as { type: string }).type) : type;
-        if (type !== MANIFEST_ENTRY) this.unkept(l);
-        this.counts.transactions[counted] = (this.counts.transactions[counted] ?? 0) + 1;
+        if (type !== MANIFEST_ENTRY) book.unkept(l, OCF_IMPORTERS.get(type)!.keeps);
+        book.counts.transactions[counted] = (book.counts.transactions[counted] ?? 0) + 1;
       }
     }
   }
@@ -114,10 +146,12 @@ class Mapper extends HoldingTransactions {
    */
   private manifestEntries(): Located[] {
     const manifest = this.pkg.manifest;
-    const entries = this.notes<{ id: string; type: string; effectiveDate: string; payload: Json }>(
-      manifest,
-      'transaction',
-    );
+    const entries = this.book.notes<{
+      id: string;
+      type: string;
+      effectiveDate: string;
+      payload: Json;
+    }>(manifest, 'transaction');
     return entries.map((entry, i) => ({
       file: this.pkg.manifestFile,
       path: `/comments/${i}`,
@@ -130,35 +164,19 @@ class Mapper extends HoldingTransactions {
     }));
   }
 
-  /** A partial repayment of a note is replayed; other entries have no way back (warned). */
-  private manifestEntry(l: Located): Done {
-    const entry = l.object.entry as { type: string; effectiveDate: string; payload: Json };
-    if (entry.type !== 'TX_CONVERTIBLE_REPAYMENT') {
-      this.warn(
+  /** An entry is replayed when its definition reads it back (a partial repayment); others are warned of. */
+  private manifestEntry(l: Located): OcfDone {
+    const entry = l.object.entry as ManifestEntry;
+    const fromManifest = OCF_MANIFEST_IMPORTERS.get(entry.type);
+    if (!fromManifest) {
+      this.book.warn(
         l,
         '',
         `ledgerline:transaction ${entry.type} ${String(l.object.id)} is not imported`,
       );
       return false;
     }
-    const target = this.targets.get(String(entry.payload.holdingId));
-    if (target?.kind !== 'holding') {
-      this.problem(
-        l,
-        '',
-        `the repayment ${String(l.object.id)} names a note that is not in the package`,
-      );
-      return false;
-    }
-    return this.record(l, {
-      type: 'TX_CONVERTIBLE_REPAYMENT',
-      effectiveDate: entry.effectiveDate,
-      payload: {
-        holdingId: target.id,
-        amount: canonical(String(entry.payload.amount)),
-        date: String(entry.payload.date),
-      },
-    });
+    return fromManifest(l, entry, this.context);
   }
 
   /** The securities a transaction not imported results in are not imported either. */
@@ -169,45 +187,8 @@ class Mapper extends HoldingTransactions {
   }
 
   /** Maps and replays one transaction: true when imported, false on a problem. */
-  private transaction(l: Located, type: string): Done {
-    switch (type) {
-      case 'TX_STOCK_ISSUANCE':
-        return this.stockIssuance(l);
-      case 'TX_STOCK_TRANSFER':
-        return this.stockTransfer(l);
-      case 'TX_STOCK_CANCELLATION':
-      case 'TX_STOCK_REPURCHASE':
-        return this.stockCancellation(l, type);
-      case 'TX_STOCK_CLASS_AUTHORIZED_SHARES_ADJUSTMENT':
-        return this.authorizedShares(l);
-      case 'TX_STOCK_CLASS_SPLIT':
-        return this.classSplit(l);
-      case 'TX_STOCK_CLASS_CONVERSION_RATIO_ADJUSTMENT':
-        return this.conversionRatioAdjustment(l);
-      case 'TX_STOCK_PLAN_POOL_ADJUSTMENT':
-        return this.poolAdjustment(l);
-      case 'TX_EQUITY_COMPENSATION_ISSUANCE':
-        return this.grant(l);
-      case 'TX_WARRANT_ISSUANCE':
-        return this.warrant(l);
-      case 'TX_CONVERTIBLE_ISSUANCE':
-        return this.convertible(l);
-      case 'TX_EQUITY_COMPENSATION_EXERCISE':
-      case 'TX_WARRANT_EXERCISE':
-        return this.exercise(l, type);
-      case 'TX_EQUITY_COMPENSATION_CANCELLATION':
-      case 'TX_WARRANT_CANCELLATION':
-        return this.holdingCancellation(l, type);
-      case 'TX_CONVERTIBLE_CANCELLATION':
-        return this.convertibleCancellation(l);
-      case 'TX_CONVERTIBLE_CONVERSION':
-        return this.conversion(l);
-      case 'TX_VESTING_START':
-        return this.vestingStart(l);
-      case MANIFEST_ENTRY:
-        return this.manifestEntry(l);
-      default:
-        return 'unsupported';
-    }
+  private transaction(l: Located, type: string): OcfDone {
+    if (type === MANIFEST_ENTRY) return this.manifestEntry(l);
+    return OCF_IMPORTERS.get(type)?.read(l, this.context) ?? 'unsupported';
   }
 }

@@ -1,19 +1,9 @@
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
-import { getOcfValidator } from '../../../libs/ocf';
+import { getOcfValidator, type Json, type Located } from '../../../libs/ocf';
 import { checkNumbers } from './ocf-numbers';
 import { scanJson } from './ocf-json-scan';
 import { Findings, OcfProblem } from './ocf-problems';
-
-/** A JSON object of the package (an OCF object or the manifest). */
-export type Json = Record<string, unknown>;
-
-/** An OCF object where it was found: its file and JSON pointer (for problems and warnings). */
-export interface Located {
-  file: string;
-  path: string;
-  object: Json;
-}
 
 /** The objects of a package, by kind, in manifest order (files) and file order (items). */
 export interface OcfPackage {

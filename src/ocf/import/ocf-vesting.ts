@@ -1,4 +1,4 @@
-import type { Json } from './ocf-package';
+import type { Json } from '../../../libs/ocf';
 
 /** The time-based schedule an OCF VestingTerms object describes, in the ledger's terms. */
 export interface ScheduleShape {

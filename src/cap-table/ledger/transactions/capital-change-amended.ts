@@ -1,9 +1,10 @@
 import { found } from '../rules';
-import type { TransactionDefinition } from './definition';
-import { noRules } from './definition';
+import { type TransactionDefinition, noRules } from './definition';
+import { KEPT_IN_MANIFEST } from './ocf-mapping';
 
 export const capitalChangeAmended: TransactionDefinition<'CAPITAL_CHANGE_AMENDED'> = {
   definesRecord: false,
+  ocf: KEPT_IN_MANIFEST,
   scope: (p) => ({ capitalChanges: [p.capitalChangeId] }),
   validate: noRules,
   apply(state, { capitalChangeId, changes }) {

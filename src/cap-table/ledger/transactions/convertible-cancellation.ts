@@ -1,9 +1,11 @@
 import { assertActiveHolding } from '../incentives/holding-rules';
 import { holding } from '../incentives/lookups';
 import type { TransactionDefinition } from './definition';
+import { convertibleCancellationOcf } from './convertible-cancellation.ocf';
 
 export const convertibleCancellation: TransactionDefinition<'TX_CONVERTIBLE_CANCELLATION'> = {
   definesRecord: false,
+  ocf: convertibleCancellationOcf,
   scope: (p) => ({ holdings: [p.holdingId] }),
   validate(state, { holdingId }) {
     assertActiveHolding(holding(state, holdingId));

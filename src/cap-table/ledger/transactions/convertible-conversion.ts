@@ -13,10 +13,12 @@ import {
   ZERO,
 } from '../rules';
 import type { TransactionDefinition } from './definition';
+import { convertibleConversionOcf } from './convertible-conversion.ocf';
 
 /** OCF TX_CONVERTIBLE_CONVERSION: a note or SAFE becomes shares of a class; the note is settled. */
 export const convertibleConversion: TransactionDefinition<'TX_CONVERTIBLE_CONVERSION'> = {
   definesRecord: false,
+  ocf: convertibleConversionOcf,
   refers: { createdShareholding: ['conversion', 'shareholdingId'] },
   scope: (p) => ({
     holdings: [p.holdingId],

@@ -2,10 +2,12 @@ import { LedgerRuleError } from '../ledger-state';
 import { addHolding } from '../incentives/holding-rules';
 import { positive } from '../rules';
 import type { TransactionDefinition } from './definition';
+import { convertibleIssuanceOcf } from './convertible-issuance.ocf';
 
 /** OCF TX_CONVERTIBLE_ISSUANCE: a convertible note or a SAFE. */
 export const convertibleIssuance: TransactionDefinition<'TX_CONVERTIBLE_ISSUANCE'> = {
   definesRecord: false,
+  ocf: convertibleIssuanceOcf,
   refers: { members: [['holding', 'memberId']] },
   scope: () => ({}),
   validate(state, { holding: record }) {

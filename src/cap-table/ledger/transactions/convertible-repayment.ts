@@ -6,6 +6,7 @@ import { interestOwed } from '../incentives/holding-figures';
 import { positive } from '../rules';
 import type { TransactionPayloads } from '../transaction-types';
 import type { TransactionDefinition } from './definition';
+import { convertibleRepaymentOcf } from './convertible-repayment.ocf';
 
 type Repayment = TransactionPayloads['TX_CONVERTIBLE_REPAYMENT'];
 
@@ -25,6 +26,7 @@ function owing(state: LedgerState, { holdingId, date }: Repayment, strict: boole
 /** OCF TX_CONVERTIBLE_REPAYMENT (OCF has none: exported as a cancellation); interest is paid first. */
 export const convertibleRepayment: TransactionDefinition<'TX_CONVERTIBLE_REPAYMENT'> = {
   definesRecord: false,
+  ocf: convertibleRepaymentOcf,
   scope: (p) => ({ holdings: [p.holdingId] }),
   validate(state, p) {
     assertActiveHolding(holding(state, p.holdingId));

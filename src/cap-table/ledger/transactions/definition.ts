@@ -1,6 +1,7 @@
 import type { LedgerState } from '../ledger-state';
 import type { LedgerScope } from '../ledger-scope';
 import type { TransactionPayloads, TransactionType } from '../transaction-types';
+import type { OcfMapping } from './ocf-mapping';
 
 /**
  * Everything the ledger knows of one transaction type, in one place: adding a type is one file
@@ -32,7 +33,16 @@ export interface TransactionDefinition<T extends TransactionType> {
   readonly refers?: {
     createdShareholding?: readonly string[];
     members?: readonly (readonly string[])[];
+    /** The shareholding it takes shares from (a transfer's source). */
+    source?: readonly string[];
+    /** The shareholding or holding whose issuance it corrects. */
+    amends?: readonly string[];
   };
+  /**
+   * What it is in the Open Cap Format: what the export writes of it, and the OCF objects the
+   * import reads as it. Without it, the export keeps an entry whole in the manifest's comments.
+   */
+  readonly ocf?: OcfMapping<T>;
   /** A payload logged by an earlier version brought to today's shape (replays read old logs). */
   upgrade?(payload: TransactionPayloads[T]): TransactionPayloads[T];
 }

@@ -4,6 +4,7 @@ import { holding, plan, pool } from '../incentives/lookups';
 import { outstanding } from '../incentives/holding-figures';
 import { security } from '../rules';
 import type { TransactionDefinition } from './definition';
+import { equityCompensationCancellationOcf } from './holding-cancellation.ocf';
 
 /**
  * OCF TX_EQUITY_COMPENSATION_CANCELLATION: what is outstanding returns to the pool, or is retired
@@ -12,6 +13,7 @@ import type { TransactionDefinition } from './definition';
 export const equityCompensationCancellation: TransactionDefinition<'TX_EQUITY_COMPENSATION_CANCELLATION'> =
   {
     definesRecord: false,
+    ocf: equityCompensationCancellationOcf,
     scope: (p) => ({ holdings: [p.holdingId] }),
     validate(state, { holdingId }) {
       assertActiveHolding(holding(state, holdingId));

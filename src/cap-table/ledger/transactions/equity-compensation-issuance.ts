@@ -5,11 +5,13 @@ import { available } from '../incentives/plan-reservation';
 import { livePlan, pool } from '../incentives/lookups';
 import { positive } from '../rules';
 import type { TransactionDefinition } from './definition';
+import { equityCompensationIssuanceOcf } from './equity-compensation-issuance.ocf';
 
 /** OCF TX_EQUITY_COMPENSATION_ISSUANCE: a grant out of a pool's available shares. */
 export const equityCompensationIssuance: TransactionDefinition<'TX_EQUITY_COMPENSATION_ISSUANCE'> =
   {
     definesRecord: false,
+    ocf: equityCompensationIssuanceOcf,
     refers: { members: [['holding', 'memberId']] },
     scope: (p) => ({
       pools: p.holding.poolId ? [p.holding.poolId] : [],

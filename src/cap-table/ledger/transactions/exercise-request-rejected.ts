@@ -1,9 +1,11 @@
 import { LedgerRuleError } from '../ledger-state';
 import { found } from '../rules';
 import type { TransactionDefinition } from './definition';
+import { KEPT_IN_MANIFEST } from './ocf-mapping';
 
 export const exerciseRequestRejected: TransactionDefinition<'EXERCISE_REQUEST_REJECTED'> = {
   definesRecord: false,
+  ocf: KEPT_IN_MANIFEST,
   scope: (p) => ({ requests: [p.requestId] }),
   validate(state, { requestId }) {
     const r = found(state.requests, requestId, 'exercise request');

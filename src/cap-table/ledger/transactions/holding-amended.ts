@@ -5,6 +5,7 @@ import { available } from '../incentives/plan-reservation';
 import { holding, pool } from '../incentives/lookups';
 import { positive } from '../rules';
 import type { TransactionDefinition } from './definition';
+import { holdingAmendedOcf } from './holding-amended.ocf';
 
 /**
  * A correction of a grant, warrant or convertible: its terms or vesting. A grant's quantity
@@ -13,7 +14,8 @@ import type { TransactionDefinition } from './definition';
  */
 export const holdingAmended: TransactionDefinition<'HOLDING_AMENDED'> = {
   definesRecord: false,
-  refers: { members: [['changes', 'memberId']] },
+  ocf: holdingAmendedOcf,
+  refers: { members: [['changes', 'memberId']], amends: ['holdingId'] },
   scope: (p) => ({
     holdings: [p.holdingId],
     schedules: p.changes.vestingScheduleId ? [p.changes.vestingScheduleId] : [],

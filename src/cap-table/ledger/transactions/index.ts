@@ -1,5 +1,6 @@
 import type { TransactionType } from '../transaction-types';
 import type { TransactionDefinition } from './definition';
+import type { OcfImportMapping, OcfMapping, OcfObjectImport } from './ocf-mapping';
 import { capitalChangeAmended } from './capital-change-amended';
 import { capitalChangeRecorded } from './capital-change-recorded';
 import { convertibleCancellation } from './convertible-cancellation';
@@ -40,6 +41,14 @@ import { warrantExercise } from './warrant-exercise';
 import { warrantIssuance } from './warrant-issuance';
 
 export type { TransactionDefinition } from './definition';
+export type {
+  ImportedPlan,
+  ManifestEntry,
+  OcfDone,
+  OcfExportContext,
+  OcfImportContext,
+  OcfTarget,
+} from './ocf-mapping';
 
 /** Every transaction type's definition: a type missing here does not compile. */
 export const TRANSACTIONS = {
@@ -85,18 +94,46 @@ export const TRANSACTIONS = {
 
 /** The types whose payload refers to something of `kind`, with the path to it. */
 export function referring(
-  kind: 'createdShareholding' | 'members',
+  kind: keyof NonNullable<TransactionDefinition<TransactionType>['refers']>,
 ): { type: TransactionType; paths: readonly (readonly string[])[] }[] {
   return (Object.keys(TRANSACTIONS) as TransactionType[]).flatMap((type) => {
     const refers = (TRANSACTIONS[type] as TransactionDefinition<TransactionType>).refers;
-    const found =
-      kind === 'members'
-        ? refers?.members
-        : refers?.createdShareholding && [refers.createdShareholding];
+    const found = kind === 'members' ? refers?.members : refers?.[kind] && [refers[kind]];
     return found?.length ? [{ type, paths: found }] : [];
   });
 }
 
+/** The types whose OCF export reads only some of the payload when the row has what they made. */
+export const payloadWithMade = (): { type: TransactionType; members: readonly string[] }[] =>
+  (Object.keys(TRANSACTIONS) as TransactionType[]).flatMap((type) => {
+    const members = ocfMappingOf(type)?.export.payloadWithMade;
+    return members ? [{ type, members }] : [];
+  });
+
 /** The definition of `type`, typed for its payload. */
 export const definitionOf = <T extends TransactionType>(type: T): TransactionDefinition<T> =>
   (TRANSACTIONS as { [K in TransactionType]: TransactionDefinition<K> })[type];
+
+/** The OCF mapping of `type` (none: the export keeps its entries in the manifest's comments). */
+export const ocfMappingOf = (type: TransactionType): OcfMapping<TransactionType> | undefined =>
+  (TRANSACTIONS[type] as TransactionDefinition<TransactionType> | undefined)?.ocf;
+
+const ocfImports = (Object.keys(TRANSACTIONS) as TransactionType[]).flatMap((type) => {
+  const imports = ocfMappingOf(type)?.import;
+  return imports ? [{ type, imports }] : [];
+});
+
+/** OCF object type → how the import reads it, from the definitions that import it. */
+export const OCF_IMPORTERS: ReadonlyMap<string, OcfObjectImport> = new Map(
+  ocfImports.flatMap(({ imports }) => Object.entries(imports.objects ?? {})),
+);
+
+/** Log entry type → how the import reads it back from the manifest's comments. */
+export const OCF_MANIFEST_IMPORTERS: ReadonlyMap<
+  string,
+  NonNullable<OcfImportMapping['fromManifest']>
+> = new Map(
+  ocfImports.flatMap(({ type, imports }) =>
+    imports.fromManifest ? [[type, imports.fromManifest] as const] : [],
+  ),
+);

@@ -1,10 +1,19 @@
 import { toDecimal } from '../../../../libs/cap-math';
-import type { TransactionDefinition } from './definition';
-import { noRules } from './definition';
+import { type TransactionDefinition, noRules } from './definition';
 
 /** A share class (OCF StockClass). */
 export const stockClassCreated: TransactionDefinition<'STOCK_CLASS_CREATED'> = {
   definesRecord: true,
+  // Written as an object once the log is read; with the shares authorized as created.
+  ocf: {
+    export: {
+      from: 'replayed',
+      map(_row, { security }, ctx) {
+        ctx.initialAuthorized.set(security.id, security.authorizedShares);
+        return [];
+      },
+    },
+  },
   scope: () => ({}),
   validate: noRules,
   apply(state, { security }) {

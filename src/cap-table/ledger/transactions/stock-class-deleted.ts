@@ -1,9 +1,11 @@
 import { security } from '../rules';
 import { LedgerRuleError } from '../ledger-state';
 import type { TransactionDefinition } from './definition';
+import { WRITTEN_AS_OBJECT } from './ocf-mapping';
 
 export const stockClassDeleted: TransactionDefinition<'STOCK_CLASS_DELETED'> = {
   definesRecord: false,
+  ocf: WRITTEN_AS_OBJECT,
   scope: (p) => ({ securities: [p.securityId] }),
   validate(state, { securityId }) {
     const s = security(state, securityId);

@@ -3,6 +3,7 @@ import { LedgerRuleError, LedgerState, SecurityState, ShareholdingState } from '
 import { assertLiveClass, security } from '../rules';
 import type { TransactionPayloads } from '../transaction-types';
 import type { TransactionDefinition } from './definition';
+import { stockClassSplitOcf } from './stock-class-split.ocf';
 
 type Split = TransactionPayloads['TX_STOCK_CLASS_SPLIT'];
 
@@ -38,6 +39,7 @@ const perShare = (price: string | null, p: Split) =>
  */
 export const stockClassSplit: TransactionDefinition<'TX_STOCK_CLASS_SPLIT'> = {
   definesRecord: false,
+  ocf: stockClassSplitOcf,
   scope: (p) => ({ securities: [p.securityId], holdingsOfClass: p.securityId }),
   validate(state, p) {
     const s = security(state, p.securityId);

@@ -1,9 +1,40 @@
+import { toDecimal, toDecimalString } from '../../../../libs/cap-math';
+import { obj } from '../../../../libs/ocf';
 import { security } from '../rules';
-import type { TransactionDefinition } from './definition';
-import { noRules } from './definition';
+import { type TransactionDefinition, noRules } from './definition';
+import { WRITTEN_AS_OBJECT, TX_FIELDS } from './ocf-mapping';
 
 export const stockClassUpdated: TransactionDefinition<'STOCK_CLASS_UPDATED'> = {
   definesRecord: true,
+  ocf: {
+    ...WRITTEN_AS_OBJECT,
+    // A class's new conversion ratio: OCF records it as a transaction.
+    import: {
+      objects: {
+        TX_STOCK_CLASS_CONVERSION_RATIO_ADJUSTMENT: {
+          keeps: [...TX_FIELDS, 'stock_class_id', 'new_ratio_conversion_mechanism'],
+          read(l, ctx) {
+            const o = l.object;
+            const mechanism = obj(o.new_ratio_conversion_mechanism);
+            const pair = obj(mechanism?.ratio);
+            if (!pair) return 'unsupported';
+            return ctx.record(l, {
+              type: 'STOCK_CLASS_UPDATED',
+              effectiveDate: String(o.date),
+              payload: {
+                securityId: ctx.classes.get(String(o.stock_class_id))!,
+                changes: {
+                  conversionRatio: toDecimalString(
+                    toDecimal(String(pair.numerator)).div(toDecimal(String(pair.denominator))),
+                  ),
+                },
+              },
+            });
+          },
+        },
+      },
+    },
+  },
   scope: (p) => ({ securities: [p.securityId] }),
   validate: noRules,
   apply(state, { securityId, changes }) {

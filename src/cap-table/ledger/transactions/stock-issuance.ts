@@ -8,10 +8,12 @@ import {
   security,
 } from '../rules';
 import type { TransactionDefinition } from './definition';
+import { stockIssuanceOcf } from './stock-issuance.ocf';
 
 /** OCF TX_STOCK_ISSUANCE: a new certificate out of the class's unissued shares. */
 export const stockIssuance: TransactionDefinition<'TX_STOCK_ISSUANCE'> = {
   definesRecord: false,
+  ocf: stockIssuanceOcf,
   refers: { createdShareholding: ['shareholdingId'], members: [['memberId']] },
   scope: (p) => ({ securities: [p.securityId], legends: p.legendIds }),
   validate(state, p) {

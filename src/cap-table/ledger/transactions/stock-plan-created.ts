@@ -6,6 +6,16 @@ import type { TransactionDefinition } from './definition';
 export const stockPlanCreated: TransactionDefinition<'STOCK_PLAN_CREATED'> = {
   // A plan recorded today may describe grants made long ago (records migrated in).
   definesRecord: true,
+  // Written as an object once the log is read; with the shares reserved as created.
+  ocf: {
+    export: {
+      from: 'replayed',
+      map(_row, { plan }, ctx) {
+        ctx.initialReserved.set(plan.id, plan.sharesReserved);
+        return [];
+      },
+    },
+  },
   scope: (p) => ({ securities: [p.plan.securityId] }),
   validate(state, { plan }) {
     const s = security(state, plan.securityId);

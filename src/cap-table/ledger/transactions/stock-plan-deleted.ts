@@ -4,10 +4,12 @@ import { livePlan, poolsOf } from '../incentives/lookups';
 import { outstandingOfPool, outstandingReservation } from '../incentives/plan-reservation';
 import { security } from '../rules';
 import type { TransactionDefinition } from './definition';
+import { WRITTEN_AS_OBJECT } from './ocf-mapping';
 
 /** A plan without outstanding grants: its reservation returns to the class, its pools go with it. */
 export const stockPlanDeleted: TransactionDefinition<'STOCK_PLAN_DELETED'> = {
   definesRecord: false,
+  ocf: WRITTEN_AS_OBJECT,
   scope: (p) => ({ plans: [p.planId] }),
   validate(state, { planId }) {
     const pl = livePlan(state, planId, true);

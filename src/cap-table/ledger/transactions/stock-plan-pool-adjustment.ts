@@ -4,6 +4,7 @@ import { livePlan, poolsOf } from '../incentives/lookups';
 import { nonNegative, reserve, sumOf } from '../incentives/plan-reservation';
 import { security } from '../rules';
 import type { TransactionDefinition } from './definition';
+import { stockPlanPoolAdjustmentOcf } from './stock-plan-pool-adjustment.ocf';
 
 /** The least a plan may reserve: what its pools reserve, or what was exercised or retired. */
 function floorOf(state: LedgerState, pl: PlanState) {
@@ -15,6 +16,7 @@ function floorOf(state: LedgerState, pl: PlanState) {
 /** OCF TX_STOCK_PLAN_POOL_ADJUSTMENT: the plan's reservation grows from, or shrinks back to, its class. */
 export const stockPlanPoolAdjustment: TransactionDefinition<'TX_STOCK_PLAN_POOL_ADJUSTMENT'> = {
   definesRecord: false,
+  ocf: stockPlanPoolAdjustmentOcf,
   scope: (p) => ({ plans: [p.planId] }),
   validate(state, { planId, sharesReserved }) {
     const pl = livePlan(state, planId, true);

@@ -2,10 +2,12 @@ import { assertPoolsFit, nonNegative } from '../incentives/plan-reservation';
 import { livePlan, poolsOf } from '../incentives/lookups';
 import { ZERO } from '../rules';
 import type { TransactionDefinition } from './definition';
+import { WRITTEN_AS_OBJECT } from './ocf-mapping';
 
 /** A pool of a plan: the pools together reserve no more than the plan. */
 export const stockPlanPoolCreated: TransactionDefinition<'STOCK_PLAN_POOL_CREATED'> = {
   definesRecord: true,
+  ocf: WRITTEN_AS_OBJECT,
   scope: (p) => ({ plans: [p.pool.planId] }),
   validate(state, { pool }) {
     const pl = livePlan(state, pool.planId, true);

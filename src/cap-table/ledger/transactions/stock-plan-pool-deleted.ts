@@ -2,10 +2,12 @@ import { toDecimalString } from '../../../../libs/cap-math';
 import { LedgerRuleError } from '../ledger-state';
 import { plan, pool } from '../incentives/lookups';
 import type { TransactionDefinition } from './definition';
+import { WRITTEN_AS_OBJECT } from './ocf-mapping';
 
 /** A pool with nothing granted or exercised from it. */
 export const stockPlanPoolDeleted: TransactionDefinition<'STOCK_PLAN_POOL_DELETED'> = {
   definesRecord: false,
+  ocf: WRITTEN_AS_OBJECT,
   scope: (p) => ({ pools: [p.poolId] }),
   validate(state, { poolId }) {
     const po = pool(state, poolId);

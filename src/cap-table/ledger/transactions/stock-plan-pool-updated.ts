@@ -3,10 +3,12 @@ import { LedgerRuleError } from '../ledger-state';
 import { assertPoolsFit, nonNegative } from '../incentives/plan-reservation';
 import { plan, pool, poolsOf } from '../incentives/lookups';
 import type { TransactionDefinition } from './definition';
+import { WRITTEN_AS_OBJECT } from './ocf-mapping';
 
 /** A pool renamed or resized: never below what it granted, its plan's pools within the plan. */
 export const stockPlanPoolUpdated: TransactionDefinition<'STOCK_PLAN_POOL_UPDATED'> = {
   definesRecord: false,
+  ocf: WRITTEN_AS_OBJECT,
   scope: (p) => ({ pools: [p.poolId] }),
   validate(state, { poolId, changes }) {
     const po = pool(state, poolId);

@@ -2,6 +2,7 @@ import { compareDates, toDecimalString } from '../../../../libs/cap-math';
 import { LedgerRuleError } from '../ledger-state';
 import { assertActive, positive, security, shareholding, takeLowest } from '../rules';
 import type { TransactionDefinition } from './definition';
+import { stockTransferOcf } from './stock-transfer.ocf';
 
 /**
  * OCF TX_STOCK_TRANSFER: the lowest-numbered shares of the source move to a new certificate of
@@ -9,7 +10,12 @@ import type { TransactionDefinition } from './definition';
  */
 export const stockTransfer: TransactionDefinition<'TX_STOCK_TRANSFER'> = {
   definesRecord: false,
-  refers: { createdShareholding: ['destinationId'], members: [['toMemberId']] },
+  ocf: stockTransferOcf,
+  refers: {
+    createdShareholding: ['destinationId'],
+    members: [['toMemberId']],
+    source: ['sourceId'],
+  },
   scope: (p) => ({ shareholdings: [p.sourceId] }),
   validate(state, t) {
     const source = shareholding(state, t.sourceId);

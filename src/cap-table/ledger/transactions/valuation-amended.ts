@@ -1,9 +1,10 @@
 import { found } from '../rules';
-import type { TransactionDefinition } from './definition';
-import { noRules } from './definition';
+import { type TransactionDefinition, noRules } from './definition';
+import { WRITTEN_AS_OBJECT } from './ocf-mapping';
 
 export const valuationAmended: TransactionDefinition<'VALUATION_AMENDED'> = {
   definesRecord: false,
+  ocf: WRITTEN_AS_OBJECT,
   scope: (p) => ({ valuations: [p.valuationId] }),
   validate: noRules,
   apply(state, { valuationId, changes }) {

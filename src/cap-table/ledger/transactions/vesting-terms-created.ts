@@ -1,10 +1,12 @@
 import { LedgerRuleError } from '../ledger-state';
 import { schedule } from '../incentives/lookups';
 import type { TransactionDefinition } from './definition';
+import { WRITTEN_AS_OBJECT } from './ocf-mapping';
 
 /** Vesting terms, or a new version of them (a PUT) that supersedes the latest one. */
 export const vestingTermsCreated: TransactionDefinition<'VESTING_TERMS_CREATED'> = {
   definesRecord: true,
+  ocf: WRITTEN_AS_OBJECT,
   scope: (p) =>
     p.vestingSchedule.previousVersionId
       ? { scheduleToChange: p.vestingSchedule.previousVersionId }

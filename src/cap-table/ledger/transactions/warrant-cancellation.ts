@@ -2,9 +2,11 @@ import { assertActiveHolding } from '../incentives/holding-rules';
 import { holding } from '../incentives/lookups';
 import { outstanding } from '../incentives/holding-figures';
 import type { TransactionDefinition } from './definition';
+import { warrantCancellationOcf } from './holding-cancellation.ocf';
 
 export const warrantCancellation: TransactionDefinition<'TX_WARRANT_CANCELLATION'> = {
   definesRecord: false,
+  ocf: warrantCancellationOcf,
   scope: (p) => ({ holdings: [p.holdingId] }),
   validate(state, { holdingId }) {
     assertActiveHolding(holding(state, holdingId));

@@ -2,10 +2,12 @@ import { LedgerRuleError } from '../ledger-state';
 import { addHolding, assertSchedule } from '../incentives/holding-rules';
 import { assertLiveClass, positive, security } from '../rules';
 import type { TransactionDefinition } from './definition';
+import { warrantIssuanceOcf } from './warrant-issuance.ocf';
 
 /** OCF TX_WARRANT_ISSUANCE: the right to buy shares of a class; nothing is issued yet. */
 export const warrantIssuance: TransactionDefinition<'TX_WARRANT_ISSUANCE'> = {
   definesRecord: false,
+  ocf: warrantIssuanceOcf,
   refers: { members: [['holding', 'memberId']] },
   scope: (p) => ({
     securities: p.holding.securityId ? [p.holding.securityId] : [],

@@ -1,19 +1,20 @@
-import type { HoldingRecord } from '../../cap-table';
 import {
+  compact,
   conversionTriggerId,
   derivedId,
   exerciseTriggerId,
-  VESTING_START_CONDITION,
-} from './ocf-ids';
-import {
-  compact,
   ledgerComment,
   monetary,
   numeric,
-  OcfItem,
   percentage,
+  VESTING_START_CONDITION,
   withComments,
-} from './ocf-values';
+  type Located,
+  type OcfItem,
+} from '../../../../libs/ocf';
+import type { HoldingRecord } from '../incentive-types';
+import type { LedgerLogEntry } from '../ledger-log-entry';
+import type { OcfExportContext, OcfExportMapping, OcfImportContext } from './ocf-mapping';
 
 /**
  * The issuance of a grant, warrant, SAFE or note (a `/v1/holding` record) as OCF: the
@@ -29,26 +30,41 @@ const COMPENSATION_TYPES: Record<string, string> = {
   sar: 'SSAR',
 };
 
-/** What of the log entry an issuance needs. */
-export interface IssuanceEntry {
-  id: string;
-  type: string;
-  effectiveDate: string;
+type HoldingIssuanceType =
+  'TX_EQUITY_COMPENSATION_ISSUANCE' | 'TX_WARRANT_ISSUANCE' | 'TX_CONVERTIBLE_ISSUANCE';
+
+/** The export of the three: the holding with its corrections folded in, which the comments list. */
+export const holdingIssuanceExport: OcfExportMapping<HoldingIssuanceType> = {
+  from: 'replayed',
+  map(row, { holding: recorded }, ctx) {
+    const h = ctx.amended(recorded);
+    const comments = [ledgerComment('holdingType', h.type), ...ctx.amendmentComments(h.id)];
+    return holdingIssuance(row, h, comments, ctx);
+  },
+};
+
+/** Records the issuance of a holding the import read. */
+export function addHolding(
+  ctx: OcfImportContext,
+  l: Located,
+  type: HoldingIssuanceType,
+  holding: HoldingRecord,
+): boolean {
+  const ok = ctx.record(l, {
+    type,
+    effectiveDate: String(l.object.date),
+    payload: { holding },
+  });
+  if (ok) ctx.issued(l, String(l.object.security_id), { kind: 'holding', id: holding.id });
+  return ok;
 }
 
-export interface IssuanceContext {
-  /** The organization's currency. */
-  currency: string;
-  /** The currency of a class (the organization's when none). */
-  currencyOf(securityId: string | null | undefined): string;
-}
-
-/** `h`: the holding as issued, its corrections folded in; `comments`: the mapper's so far. */
-export function holdingIssuance(
-  row: IssuanceEntry,
+/** `h`: the holding as issued, its corrections folded in; `comments`: those so far. */
+function holdingIssuance(
+  row: LedgerLogEntry,
   h: HoldingRecord,
   comments: string[],
-  ctx: IssuanceContext,
+  ctx: OcfExportContext,
 ): OcfItem[] {
   const t = h.terms;
   const base = {

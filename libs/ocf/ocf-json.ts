@@ -1,7 +1,16 @@
-import { toDecimal, toDecimalString } from '../../../libs/cap-math';
-import type { Json } from './ocf-package';
+import { toDecimal, toDecimalString } from '../cap-math';
 
 /** Reading the JSON of an OCF object: typed access, decimals, and the export's comments. */
+
+/** A JSON object of a package (an OCF object or the manifest). */
+export type Json = Record<string, unknown>;
+
+/** An OCF object where it was found: its file and JSON pointer (for problems and warnings). */
+export interface Located {
+  file: string;
+  path: string;
+  object: Json;
+}
 
 export const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 export const obj = (v: unknown): Json | undefined =>

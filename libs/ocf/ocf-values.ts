@@ -1,4 +1,4 @@
-import { toDecimal, toDecimalString } from '../../../libs/cap-math';
+import { toDecimal, toDecimalString } from '../cap-math';
 
 /** OCF objects as the export writes them: plain JSON. */
 export type OcfItem = Record<string, unknown> & { object_type: string };

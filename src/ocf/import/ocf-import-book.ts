@@ -4,12 +4,13 @@ import {
   applyTransaction,
   emptyState,
   LedgerRuleError,
+  type ImportedPlan,
   type LedgerState,
   type LedgerTransaction,
 } from '../../cap-table';
 import { KEPT } from './ocf-kept-fields';
-import { arr, empty, NOTE, notesOf, str } from './ocf-json';
-import type { Json, Located, OcfPackage } from './ocf-package';
+import { arr, empty, NOTE, notesOf, str, type Json, type Located } from '../../../libs/ocf';
+import type { OcfPackage } from './ocf-package';
 import { Findings, type OcfProblem } from './ocf-problems';
 
 /** A stakeholder as a member: an existing one (matched by e-mail) or one the import adds. */
@@ -61,53 +62,28 @@ export interface MappingOptions {
   newId?: () => string;
 }
 
-/** A transaction imported (true), refused (false, a problem recorded) or without counterpart. */
-export type Done = boolean | 'unsupported';
-
-/** What a security id of the package stands for once imported. */
-export type Target = { kind: 'shareholding' | 'holding'; id: string };
-
 /**
- * What every part of the mapping shares: the package, the records made so far (by OCF id), the
- * reducer's state they were replayed into, and the problems and warnings found. The parts are
- * layered: definitions, then stock transactions, then holdings, then the timeline (Mapper).
+ * What every part of the mapping shares: the records made so far (by OCF id), the reducer's state
+ * they were replayed into, the ledger transactions planned, and the problems and warnings found.
  */
-export abstract class MapperBase {
-  protected readonly problems = new Findings();
-  protected readonly warnings = new Findings();
-  protected readonly newId: () => string;
-  protected readonly state = emptyState();
-  protected readonly planned: PlannedTransaction[] = [];
-  protected readonly asOf: string;
+export class ImportBook {
+  readonly problems = new Findings();
+  readonly warnings = new Findings();
+  readonly newId: () => string;
+  readonly state = emptyState();
+  readonly planned: PlannedTransaction[] = [];
+  /** The package's date (today when it names none). */
+  readonly asOf: string;
+  readonly fractional: boolean;
 
-  protected readonly members = new Map<string, StakeholderMember>();
-  protected readonly classes = new Map<string, string>();
-  protected readonly legends = new Map<string, string>();
-  protected readonly plans = new Map<
-    string,
-    {
-      planId: string;
-      poolId: string;
-      behavior: string;
-      /** The pools the export listed (`ledgerline:pool`), or null: one pool of the plan's size. */
-      pools: { id: string; ocfId: string; name: string; target: string; deleted: boolean }[] | null;
-    }
-  >();
+  readonly members = new Map<string, StakeholderMember>();
+  readonly classes = new Map<string, string>();
+  readonly legends = new Map<string, string>();
+  readonly plans = new Map<string, ImportedPlan>();
   /** The export's pool ids → ours. */
-  protected readonly pools = new Map<string, string>();
-  protected readonly schedules = new Map<string, string | null>();
-  protected readonly txById = new Map<string, Located>();
-  /** security_id → the issuance that issues it. */
-  protected readonly issuedBy = new Map<string, Located>();
-  /** Security ids that another transaction's result or balance names. */
-  protected readonly results = new Set<string>();
-  /** security_id → what it is now. */
-  protected readonly targets = new Map<string, Target>();
-  /** Security ids whose issuance was not imported (its transactions are passed over). */
-  protected readonly skipped = new Set<string>();
-  /** security_id → the first vesting start date of it. */
-  protected readonly vestingStarts = new Map<string, Located>();
-  protected readonly counts: ImportCounts = {
+  readonly pools = new Map<string, string>();
+  readonly schedules = new Map<string, string | null>();
+  readonly counts: ImportCounts = {
     stakeholders: 0,
     membersCreated: 0,
     membersMatched: 0,
@@ -119,9 +95,8 @@ export abstract class MapperBase {
     transactions: {},
     ledgerTransactions: 0,
   };
-  protected readonly pendingConversions: { l: Located; convertsTo: string }[] = [];
   /** Records the export marked deleted: created, used by the transactions, then deleted. */
-  protected readonly deletions: {
+  readonly deletions: {
     l: Located;
     type:
       | 'STOCK_CLASS_DELETED'
@@ -131,27 +106,29 @@ export abstract class MapperBase {
       | 'VESTING_TERMS_DELETED';
     id: string;
   }[] = [];
+  private readonly consumed = new Map<Json, Set<string>>();
+  /** Fields of an object a mapping found redundant (derived from what is kept): no warning. */
+  private readonly alsoKept = new Map<Json, string[]>();
 
   constructor(
-    protected readonly pkg: OcfPackage,
-    protected readonly options: MappingOptions,
+    private readonly pkg: OcfPackage,
+    options: MappingOptions,
   ) {
     this.newId = options.newId ?? randomUUID;
     this.asOf = str(pkg.manifest.as_of) ?? new Date().toISOString().slice(0, 10);
+    this.fractional = options.fractional;
   }
 
-  // ---- helpers
-
-  protected problem(l: Located, field: string, reason: string) {
+  problem(l: Located, field: string, reason: string) {
     this.problems.add(l.file, `${l.path}${field ? `/${field}` : ''}`, reason);
   }
 
-  protected warn(l: Located, field: string, reason: string) {
+  warn(l: Located, field: string, reason: string) {
     this.warnings.add(l.file, `${l.path}${field ? `/${field}` : ''}`, reason);
   }
 
   /** Warnings for the fields of `l` the import does not keep. */
-  protected unkept(l: Located, kept = KEPT[String(l.object.object_type)] ?? []) {
+  unkept(l: Located, kept: readonly string[] = KEPT[String(l.object.object_type)] ?? []) {
     for (const [key, value] of Object.entries(l.object)) {
       if (key === 'comments' || kept.includes(key) || empty(value)) continue;
       if (this.alsoKept.get(l.object)?.includes(key)) continue;
@@ -159,28 +136,24 @@ export abstract class MapperBase {
     }
   }
 
-  protected readonly consumed = new Map<Json, Set<string>>();
-  /** Fields of an object a handler found redundant (derived from what is kept): no warning. */
-  protected readonly alsoKept = new Map<Json, string[]>();
-
-  protected keep(o: Json, ...fields: string[]) {
+  keep(o: Json, ...fields: string[]) {
     this.alsoKept.set(o, [...(this.alsoKept.get(o) ?? []), ...fields]);
   }
 
   /** The first value of a `ledgerline:` comment of the object (marked as read). */
-  protected note<T = unknown>(o: Json, key: string): T | undefined {
+  note<T = unknown>(o: Json, key: string): T | undefined {
     return this.notes<T>(o, key)[0];
   }
 
   /** Every value of a `ledgerline:` comment key of the object (marked as read). */
-  protected notes<T = unknown>(o: Json, key: string): T[] {
+  notes<T = unknown>(o: Json, key: string): T[] {
     const values = notesOf(o).get(key) ?? [];
     if (values.length) this.consumed.set(o, (this.consumed.get(o) ?? new Set()).add(key));
     return values as T[];
   }
 
   /** Warnings for comments nothing read: free text, and `ledgerline:` facts without a use. */
-  protected commentWarnings() {
+  commentWarnings() {
     const all: Located[] = [
       { file: this.pkg.manifestFile, path: '', object: this.pkg.manifest },
       ...this.pkg.stakeholders,
@@ -205,12 +178,12 @@ export abstract class MapperBase {
     }
   }
 
-  protected ocfId(l: Located): string {
+  ocfId(l: Located): string {
     return String(l.object.id);
   }
 
   /** Duplicate ids within one kind are a problem; returns false for a duplicate. */
-  protected unique(seen: Set<string>, l: Located): boolean {
+  unique(seen: Set<string>, l: Located): boolean {
     const id = this.ocfId(l);
     if (seen.has(id)) {
       this.problem(l, 'id', `the id ${id} is used by another ${String(l.object.object_type)}`);
@@ -220,7 +193,7 @@ export abstract class MapperBase {
     return true;
   }
 
-  protected quantity(l: Located, field: string, value: unknown): string | null {
+  quantity(l: Located, field: string, value: unknown): string | null {
     const s = str(value);
     if (s === undefined) return null;
     const d = toDecimal(s);
@@ -228,14 +201,14 @@ export abstract class MapperBase {
       this.problem(l, field, 'must be more than 0');
       return null;
     }
-    if (!this.options.fractional && !isWholeNumber(d)) {
+    if (!this.fractional && !isWholeNumber(d)) {
       this.problem(l, field, 'must be a whole number of shares (fractional units are for LLCs)');
       return null;
     }
     return toDecimalString(d);
   }
 
-  protected record(source: Located | null, tx: Omit<LedgerTransaction, 'id'>): boolean {
+  record(source: Located | null, tx: Omit<LedgerTransaction, 'id'>): boolean {
     const full = { id: this.newId(), ...tx } as LedgerTransaction;
     try {
       applyTransaction(this.state, full);
