@@ -113,7 +113,8 @@ export class CapitalChangesService {
     );
   }
 
+  /** As the change wrote it (no read back), else as the table holds it. */
   private async read(c: LedgerChange, id: string): Promise<CapitalChangeView> {
-    return toView(await c.tx.manager.getRepository(CapitalChange).findOneByOrFail({ id }));
+    return toView(await c.current(CapitalChange, id));
   }
 }

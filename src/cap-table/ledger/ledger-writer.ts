@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { ObjectLiteral } from 'typeorm';
+import type { EntityTarget, FindOptionsWhere, ObjectLiteral } from 'typeorm';
 import { DomainError } from '../../common';
 import { DomainEvent, Tx, UnitOfWork } from '../../events';
 import { OrganizationsDirectory } from '../../organizations';
@@ -22,10 +22,10 @@ export interface LedgerChange {
   ): Promise<string>;
   record(...events: DomainEvent[]): Promise<void>;
   /**
-   * A record as this change last wrote it, as its entity (created and updated times included):
-   * what the change answers, without reading it back. Undefined if it wrote no such record.
+   * A record as this change last wrote it, as its entity (created and updated times included:
+   * what the change answers, without reading it back), else as its table holds it.
    */
-  written<E extends ObjectLiteral>(id: string): E | undefined;
+  current<E extends ObjectLiteral>(entity: EntityTarget<E>, id: string): Promise<E>;
 }
 
 /**
@@ -57,7 +57,11 @@ export class LedgerWriter {
           tx,
           state,
           record: (...events) => tx.record(...events),
-          written: <E extends ObjectLiteral>(id: string) => written.get(id) as E | undefined,
+          current: async <E extends ObjectLiteral>(entity: EntityTarget<E>, id: string) =>
+            (written.get(id) as E | undefined) ??
+            tx.manager
+              .getRepository(entity)
+              .findOneByOrFail({ id } as unknown as FindOptionsWhere<E>),
           apply: async (type, effectiveDate, payload) => {
             const id = randomUUID();
             const transaction = { id, type, effectiveDate, payload } as LedgerTransaction;

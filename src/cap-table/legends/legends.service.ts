@@ -125,7 +125,8 @@ export class LegendsService {
     );
   }
 
+  /** As the change wrote it (no read back), else as the table holds it. */
   private async read(c: LedgerChange, id: string): Promise<LegendView> {
-    return toView(await c.tx.manager.getRepository(Legend).findOneByOrFail({ id }));
+    return toView(await c.current(Legend, id));
   }
 }

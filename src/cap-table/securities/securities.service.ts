@@ -239,10 +239,7 @@ export class SecuritiesService {
 
   /** As the change wrote it (no read back), else as the table holds it. */
   private async read(c: LedgerChange, id: string): Promise<SecurityView> {
-    return toSecurityView(
-      c.written<Security>(id) ??
-        (await c.tx.manager.getRepository(Security).findOneByOrFail({ id })),
-    );
+    return toSecurityView(await c.current(Security, id));
   }
 
   private fields(

@@ -196,10 +196,7 @@ export class ShareholdingsService {
 
   /** As the change wrote it (no read back), else as the table holds it. */
   private async read(c: LedgerChange, id: string): Promise<ShareholdingView> {
-    return toShareholdingView(
-      c.written<Shareholding>(id) ??
-        (await c.tx.manager.getRepository(Shareholding).findOneByOrFail({ id })),
-    );
+    return toShareholdingView(await c.current(Shareholding, id));
   }
 }
 

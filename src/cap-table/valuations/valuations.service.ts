@@ -117,7 +117,8 @@ export class ValuationsService {
     });
   }
 
+  /** As the change wrote it (no read back), else as the table holds it. */
   private async read(c: LedgerChange, id: string): Promise<ValuationView> {
-    return toValuationView(await c.tx.manager.getRepository(Valuation).findOneByOrFail({ id }));
+    return toValuationView(await c.current(Valuation, id));
   }
 }

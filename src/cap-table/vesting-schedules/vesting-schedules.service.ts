@@ -211,10 +211,9 @@ export class VestingSchedulesService {
     return v;
   }
 
+  /** As the change wrote it (no read back), else as the table holds it. */
   private async read(c: LedgerChange, id: string): Promise<VestingScheduleView> {
-    return toVestingScheduleView(
-      await c.tx.manager.getRepository(VestingScheduleEntity).findOneByOrFail({ id }),
-    );
+    return toVestingScheduleView(await c.current(VestingScheduleEntity, id));
   }
 }
 
