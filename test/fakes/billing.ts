@@ -1,8 +1,8 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import { AddressInfo } from 'node:net';
 import type { BillingWire } from '../../src/billing';
 import { addInterval, manifest, PricedComponent } from './billing-pricing';
 import { deliver, FakeWebhook, SendOptions, WebhookDelivery } from './billing-webhooks';
+import { listenOnFreePort } from './listen';
 
 export type { FakeWebhook, WebhookDelivery } from './billing-webhooks';
 
@@ -447,20 +447,14 @@ export class FakeBilling {
 
   // The server
 
-  private listen(): Promise<void> {
+  private async listen(): Promise<void> {
     this.server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => this.receive(req, Buffer.concat(chunks).toString('utf8'), res));
     });
-    return new Promise((resolve, reject) => {
-      this.server!.once('error', reject);
-      this.server!.listen(0, '127.0.0.1', () => {
-        const { port } = this.server!.address() as AddressInfo;
-        this.url = `http://127.0.0.1:${port}`;
-        resolve();
-      });
-    });
+    const port = await listenOnFreePort(this.server);
+    this.url = `http://127.0.0.1:${port}`;
   }
 
   private receive(req: IncomingMessage, raw: string, res: ServerResponse) {
@@ -535,13 +529,8 @@ export class FakeBilling {
         [...this.products.values()].map((product) => ({ product })),
       );
     }
-    if (method === 'GET' && (m = id(/^\/products\/(\d+)\/price_points\.json$/))) {
-      const product = this.products.get(Number(m[0]));
-      if (!product) return notFound(res);
-      const points = [...this.productPricePoints.values()].filter(
-        (p) => p.product_id === product.id,
-      );
-      return sendJson(res, 200, { price_points: points });
+    if (method === 'GET' && (m = id(/^\/(products|components)\/(\d+)\/price_points\.json$/))) {
+      return this.listPricePoints(m[0], Number(m[1]), res);
     }
     if (method === 'GET' && (m = id(/^\/product_families\/([^/]+)\/components\.json$/))) {
       if (m[0] !== String(FAMILY.id) && m[0] !== `handle:${FAMILY.handle}`) return notFound(res);
@@ -550,14 +539,6 @@ export class FakeBilling {
         200,
         [...this.components.values()].map((component) => ({ component })),
       );
-    }
-    if (method === 'GET' && (m = id(/^\/components\/(\d+)\/price_points\.json$/))) {
-      const component = this.components.get(Number(m[0]));
-      if (!component) return notFound(res);
-      const points = [...this.componentPricePoints.values()].filter(
-        (p) => p.component_id === component.id,
-      );
-      return sendJson(res, 200, { price_points: points });
     }
     if (route === 'GET /coupons/validate.json') {
       const coupon = this.coupons.get((query.code ?? '').toUpperCase());
@@ -646,6 +627,16 @@ export class FakeBilling {
       return sendJson(res, 200, { payment_profile: profile });
     }
     return sendJson(res, 501, { errors: [`the fake does not implement ${method} ${path}`] });
+  }
+
+  private listPricePoints(owner: string, ownerId: number, res: ServerResponse) {
+    const points =
+      owner === 'products'
+        ? this.products.has(ownerId) &&
+          [...this.productPricePoints.values()].filter((p) => p.product_id === ownerId)
+        : this.components.has(ownerId) &&
+          [...this.componentPricePoints.values()].filter((p) => p.component_id === ownerId);
+    return points ? sendJson(res, 200, { price_points: points }) : notFound(res);
   }
 
   private createCustomer(input: Record<string, unknown>, res: ServerResponse) {

@@ -122,13 +122,8 @@ export class BillingProvider implements OnModuleDestroy {
     return list.map((p) => p.product);
   }
 
-  async listProductPricePoints(productId: number): Promise<ProductPricePoint[]> {
-    const { price_points } = await this.read<{ price_points: ProductPricePoint[] }>({
-      path: `/products/${segment(productId)}/price_points.json`,
-      query: { per_page: PER_PAGE },
-      record: `product ${productId}`,
-    });
-    return price_points;
+  listProductPricePoints(productId: number): Promise<ProductPricePoint[]> {
+    return this.pricePoints(`/products/${segment(productId)}`, `product ${productId}`);
   }
 
   /** The components of BILLING_PRODUCT_FAMILY (an id or `handle:<handle>`). */
@@ -143,13 +138,8 @@ export class BillingProvider implements OnModuleDestroy {
     return list.map((c) => c.component);
   }
 
-  async listComponentPricePoints(componentId: number): Promise<ComponentPricePoint[]> {
-    const { price_points } = await this.read<{ price_points: ComponentPricePoint[] }>({
-      path: `/components/${segment(componentId)}/price_points.json`,
-      query: { per_page: PER_PAGE },
-      record: `component ${componentId}`,
-    });
-    return price_points;
+  listComponentPricePoints(componentId: number): Promise<ComponentPricePoint[]> {
+    return this.pricePoints(`/components/${segment(componentId)}`, `component ${componentId}`);
   }
 
   /** Null when the provider has no coupon of that code (an unknown or archived code). */
@@ -386,6 +376,15 @@ export class BillingProvider implements OnModuleDestroy {
   }
 
   // Transport
+
+  private async pricePoints<T>(owner: string, record: string): Promise<T[]> {
+    const { price_points } = await this.read<{ price_points: T[] }>({
+      path: `${owner}/price_points.json`,
+      query: { per_page: PER_PAGE },
+      record,
+    });
+    return price_points;
+  }
 
   private async read<T>(call: Omit<ProviderCall, 'method' | 'repeatable'>): Promise<T> {
     return bodyOf<T>(await this.send({ ...call, method: 'GET', repeatable: true }));
