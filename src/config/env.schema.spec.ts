@@ -101,6 +101,42 @@ describe('validateEnv', () => {
     ).not.toThrow();
   });
 
+  it('turns billing on with the provider URL and API key together, blanks meaning the defaults', () => {
+    const blank = validateEnv({
+      BILLING_PROVIDER_URL: '',
+      BILLING_API_KEY: '',
+      BILLING_SITE_SHARED_KEY: '',
+      BILLING_PRODUCT_FAMILY: '',
+      BILLING_CURRENCY: '',
+      BILLING_COUNTS_DEBOUNCE_MS: '',
+    });
+    expect(blank.billingConfigured).toBe(false);
+    expect(blank.BILLING_CURRENCY).toBe('USD');
+    expect(blank.BILLING_COUNTS_DEBOUNCE_MS).toBe(5000);
+    const on = validateEnv({
+      BILLING_PROVIDER_URL: 'https://acme.chargify.com',
+      BILLING_API_KEY: 'key',
+      BILLING_PRODUCT_FAMILY: 'handle:ledgerline',
+      BILLING_COUNTS_DEBOUNCE_MS: '250',
+    });
+    expect(on.billingConfigured).toBe(true);
+    expect(on.BILLING_COUNTS_DEBOUNCE_MS).toBe(250);
+    expect(validateEnv({ BILLING_PRODUCT_FAMILY: '1234' }).BILLING_PRODUCT_FAMILY).toBe('1234');
+    expect(() => validateEnv({ BILLING_PROVIDER_URL: 'https://acme.chargify.com' })).toThrow(
+      'BILLING_API_KEY: required with BILLING_PROVIDER_URL',
+    );
+    expect(() => validateEnv({ BILLING_API_KEY: 'key' })).toThrow(
+      'BILLING_PROVIDER_URL: required with BILLING_API_KEY',
+    );
+    expect(() => validateEnv({ BILLING_PRODUCT_FAMILY: 'ledgerline' })).toThrow(
+      /BILLING_PRODUCT_FAMILY must be a product family id or handle:<handle>/,
+    );
+    expect(() => validateEnv({ BILLING_CURRENCY: 'usd' })).toThrow(/BILLING_CURRENCY/);
+    expect(() => validateEnv({ BILLING_COUNTS_DEBOUNCE_MS: 'soon' })).toThrow(
+      /BILLING_COUNTS_DEBOUNCE_MS must be an integer from 0 to 3600000/,
+    );
+  });
+
   it('is mirrored by .env.example and the README configuration table', () => {
     const example = readFileSync(join(root, '.env.example'), 'utf8');
     const readme = readFileSync(join(root, 'README.md'), 'utf8');

@@ -46,6 +46,11 @@ const toOriginList = ({ value }: { value: unknown }) =>
         .filter(Boolean)
     : value;
 const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
+/** Blank or unset → `fallback`: for variables an operator (or a test) may set to '' meaning "default". */
+const blankTo =
+  (fallback: unknown, convert: (value: unknown) => unknown = (value) => value) =>
+  ({ value }: { value: unknown }) =>
+    value === undefined || value === '' ? fallback : convert(value);
 
 const urlOpts = { require_tld: false, require_protocol: true };
 const oneOf = (values: readonly string[]) => ({
@@ -363,9 +368,52 @@ export class Env {
     'zip',
   ];
 
+  // Billing provider (Maxio Advanced Billing): configured when the URL and the API key are set.
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsUrl(urlOpts, {
+    message: 'BILLING_PROVIDER_URL must be an http(s) URL such as https://acme.chargify.com',
+  })
+  BILLING_PROVIDER_URL?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  BILLING_API_KEY?: string;
+
+  /** Signs the provider's webhooks (HMAC-SHA256 of the body); unset: every webhook is refused. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  BILLING_SITE_SHARED_KEY?: string;
+
+  /** The product family whose components price members and shareholders: an id or `handle:<handle>`. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^([1-9]\d*|handle:[a-z0-9_-]+)$/, {
+    message: 'BILLING_PRODUCT_FAMILY must be a product family id or handle:<handle>',
+  })
+  BILLING_PRODUCT_FAMILY?: string;
+
+  @Transform(blankTo('USD'))
+  @Matches(/^[A-Z]{3}$/, { message: 'BILLING_CURRENCY must be an ISO 4217 code such as USD' })
+  BILLING_CURRENCY = 'USD';
+
+  /** How long a change of an organization's counts waits for more before they are pushed. */
+  @Transform(blankTo(5000, Number))
+  @IsInt(integer(0, 3_600_000))
+  @Min(0, integer(0, 3_600_000))
+  @Max(3_600_000, integer(0, 3_600_000))
+  BILLING_COUNTS_DEBOUNCE_MS = 5000;
+
   /** The parsed TRUST_PROXY, in the form express's `trust proxy` setting takes. */
   get trustProxy(): TrustProxy {
     return parseTrustProxy(this.TRUST_PROXY);
+  }
+
+  /** The billing provider is called only when both its URL and its API key are set. */
+  get billingConfigured(): boolean {
+    return Boolean(this.BILLING_PROVIDER_URL && this.BILLING_API_KEY);
   }
 }
 
@@ -387,6 +435,13 @@ export function validateEnv(raw: Record<string, unknown>): Env {
   ) {
     problems.push(
       `  DATABASE_LONG_STATEMENT_TIMEOUT_MS: must be at least DATABASE_STATEMENT_TIMEOUT_MS (${env.DATABASE_STATEMENT_TIMEOUT_MS})`,
+    );
+  }
+  if (Boolean(env.BILLING_PROVIDER_URL) !== Boolean(env.BILLING_API_KEY)) {
+    problems.push(
+      env.BILLING_PROVIDER_URL
+        ? '  BILLING_API_KEY: required with BILLING_PROVIDER_URL (or unset both: billing off)'
+        : '  BILLING_PROVIDER_URL: required with BILLING_API_KEY (or unset both: billing off)',
     );
   }
   if (env.NODE_ENV === 'production' && !env.ENCRYPTION_KEY) {

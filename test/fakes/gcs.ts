@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import { AddressInfo } from 'node:net';
+import { listenOnFreePort } from './listen';
 
 /** One object as the fake keeps it. Tests may change `data` to play a corrupted object. */
 export interface FakeGcsObject {
@@ -90,7 +90,7 @@ export class FakeGcs {
     });
   }
 
-  private listen(): Promise<void> {
+  private async listen(): Promise<void> {
     this.server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
@@ -102,14 +102,8 @@ export class FakeGcs {
         }
       });
     });
-    return new Promise((resolve, reject) => {
-      this.server!.once('error', reject);
-      this.server!.listen(0, '127.0.0.1', () => {
-        const { port } = this.server!.address() as AddressInfo;
-        this.url = `http://127.0.0.1:${port}`;
-        resolve();
-      });
-    });
+    const port = await listenOnFreePort(this.server);
+    this.url = `http://127.0.0.1:${port}`;
   }
 
   private handle(req: IncomingMessage, body: Buffer, res: ServerResponse) {

@@ -32,6 +32,8 @@ export const ERROR_CATALOGUE = {
   importInProgress: { wire: 'importInProgress', status: 409 },
   valueOutOfRange: { wire: 'valueOutOfRange', status: 400 },
   queryResponseTooLarge: { wire: 'queryResponseTooLarge', status: 413 },
+  // The billing provider's routes while BILLING_PROVIDER_URL and BILLING_API_KEY are unset.
+  billingNotConfigured: { wire: 'billingNotConfigured', status: 500 },
   // Idempotency-Key: a malformed key, the key of another request, the key of one still running.
   invalidIdempotencyKey: { wire: 'invalidIdempotencyKey', status: 400 },
   idempotencyKeyReused: { wire: 'idempotencyKeyReused', status: 422 },
