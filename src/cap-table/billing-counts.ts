@@ -1,35 +1,41 @@
 import { Injectable } from '@nestjs/common';
 import { AccessContext } from '../common';
-import { InTransaction } from '../database';
 import { DomainEvent } from '../events';
-import { readTally } from './ledger/equity-tally';
+import { tallyAtCommit } from './ledger/equity-tally';
 
 /**
  * The counts the billing provider charges by, as domain events recorded in the transaction of the
  * change: shareholders (members holding active shares) and members with equity (active shares or
- * an active grant, warrant, note or SAFE).
+ * an active grant, warrant, note or SAFE). The database keeps both (triggers on the holdings'
+ * tables); each event reads its count when it is written, at the end of the change, so the count
+ * includes every write of the change and costs no round trip of its own.
  */
 @Injectable()
 export class StakeholderCounts {
-  async shareholders(tx: InTransaction, access: AccessContext): Promise<DomainEvent> {
-    const row = { n: (await readTally(tx.manager, access.organizationId!)).shareholders };
-    return {
-      type: 'billing.shareholder_count_changed',
-      organizationId: access.organizationId,
-      actorUserId: access.userId,
-      object: { organization: access.organizationId, shareholders: row.n },
-      description: `${row.n} shareholders`,
-    };
+  shareholders(access: AccessContext): DomainEvent {
+    return this.event(access, 'billing.shareholder_count_changed', 'shareholders', 'shareholders');
   }
 
-  async members(tx: InTransaction, access: AccessContext): Promise<DomainEvent> {
-    const row = { n: (await readTally(tx.manager, access.organizationId!)).members };
+  members(access: AccessContext): DomainEvent {
+    return this.event(access, 'billing.member_count_changed', 'members', 'members with equity');
+  }
+
+  private event(
+    access: AccessContext,
+    type: DomainEvent['type'],
+    count: 'shareholders' | 'members',
+    words: string,
+  ): DomainEvent {
+    const n = tallyAtCommit(count);
     return {
-      type: 'billing.member_count_changed',
+      type,
       organizationId: access.organizationId,
       actorUserId: access.userId,
-      object: { organization: access.organizationId, members: row.n },
-      description: `${row.n} members with equity`,
+      object: { organization: access.organizationId },
+      atCommit: {
+        object: `jsonb_build_object('organization', e.organization_id, '${count}', ${n})`,
+        description: `${n}::text || ' ${words}'`,
+      },
     };
   }
 }

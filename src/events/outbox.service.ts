@@ -19,6 +19,14 @@ export interface DomainEvent {
    * The activity log shows the event to them; it is not part of outbound deliveries.
    */
   subjects?: readonly string[];
+  /**
+   * Parts read when the event is written, at the end of the change's transaction, in the same
+   * statement: SQL expressions over the event's row `e` (its `organization_id`), the `object`
+   * (jsonb) and `description` (text) replacing the given ones. For a figure the change's writes
+   * (and the database's triggers) decide, without a round trip to read it first. The SQL is the
+   * recording module's own (its tables).
+   */
+  atCommit?: { object: string; description: string };
 }
 
 export const newEventId = () => `evt_${randomBytes(16).toString('hex')}`;
@@ -35,14 +43,32 @@ const EVENTS_PER_STATEMENT = 2000;
  * relay's order, is drawn after the sort, so it follows the order the events were given in.
  * `data` is JSON text as the event would go on the wire (dates as ISO strings).
  */
-const INSERT_EVENTS = `
+const insertEvents = (chunk: DomainEvent[]) => {
+  /** The events' parts read at commit, by their position in the chunk. */
+  const atCommit = (part: 'object' | 'description', given: string) => {
+    const cases = chunk.flatMap((ev, i) =>
+      ev.atCommit
+        ? [
+            `WHEN ${i + 1} THEN ${
+              part === 'object'
+                ? `jsonb_build_object('object', ${ev.atCommit.object}, 'previous_attributes', '{}'::jsonb)`
+                : ev.atCommit.description
+            }`,
+          ]
+        : [],
+    );
+    return cases.length ? `CASE e.n ${cases.join(' ')} ELSE ${given} END` : given;
+  };
+  return `
   INSERT INTO outbox_event
     (id, type, organization_id, actor_user_id, data, description, subject_member_ids, api_version)
-  SELECT id, type, organization_id, actor_user_id, data::jsonb, description,
+  SELECT e.id, e.type, e.organization_id, e.actor_user_id, ${atCommit('object', 'e.data::jsonb')},
+         ${atCommit('description', 'e.description')},
          CASE WHEN subjects = '' THEN '{}'::uuid[] ELSE string_to_array(subjects, ',')::uuid[] END, $8
   FROM unnest($1::varchar[], $2::varchar[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::text[])
     WITH ORDINALITY AS e(id, type, organization_id, actor_user_id, data, description, subjects, n)
-  ORDER BY n`;
+  ORDER BY e.n`;
+};
 
 /**
  * Records domain events as outbox rows. Takes the EntityManager of the caller's transaction (see
@@ -81,12 +107,12 @@ export class OutboxService {
       ];
       const last = start + EVENTS_PER_STATEMENT >= events.length;
       if (last && after) {
-        await manager.query(`WITH recorded AS (${INSERT_EVENTS}) ${after.sql(params.length + 1)}`, [
-          ...params,
-          ...after.params,
-        ]);
+        await manager.query(
+          `WITH recorded AS (${insertEvents(chunk)}) ${after.sql(params.length + 1)}`,
+          [...params, ...after.params],
+        );
       } else {
-        await manager.query(INSERT_EVENTS, params);
+        await manager.query(insertEvents(chunk), params);
       }
     }
   }

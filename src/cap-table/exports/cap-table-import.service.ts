@@ -383,7 +383,7 @@ export class CapTableImport {
         object: { organization: access.organizationId, file: source?.id ?? null, ...summary },
         description: `${summary.shareholdings} shareholdings imported${source ? ` from ${source.name}` : ''}`,
       },
-      await this.counts.shareholders(tx, access),
+      this.counts.shareholders(access),
     );
   }
 }

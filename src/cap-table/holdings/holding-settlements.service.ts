@@ -70,7 +70,7 @@ export class HoldingSettlementsService {
         ),
       ];
       // Repaid in full, the holder may no longer hold anything: the billed count can change.
-      if (view.status === 'repaid') events.push(await this.counts.members(c.tx, access));
+      if (view.status === 'repaid') events.push(this.counts.members(access));
       await c.record(...events);
       return view;
     });
@@ -146,7 +146,7 @@ export class HoldingSettlementsService {
             `${conversion.shares} shares of ${security.name} (${shareholding.certificateNumber}) at ` +
             `${conversion.conversionPrice} (${conversion.method})`,
         ),
-        await this.counts.shareholders(c.tx, access),
+        this.counts.shareholders(access),
       );
       return { holding, shareholding };
     });

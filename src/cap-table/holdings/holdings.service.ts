@@ -107,7 +107,7 @@ export class HoldingsService {
           view,
           `${label(type)} of ${sizeOf(view)} to ${member?.name ?? 'a member'}`,
         ),
-        await this.counts.members(c.tx, access),
+        this.counts.members(access),
       );
       return view;
     });
@@ -218,7 +218,7 @@ export class HoldingsService {
           view,
           `${label(h.type)} ${id}: cancelled${outstandingShares}`,
         ),
-        await this.counts.members(c.tx, access),
+        this.counts.members(access),
       );
       return view;
     });

@@ -17,6 +17,13 @@ const RECOUNT = `
       SELECT member_id, 'h' FROM holding WHERE organization_id = $1 AND status = 'active') a
     GROUP BY member_id) m`;
 
+/**
+ * The organization's count as a SQL expression over an outbox event's row `e` (an event's part
+ * read at commit, `DomainEvent.atCommit`): after every write of the change and its triggers.
+ */
+export const tallyAtCommit = (count: keyof Tally) =>
+  `(SELECT coalesce(max(t.${count}), 0) FROM organization_equity_tally t WHERE t.organization_id = e.organization_id)`;
+
 /** The organization's billing counts. */
 export interface Tally {
   shareholders: number;

@@ -130,7 +130,7 @@ export class OptionExerciseService {
             (price === null ? '' : ` at ${price}`) +
             (request ? ' (request approved)' : ''),
         ),
-        await this.counts.shareholders(c.tx, access),
+        this.counts.shareholders(access),
       );
       return result;
     });

@@ -119,7 +119,7 @@ export class PlansService {
           object: view,
           description: `plan ${view.name}: deleted, ${view.sharesReserved} reserved shares released`,
         },
-        await this.counts.members(c.tx, access),
+        this.counts.members(access),
       );
     });
   }

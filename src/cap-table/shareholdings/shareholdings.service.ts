@@ -59,7 +59,7 @@ export class ShareholdingsService {
           view,
           `shareholding ${view.certificateNumber}: ${view.quantity} shares of ${security.name} issued`,
         ),
-        await this.counts.shareholders(c.tx, access),
+        this.counts.shareholders(access),
       );
       return view;
     });
@@ -94,7 +94,7 @@ export class ShareholdingsService {
           object: result,
           description: `shareholding ${result.source.certificateNumber}: ${moved} shares transferred to ${result.destination.certificateNumber}`,
         },
-        await this.counts.shareholders(c.tx, access),
+        this.counts.shareholders(access),
       );
       return result;
     });
@@ -178,7 +178,7 @@ export class ShareholdingsService {
             view,
             `shareholding ${view.certificateNumber}: voided (${view.quantity} shares)`,
           ),
-          await this.counts.shareholders(c.tx, access),
+          this.counts.shareholders(access),
         );
         return view;
       },

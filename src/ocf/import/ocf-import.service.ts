@@ -202,8 +202,8 @@ export class OcfImportService {
         object: { organization: access.organizationId, file: null, format: 'ocf', ...counts },
         description: `OCF package imported: ${counts.ledgerTransactions} ledger transactions, ${counts.membersCreated} members added`,
       },
-      await this.counts.shareholders(c.tx, access),
-      await this.counts.members(c.tx, access),
+      this.counts.shareholders(access),
+      this.counts.members(access),
     );
   }
 }
