@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { LedgerWriter } from '../../../src/cap-table/ledger/ledger-writer';
+import { verifyLedger } from '../../support/ledger-verify';
 import { createTestApp, TestApp } from '../../support/app';
 import { createHolder } from '../../support/cap-table';
-import { cli } from '../../support/cli';
 import { errorBody } from '../../support/errors';
 import { createOrg, joinByInvitation, memberAgent } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
@@ -155,7 +155,7 @@ describe('/v1/holding/:holding and GET /v1/holding', () => {
         outstanding: '0',
         status: 'active',
       });
-      expect(await cli(t, 'ledger:verify', x.org.id)).toMatchObject({ code: 0 });
+      expect(await verifyLedger(t, x.org.id)).toMatchObject({ code: 0 });
     });
 
     it('refuses null for required fields and fields of another type; null clears the nullable ones', async () => {
@@ -274,7 +274,7 @@ describe('/v1/holding/:holding and GET /v1/holding', () => {
             principal: '120000',
           }),
         );
-      expect(await cli(t, 'ledger:verify', x.org.id)).toMatchObject({ code: 0 });
+      expect(await verifyLedger(t, x.org.id)).toMatchObject({ code: 0 });
     });
 
     it('another organization’s vesting schedule → 404; a Viewer, or the holder, may not edit (403); 401', async () => {
@@ -398,7 +398,7 @@ describe('/v1/holding/:holding and GET /v1/holding', () => {
       const again = await x.owner.agent.delete(`/v1/holding/${grant.id}`).expect(409);
       expect(again.body.message).toMatch(/cancelled/);
       await x.owner.agent.patch(`/v1/holding/${grant.id}`).send({ quantity: '1' }).expect(409);
-      expect(await cli(t, 'ledger:verify', x.org.id)).toMatchObject({ code: 0 });
+      expect(await verifyLedger(t, x.org.id)).toMatchObject({ code: 0 });
     });
 
     it('a plan that retires cancelled grants takes them out of the plan and the class’s reservation', async () => {
@@ -427,7 +427,7 @@ describe('/v1/holding/:holding and GET /v1/holding', () => {
       ).body;
       expect(Number(classBefore.reservedShares) - Number(classAfter.reservedShares)).toBe(5000);
       expect((await ledgerLog(db, x.org.id)).at(-1)!.payload.returnedToPool).toBe(false);
-      expect(await cli(t, 'ledger:verify', x.org.id)).toMatchObject({ code: 0 });
+      expect(await verifyLedger(t, x.org.id)).toMatchObject({ code: 0 });
     });
 
     it('cancels warrants, notes and SAFEs; the member count drops when nothing is left', async () => {
@@ -460,7 +460,7 @@ describe('/v1/holding/:holding and GET /v1/holding', () => {
       const live = await createHolding(x.owner.agent, safeBody(x));
       await viewer.agent.delete(`/v1/holding/${live.id}`).expect(403);
       await t.http.delete(`/v1/holding/${live.id}`).expect(401);
-      expect(await cli(t, 'ledger:verify', x.org.id)).toMatchObject({ code: 0 });
+      expect(await verifyLedger(t, x.org.id)).toMatchObject({ code: 0 });
     });
   });
 
@@ -528,6 +528,6 @@ describe('/v1/holding/:holding and GET /v1/holding', () => {
     expect(await logTypes(x.org.id)).toEqual(
       expect.arrayContaining(['HOLDING_AMENDED', 'TX_EQUITY_COMPENSATION_CANCELLATION']),
     );
-    expect(await cli(t, 'ledger:verify', x.org.id)).toMatchObject({ code: 0 });
+    expect(await verifyLedger(t, x.org.id)).toMatchObject({ code: 0 });
   });
 });

@@ -6,9 +6,9 @@ import {
   vestedAsOf,
   vestingEvents,
 } from '../../../libs/cap-math';
+import { verifyLedger } from '../../support/ledger-verify';
 import { createTestApp, TestApp } from '../../support/app';
 import { createHolder, createSecurity } from '../../support/cap-table';
-import { cli } from '../../support/cli';
 import { errorBody } from '../../support/errors';
 import { createOrg, memberAgent } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
@@ -451,7 +451,7 @@ describe('POST /v1/holding', () => {
         available: '0',
       });
       expect(await holdingCount(db, x.org.id)).toBe(5);
-      expect(await cli(t, 'ledger:verify', x.org.id)).toMatchObject({ code: 0 });
+      expect(await verifyLedger(t, x.org.id)).toMatchObject({ code: 0 });
     });
 
     it('the pool must be the plan’s (404), and nothing is created', async () => {
@@ -580,7 +580,7 @@ describe('POST /v1/holding', () => {
       idPrefix: 'PA-',
     });
     await createHolding(x.owner.agent, warrantBody(x, { security: security2.id }));
-    const verified = await cli(t, 'ledger:verify', x.org.id);
+    const verified = await verifyLedger(t, x.org.id);
     expect(verified).toMatchObject({ code: 0 });
   });
 });

@@ -1,9 +1,9 @@
 import type { Agent } from 'supertest';
 import { DataSource } from 'typeorm';
 import { accruedInterest, toDecimalString } from '../../../libs/cap-math';
+import { verifyLedger } from '../../support/ledger-verify';
 import { createTestApp, TestApp } from '../../support/app';
 import { createHolder, createSecurity, issue } from '../../support/cap-table';
-import { cli } from '../../support/cli';
 import { errorBody } from '../../support/errors';
 import { createOrg, joinByInvitation, memberAgent } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
@@ -95,7 +95,7 @@ describe('repay, convert and the entity portfolio', () => {
       });
       const again = await repay(x.owner.agent, note.id, '1', '2025-02-01').expect(409);
       expect(again.body.message).toMatch(/repaid/);
-      expect(await cli(t, 'ledger:verify', x.org.id)).toMatchObject({ code: 0 });
+      expect(await verifyLedger(t, x.org.id)).toMatchObject({ code: 0 });
     });
 
     it('only notes are repaid (400); validation; 401 and 403', async () => {
@@ -135,7 +135,7 @@ describe('repay, convert and the entity portfolio', () => {
         principalOutstanding: '96216.4383561644',
       });
       await repay(x.owner.agent, note.id, '1000', '2024-04-15').expect(200);
-      expect(await cli(t, 'ledger:verify', x.org.id)).toMatchObject({ code: 0 });
+      expect(await verifyLedger(t, x.org.id)).toMatchObject({ code: 0 });
     });
   });
 
@@ -288,7 +288,7 @@ describe('repay, convert and the entity portfolio', () => {
         effectiveDate: '2024-03-01',
         payload: { holdingId: yc.b.id, legendIds: [] },
       });
-      expect(await cli(t, 'ledger:verify', yc.org.id)).toMatchObject({ code: 0 });
+      expect(await verifyLedger(t, yc.org.id)).toMatchObject({ code: 0 });
     });
 
     it('YC Example 1 Q5 ($0.6577): A converts at its cap (590,334), B at the round price (1,216,360)', async () => {
@@ -371,7 +371,7 @@ describe('repay, convert and the entity portfolio', () => {
         conversionPrice: '0.4',
         method: 'discount',
       });
-      expect(await cli(t, 'ledger:verify', x.org.id)).toMatchObject({ code: 0 });
+      expect(await verifyLedger(t, x.org.id)).toMatchObject({ code: 0 });
     });
 
     it('a note converts its principal plus the interest accrued to the date', async () => {
@@ -408,7 +408,7 @@ describe('repay, convert and the entity portfolio', () => {
       });
       // A repaid note, or a note's repayment after conversion, is refused.
       await repay(x.owner.agent, note.id, '1', '2024-02-01').expect(409);
-      expect(await cli(t, 'ledger:verify', x.org.id)).toMatchObject({ code: 0 });
+      expect(await verifyLedger(t, x.org.id)).toMatchObject({ code: 0 });
     });
 
     it('a note repaid in part converts its principal outstanding, the interest left unpaid and the interest since', async () => {
@@ -447,7 +447,7 @@ describe('repay, convert and the entity portfolio', () => {
         conversionAmount: '121000',
         shares: '60500',
       });
-      expect(await cli(t, 'ledger:verify', x.org.id)).toMatchObject({ code: 0 });
+      expect(await verifyLedger(t, x.org.id)).toMatchObject({ code: 0 });
     });
 
     it('an LLC keeps fractional units (10 places); a corporation rounds down', async () => {
@@ -461,7 +461,7 @@ describe('repay, convert and the entity portfolio', () => {
       const res = await llc.convert(safe.id, '3').expect(201);
       expect(res.body.shareholding.quantity).toBe('333.3333333333');
       expect(res.body.holding.conversion.method).toBe('price');
-      expect(await cli(t, 'ledger:verify', llc.org.id)).toMatchObject({ code: 0 });
+      expect(await verifyLedger(t, llc.org.id)).toMatchObject({ code: 0 });
 
       const corp = await tenMillion();
       const whole = await corp.holding({

@@ -3,9 +3,9 @@ import type { Agent } from 'supertest';
 import { DataSource } from 'typeorm';
 import { IMPORT_LOCK_KEY } from '../../../src/cap-table/exports/import-lock';
 import { coherentPackage, packageZip } from '../../fixtures/ocf/ocf-packages';
+import { verifyLedger } from '../../support/ledger-verify';
 import { createTestApp, TestApp } from '../../support/app';
 import { createHolder, createSecurity, issue } from '../../support/cap-table';
-import { cli } from '../../support/cli';
 import { eventually, sleep } from '../../support/eventually';
 import { createOrg } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
@@ -76,7 +76,7 @@ describe('imports racing each other and the API', () => {
     expect((a.status === 409 ? a : b).body).toEqual(IN_PROGRESS);
     const after = await csvImport(owner.agent, org.id, csv(rows(10, 'c')));
     expect(after.status).toBe(201);
-    expect(await cli(t, 'ledger:verify', org.id)).toMatchObject({ code: 0 });
+    expect(await verifyLedger(t, org.id)).toMatchObject({ code: 0 });
   });
 
   it('while another process imports (the lock held by another session), CSV and OCF imports and dry runs answer 409; other organizations import', async () => {
@@ -138,7 +138,7 @@ describe('imports racing each other and the API', () => {
       500,
     );
     expect(next).toBe(201);
-    expect(await cli(t, 'ledger:verify', org.id)).toMatchObject({ code: 0 });
+    expect(await verifyLedger(t, org.id)).toMatchObject({ code: 0 });
   }, 150_000);
 
   it('a CSV import racing issuances, transfers and new members: every write waits or is refused cleanly, and ledger:verify is clean', async () => {
@@ -203,7 +203,7 @@ describe('imports racing each other and the API', () => {
       expect([201, 409]).toContain(w.status);
     }
     expect(answers.filter((w) => w.status === 201).length).toBeGreaterThan(0);
-    const verified = await cli(t, 'ledger:verify', org.id);
+    const verified = await verifyLedger(t, org.id);
     expect(verified).toMatchObject({ code: 0 });
   }, 180_000);
 
@@ -282,7 +282,7 @@ describe('imports racing each other and the API', () => {
     for (const w of answers) expect(w.status).toBe(201);
     // Either the class came first (the cap table was no longer empty) or it waited for the import.
     if (res.status !== 201) expect(res.body.key).toBe('capTableNotEmpty');
-    const verified = await cli(t, 'ledger:verify', org.id);
+    const verified = await verifyLedger(t, org.id);
     expect(verified).toMatchObject({ code: 0 });
   }, 120_000);
 });

@@ -1,5 +1,6 @@
 import type { Agent } from 'supertest';
 import { DataSource } from 'typeorm';
+import { verifyLedger } from '../../support/ledger-verify';
 import { createTestApp, TestApp } from '../../support/app';
 import { createHolder, createSecurity, issue } from '../../support/cap-table';
 import { cli } from '../../support/cli';
@@ -86,7 +87,7 @@ describe('ledger integrity', () => {
         (h) => (h as unknown as { certificateNumber: string }).certificateNumber,
       );
       expect(new Set(numbers).size).toBe(numbers.length);
-      const verified = await cli(t, 'ledger:verify', org.id);
+      const verified = await verifyLedger(t, org.id);
       expect(verified).toMatchObject({ code: 0 });
     });
 
@@ -154,7 +155,7 @@ describe('ledger integrity', () => {
       const after = await holdings(owner.agent, org.id);
       expect(BigInt(await issuedShares(owner.agent, org.id, security.id))).toBe(sum(after));
       expect(sum(after)).toBeLessThanOrEqual(5000n);
-      expect(await cli(t, 'ledger:verify', org.id)).toMatchObject({ code: 0 });
+      expect(await verifyLedger(t, org.id)).toMatchObject({ code: 0 });
     });
   });
 
@@ -219,7 +220,7 @@ describe('ledger integrity', () => {
           )
         )[0];
       expect(await tally()).toEqual({ shareholders: 3, members: 3 });
-      expect(await cli(t, 'ledger:verify', org.id)).toMatchObject({ code: 0 });
+      expect(await verifyLedger(t, org.id)).toMatchObject({ code: 0 });
 
       await db.query(
         `UPDATE organization_equity_tally SET shareholders = 9 WHERE organization_id = $1`,

@@ -3,9 +3,9 @@ import { DataSource } from 'typeorm';
 import { toDecimalString, vestedAsOf, vestingEvents } from '../../../libs/cap-math';
 import type { GrantType, HoldingTerms } from '../../../src/cap-table/ledger/incentive-types';
 import { LedgerWriter } from '../../../src/cap-table/ledger/ledger-writer';
+import { verifyLedger } from '../../support/ledger-verify';
 import { createTestApp, TestApp } from '../../support/app';
 import { createHolder, createSecurity } from '../../support/cap-table';
-import { cli } from '../../support/cli';
 import { errorBody } from '../../support/errors';
 import { eventually } from '../../support/eventually';
 import { createOrg, memberAgent } from '../../support/orgs';
@@ -530,7 +530,7 @@ describe('options', () => {
       expect(exercised[0].description).toMatch(/1200 exercised into shareholding CS-1/);
       const counts = recorded.filter((e) => e.type === 'billing.shareholder_count_changed');
       expect(counts.at(-1)!.data.object).toEqual({ organization: w.org.id, shareholders: 1 });
-      expect(await cli(t, 'ledger:verify', w.org.id)).toMatchObject({ code: 0 });
+      expect(await verifyLedger(t, w.org.id)).toMatchObject({ code: 0 });
     });
 
     it('early exercise allows unvested shares; a fully exercised option is done (409)', async () => {
@@ -559,7 +559,7 @@ describe('options', () => {
         .post(exercisePath(w, later))
         .send({ quantity: '1', date: '2023-12-31' })
         .expect(400);
-      expect(await cli(t, 'ledger:verify', w.org.id)).toMatchObject({ code: 0 });
+      expect(await verifyLedger(t, w.org.id)).toMatchObject({ code: 0 });
     });
 
     it('an expired or cancelled option → 409; the day of expiration still exercises', async () => {
@@ -605,7 +605,7 @@ describe('options', () => {
         .post(exercisePath(w, cancelled))
         .send({ quantity: '1', date: '2024-02-01' })
         .expect(409);
-      expect(await cli(t, 'ledger:verify', w.org.id)).toMatchObject({ code: 0 });
+      expect(await verifyLedger(t, w.org.id)).toMatchObject({ code: 0 });
     });
 
     it('validation: 400 and nothing changes', async () => {
@@ -707,7 +707,7 @@ describe('options', () => {
       expect(holdings).toHaveLength(10);
       expect(new Set(holdings.map((h) => h.certificateNumber)).size).toBe(10);
       expect(await security(w)).toMatchObject({ issuedShares: '1000', reservedShares: '99000' });
-      expect(await cli(t, 'ledger:verify', w.org.id)).toMatchObject({ code: 0 });
+      expect(await verifyLedger(t, w.org.id)).toMatchObject({ code: 0 });
     });
   });
 
@@ -772,7 +772,7 @@ describe('options', () => {
       expect(again.body.message).toMatch(/approved/);
       // Rejecting an approved request is a conflict too.
       await editor.agent.delete(`${requestPath(w, id)}/${res.body.id}`).expect(409);
-      expect(await cli(t, 'ledger:verify', w.org.id)).toMatchObject({ code: 0 });
+      expect(await verifyLedger(t, w.org.id)).toMatchObject({ code: 0 });
     });
 
     it('an approval may exercise another quantity than asked; the request must be this option’s', async () => {
@@ -805,7 +805,7 @@ describe('options', () => {
         request: request.id,
       });
       expect(await option(w, id)).toMatchObject({ exercised: '400', pendingRequests: [] });
-      expect(await cli(t, 'ledger:verify', w.org.id)).toMatchObject({ code: 0 });
+      expect(await verifyLedger(t, w.org.id)).toMatchObject({ code: 0 });
     });
 
     it('a request is checked like an exercise: insufficientShares, expired 409, validation, today by default', async () => {
@@ -838,7 +838,7 @@ describe('options', () => {
         expirationDate: '2024-01-01',
       });
       await w.holder.agent.post(requestPath(w, old)).send({ quantity: '10' }).expect(409);
-      expect(await cli(t, 'ledger:verify', w.org.id)).toMatchObject({ code: 0 });
+      expect(await verifyLedger(t, w.org.id)).toMatchObject({ code: 0 });
     });
 
     it('who may ask: the holder, an editor on their behalf; not a Viewer, another Shareholder, nor anonymous', async () => {
@@ -916,7 +916,7 @@ describe('options', () => {
       await w.owner.agent.delete(path).expect(409);
       await w.owner.agent.post(exercisePath(w, id)).send({ requestId: request.id }).expect(409);
       expect(await option(w, id)).toMatchObject({ exercised: '0' });
-      expect(await cli(t, 'ledger:verify', w.org.id)).toMatchObject({ code: 0 });
+      expect(await verifyLedger(t, w.org.id)).toMatchObject({ code: 0 });
     });
   });
 });

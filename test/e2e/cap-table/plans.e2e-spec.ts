@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Agent } from 'supertest';
 import { DataSource } from 'typeorm';
 import { LedgerWriter } from '../../../src/cap-table/ledger/ledger-writer';
+import { verifyLedger } from '../../support/ledger-verify';
 import { createTestApp, TestApp } from '../../support/app';
 import { createHolder, createSecurity, issue } from '../../support/cap-table';
-import { cli } from '../../support/cli';
 import { ERROR_BODIES, errorBody } from '../../support/errors';
 import { eventually } from '../../support/eventually';
 import { createOrg, memberAgent } from '../../support/orgs';
@@ -1195,7 +1195,7 @@ describe('stock plans and pools', () => {
         })
         .expect(400);
       expect(refused.body.key).toBe('insufficientShares');
-      expect(await cli(t, 'ledger:verify', org.id)).toMatchObject({ code: 0 });
+      expect(await verifyLedger(t, org.id)).toMatchObject({ code: 0 });
     });
 
     it('a fresh plan: everything available, nothing outstanding; unpooled shares count as available to the plan', async () => {
@@ -1496,6 +1496,6 @@ describe('stock plans and pools', () => {
       .get(`/v1/organization/${org.id}/security/${security.id}`)
       .expect(200);
     expect(cls.body).toMatchObject({ issuedShares: '1000', reservedShares: '0' });
-    expect(await cli(t, 'ledger:verify', org.id)).toMatchObject({ code: 0 });
+    expect(await verifyLedger(t, org.id)).toMatchObject({ code: 0 });
   });
 });

@@ -5,9 +5,9 @@ import { ALLOCATION_TYPES, toDecimalString } from '../../../libs/cap-math';
 import { vestedQuantity } from '../../../src/cap-table/ledger/incentives/holding-figures';
 import { LedgerReader } from '../../../src/cap-table/ledger/ledger-reader';
 import { LedgerWriter } from '../../../src/cap-table/ledger/ledger-writer';
+import { verifyLedger } from '../../support/ledger-verify';
 import { createTestApp, TestApp } from '../../support/app';
 import { createHolder, createSecurity } from '../../support/cap-table';
-import { cli } from '../../support/cli';
 import { ERROR_BODIES, errorBody } from '../../support/errors';
 import { eventually } from '../../support/eventually';
 import { createOrg, joinByInvitation, memberAgent } from '../../support/orgs';
@@ -580,7 +580,7 @@ describe('vesting schedules and the vesting projection', () => {
       });
       // The version a grant uses cannot be deleted, even when superseded.
       await owner.agent.delete(`/v1/plan/${p.plan}/vestingSchedule/${v1.id}`).expect(409);
-      expect(await cli(t, 'ledger:verify', org.id)).toMatchObject({ code: 0 });
+      expect(await verifyLedger(t, org.id)).toMatchObject({ code: 0 });
     });
   });
 
@@ -654,7 +654,7 @@ describe('vesting schedules and the vesting projection', () => {
       // v1, used by the grant, cannot be deleted; v2, unused, can.
       await owner.agent.delete(`/v1/plan/${plan.id}/vestingSchedule/${v1.id}`).expect(409);
       await owner.agent.delete(`/v1/plan/${plan.id}/vestingSchedule/${v2.id}`).expect(200);
-      expect(await cli(t, 'ledger:verify', org.id)).toMatchObject({ code: 0 });
+      expect(await verifyLedger(t, org.id)).toMatchObject({ code: 0 });
     });
   });
 
@@ -1284,7 +1284,7 @@ describe('vesting schedules and the vesting projection', () => {
       await owner.agent.delete(`/v1/plan/${p.plan}/vestingSchedule/${v1.id}`).expect(200);
       await owner.agent.delete(`/v1/plan/${p.plan}/vestingSchedule/${v2.id}`).expect(409);
 
-      const verified = await cli(t, 'ledger:verify', org.id);
+      const verified = await verifyLedger(t, org.id);
       expect(verified).toMatchObject({ code: 0 });
 
       const types = (await events(org.id)).map((e) => e.type);

@@ -12,9 +12,9 @@ import {
   withManifest,
   zip,
 } from '../../fixtures/ocf/ocf-packages';
+import { verifyLedger } from '../../support/ledger-verify';
 import { createTestApp, TestApp } from '../../support/app';
 import { createSecurity } from '../../support/cap-table';
-import { cli } from '../../support/cli';
 import { errorBody } from '../../support/errors';
 import { createOrg, memberAgent } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
@@ -216,7 +216,7 @@ describe('POST /v1/organization/:organization/ocf (OCF import)', () => {
       ]);
 
       // The log replays to the tables, and the write recorded its events.
-      expect(await cli(t, 'ledger:verify', org.id)).toMatchObject({ code: 0 });
+      expect(await verifyLedger(t, org.id)).toMatchObject({ code: 0 });
       const events = (await db.query(
         'SELECT type, count(*)::int AS n FROM outbox_event WHERE organization_id = $1 GROUP BY type',
         [org.id],
