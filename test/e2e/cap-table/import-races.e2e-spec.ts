@@ -35,7 +35,11 @@ describe('imports racing each other and the API', () => {
   let t: TestApp;
   const storage = tempStorage();
   beforeAll(async () => {
-    t = await createTestApp({ env: { STORAGE_DIR: storage.dir } });
+    // Four imports race at once from one user: more than the uploads a user may have in
+    // progress by default (3), which is not what these tests are about.
+    t = await createTestApp({
+      env: { STORAGE_DIR: storage.dir, UPLOAD_CONCURRENCY_PER_USER: '8' },
+    });
   });
   afterAll(async () => {
     await t.close();

@@ -58,5 +58,6 @@ describe('site admin', () => {
 
     const missing = await cli(t, 'site-admin:grant');
     expect(missing.code).toBe(2);
-  }, 120_000);
+    // Five CLI processes, each compiling the service: minutes on a loaded two-core machine.
+  }, 300_000);
 });
