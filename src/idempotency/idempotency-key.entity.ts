@@ -51,6 +51,10 @@ export class IdempotencyKey {
   @Column({ type: 'text', nullable: true })
   responseBody: string | null;
 
+  /** The claim that holds the key now: a request whose lease lapsed no longer matches it. */
+  @Column({ type: 'uuid', nullable: true })
+  claimId: string | null;
+
   @CreateDateColumn({ type: 'timestamptz' })
   created: Date;
 

@@ -12,9 +12,15 @@ export const RETENTION = '24 hours';
  */
 export const LEASE_SECONDS = 60;
 
-export interface KeyedRequest {
+/** One claim of a key: a request's, or a retry's that took the key over after its lease. */
+export interface Claim {
   userId: string;
   key: string;
+  /** Drawn for each request: the row's `claim_id` while the request holds the key. */
+  claimId: string;
+}
+
+export interface KeyedRequest extends Claim {
   method: string;
   path: string;
   fingerprint: string;
@@ -43,19 +49,20 @@ export class IdempotencyStore {
    * taken over; the primary key makes one of two racing claims win.
    */
   async claim(request: KeyedRequest): Promise<EarlierRequest | 'claimed'> {
-    const { userId, key, method, path, fingerprint } = request;
+    const { userId, key, method, path, fingerprint, claimId } = request;
     // A row released between the failed claim and the read is claimed again on the next turn.
     for (let attempt = 0; attempt < 3; attempt++) {
       const claimed: unknown[] = await this.db.query(
-        `INSERT INTO idempotency_key (user_id, key, method, path, fingerprint, state, expires_at)
-         VALUES ($1, $2, $3, $4, $5, 'running', now() + interval '${LEASE_SECONDS} seconds')
+        `INSERT INTO idempotency_key
+           (user_id, key, method, path, fingerprint, state, claim_id, expires_at)
+         VALUES ($1, $2, $3, $4, $5, 'running', $6, now() + interval '${LEASE_SECONDS} seconds')
          ON CONFLICT (user_id, key) DO UPDATE SET
            method = EXCLUDED.method, path = EXCLUDED.path, fingerprint = EXCLUDED.fingerprint,
            state = 'running', status = NULL, response_body = NULL, created = now(),
-           expires_at = EXCLUDED.expires_at
+           claim_id = EXCLUDED.claim_id, expires_at = EXCLUDED.expires_at
          WHERE idempotency_key.expires_at <= now()
          RETURNING 1`,
-        [userId, key, method, path, fingerprint],
+        [userId, key, method, path, fingerprint, claimId],
       );
       if (claimed.length) return 'claimed';
       const [earlier] = (await this.db.query(
@@ -70,35 +77,38 @@ export class IdempotencyStore {
   }
 
   /** Extends the claim of a request still running by another lease from now. */
-  async renew(userId: string, key: string): Promise<void> {
+  async renew({ userId, key, claimId }: Claim): Promise<void> {
     await this.db.query(
       `UPDATE idempotency_key SET expires_at = now() + interval '${LEASE_SECONDS} seconds'
-       WHERE user_id = $1 AND key = $2 AND state = 'running'`,
-      [userId, key],
+       WHERE user_id = $1 AND key = $2 AND state = 'running' AND claim_id = $3`,
+      [userId, key, claimId],
     );
   }
 
-  /** Stores the answer of the claimed request, kept for RETENTION from now. */
+  /**
+   * Stores the answer of the claimed request, kept for RETENTION from now, unless its claim was
+   * taken over meanwhile (its lease lapsed): the retry's answer is the one kept.
+   */
   async complete(
-    userId: string,
-    key: string,
+    { userId, key, claimId }: Claim,
     status: number,
     responseBody: string | null,
   ): Promise<void> {
     await this.db.query(
       `UPDATE idempotency_key
-       SET state = 'done', status = $3, response_body = $4,
+       SET state = 'done', status = $4, response_body = $5,
            expires_at = now() + interval '${RETENTION}'
-       WHERE user_id = $1 AND key = $2 AND state = 'running'`,
-      [userId, key, status, responseBody],
+       WHERE user_id = $1 AND key = $2 AND state = 'running' AND claim_id = $3`,
+      [userId, key, claimId, status, responseBody],
     );
   }
 
-  /** Gives the key up: the request ended without an answer worth replaying. */
-  async release(userId: string, key: string): Promise<void> {
+  /** Gives the key up (the request ended without an answer worth replaying), if still its. */
+  async release({ userId, key, claimId }: Claim): Promise<void> {
     await this.db.query(
-      `DELETE FROM idempotency_key WHERE user_id = $1 AND key = $2 AND state = 'running'`,
-      [userId, key],
+      `DELETE FROM idempotency_key
+       WHERE user_id = $1 AND key = $2 AND state = 'running' AND claim_id = $3`,
+      [userId, key, claimId],
     );
   }
 

@@ -36,11 +36,13 @@ describe('IdempotencyInterceptor: the lease of a running request', () => {
     const done = lastValueFrom(interceptor.intercept(context(), next));
     await jest.advanceTimersByTimeAsync(60_000);
     expect(store.renew).toHaveBeenCalledTimes(3);
-    expect(store.renew).toHaveBeenCalledWith('u1', 'key-1');
+    const claim = store.claim.mock.calls[0][0];
+    expect(claim).toMatchObject({ userId: 'u1', key: 'key-1', claimId: expect.any(String) });
+    expect(store.renew).toHaveBeenCalledWith(claim);
     answer.next({ id: 'x' });
     answer.complete();
     await expect(done).resolves.toEqual({ id: 'x' });
-    expect(store.complete).toHaveBeenCalledWith('u1', 'key-1', 201, '{"id":"x"}');
+    expect(store.complete).toHaveBeenCalledWith(claim, 201, '{"id":"x"}');
     await jest.advanceTimersByTimeAsync(60_000);
     expect(store.renew).toHaveBeenCalledTimes(3);
   });

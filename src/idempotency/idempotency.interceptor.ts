@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { from, Observable, of, switchMap, catchError, finalize, mergeMap } from 'rxjs';
@@ -56,6 +57,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       method: req.method,
       path: req.originalUrl,
       fingerprint: requestFingerprint(req),
+      claimId: randomUUID(),
     };
     return from(this.store.claim(request)).pipe(
       switchMap((earlier) => {
@@ -107,7 +109,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
   private async renew(request: KeyedRequest) {
     try {
-      await this.store.renew(request.userId, request.key);
+      await this.store.renew(request);
     } catch (err) {
       this.logger.warn(`could not renew the claim of ${request.key}: ${(err as Error).message}`);
     }
@@ -116,7 +118,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
   private async keep(request: KeyedRequest, status: number, body: string | null) {
     if (!keptStatus(status)) return this.release(request);
     try {
-      await this.store.complete(request.userId, request.key, status, body);
+      await this.store.complete(request, status, body);
     } catch (err) {
       // The request is done; its answer still goes out. Left running, the key answers 409 until
       // its lease ends: whether the request wrote is known, not what it answered.
@@ -126,7 +128,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
   private async release(request: KeyedRequest) {
     try {
-      await this.store.release(request.userId, request.key);
+      await this.store.release(request);
     } catch (err) {
       this.logger.error(`could not release ${request.key}: ${(err as Error).message}`);
     }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import type { Agent, Response } from 'supertest';
 import { DataSource } from 'typeorm';
@@ -374,9 +375,9 @@ describe('Idempotency-Key', () => {
       `SELECT user_id AS "userId", method, path, fingerprint FROM idempotency_key WHERE key = $1`,
       [sent],
     );
-    expect(await t.get<IdempotencyStore>(IdempotencyStore).claim({ ...request, key })).toBe(
-      'claimed',
-    );
+    const store = t.get<IdempotencyStore>(IdempotencyStore);
+    const died = { ...request, key, claimId: randomUUID() };
+    expect(await store.claim(died)).toBe('claimed');
     const [{ lease }] = await db.query(
       `SELECT extract(epoch FROM expires_at - now())::int AS lease FROM idempotency_key WHERE key = $1`,
       [key],
@@ -394,6 +395,35 @@ describe('Idempotency-Key', () => {
     expect(retry.headers[REPLAYED]).toBeUndefined();
     expect(await keyRows(key)).toEqual([{ state: 'done', status: 201 }]);
     expect(await shareholdings(c.owner.agent, c.org.id)).toHaveLength(2);
+  });
+
+  it('a stalled request whose claim was taken over cannot store its answer over the retry’s claim', async () => {
+    const c = await capTable();
+    const key = newKey();
+    const sent = newKey();
+    await issueWith(c, sent, issuance(c)).expect(201);
+    const [request] = await db.query(
+      `SELECT user_id AS "userId", method, path, fingerprint FROM idempotency_key WHERE key = $1`,
+      [sent],
+    );
+    const store = t.get<IdempotencyStore>(IdempotencyStore);
+    const stalled = { ...request, key, claimId: randomUUID() };
+    const retry = { ...request, key, claimId: randomUUID() };
+    expect(await store.claim(stalled)).toBe('claimed');
+    await db.query(
+      `UPDATE idempotency_key SET expires_at = now() - interval '1 second' WHERE key = $1`,
+      [key],
+    );
+    expect(await store.claim(retry)).toBe('claimed');
+    await store.complete(stalled, 201, '{"from":"stalled"}');
+    await store.release(stalled);
+    expect(await keyRows(key)).toEqual([{ state: 'running', status: null }]);
+    await store.complete(retry, 201, '{"from":"retry"}');
+    const [row] = await db.query(
+      `SELECT response_body AS body FROM idempotency_key WHERE key = $1`,
+      [key],
+    );
+    expect(row.body).toBe('{"from":"retry"}');
   });
 
   it('a key past its 24 hours counts as absent, and the sweep deletes it', async () => {
