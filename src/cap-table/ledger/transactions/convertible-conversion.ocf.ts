@@ -4,13 +4,12 @@ import {
   arr,
   canonical,
   conversionTriggerId,
-  derivedId,
   ledgerComment,
   numeric,
   withComments,
 } from '../../../../libs/ocf';
 import { type OcfMapping, SECURITY_TX_FIELDS } from './ocf-mapping';
-import { stockIssuanceItem } from './stock-issuance.ocf';
+import { resultingIssuance } from './stock-issuance.ocf';
 
 /** The conversion and the stock issuance of its shareholding; the terms it used in a comment. */
 export const convertibleConversionOcf: OcfMapping<'TX_CONVERTIBLE_CONVERSION'> = {
@@ -33,22 +32,15 @@ export const convertibleConversionOcf: OcfMapping<'TX_CONVERTIBLE_CONVERSION'> =
           },
           [ledgerComment('conversion', c)],
         ),
-        stockIssuanceItem(
-          ctx,
-          {
-            id: derivedId(row.id, 'resulting-issuance'),
-            date: c.date,
-            securityId: c.shareholdingId,
-            certificateNumber: row.made?.certificateNumber ?? c.shareholdingId,
-            memberId: h?.memberId ?? row.made?.memberId ?? '',
-            classId: c.securityId,
-            pricePerShare: c.conversionPrice,
-            quantity: c.shares,
-            legendIds: p.legendIds,
-            consideration: row.made?.consideration ?? null,
-          },
-          [ledgerComment('issuedBy', { transaction: row.id, role: 'resulting' })],
-        ),
+        resultingIssuance(ctx, row, h?.memberId, {
+          date: c.date,
+          securityId: c.shareholdingId,
+          classId: c.securityId,
+          pricePerShare: c.conversionPrice,
+          quantity: c.shares,
+          legendIds: p.legendIds,
+          consideration: row.made?.consideration ?? null,
+        }),
       ];
     },
   },

@@ -1,7 +1,6 @@
 import { toDecimal, toDecimalString } from '../../../../libs/cap-math';
 import {
   arr,
-  derivedId,
   exerciseTriggerId,
   ledgerComment,
   numeric,
@@ -15,7 +14,7 @@ import {
   type OcfImportContext,
   type OcfMapping,
 } from './ocf-mapping';
-import { stockIssuanceItem } from './stock-issuance.ocf';
+import { resultingIssuance } from './stock-issuance.ocf';
 
 type ExerciseType = 'TX_EQUITY_COMPENSATION_EXERCISE' | 'TX_WARRANT_EXERCISE';
 
@@ -48,22 +47,15 @@ const exerciseExport: OcfExportMapping<ExerciseType> = {
     if (row.type === 'TX_WARRANT_EXERCISE') comments.push(ledgerComment('quantity', p.quantity));
     return [
       withComments(exercise, comments),
-      stockIssuanceItem(
-        ctx,
-        {
-          id: derivedId(row.id, 'resulting-issuance'),
-          date: p.date,
-          securityId: p.shareholdingId,
-          certificateNumber: row.made?.certificateNumber ?? p.shareholdingId,
-          memberId: h?.memberId ?? row.made?.memberId ?? '',
-          classId: h?.securityId ?? row.made?.securityId ?? '',
-          pricePerShare: h?.terms.exercisePrice ?? row.made?.pricePerShare ?? null,
-          quantity: p.quantity,
-          legendIds: p.legendIds,
-          consideration: row.made?.consideration ?? 'exercise',
-        },
-        [ledgerComment('issuedBy', { transaction: row.id, role: 'resulting' })],
-      ),
+      resultingIssuance(ctx, row, h?.memberId, {
+        date: p.date,
+        securityId: p.shareholdingId,
+        classId: h?.securityId ?? row.made?.securityId ?? '',
+        pricePerShare: h?.terms.exercisePrice ?? row.made?.pricePerShare ?? null,
+        quantity: p.quantity,
+        legendIds: p.legendIds,
+        consideration: row.made?.consideration ?? 'exercise',
+      }),
     ];
   },
 };

@@ -2,12 +2,14 @@ import { toDecimal } from '../../../../libs/cap-math';
 import {
   amount,
   arr,
+  derivedId,
   ledgerComment,
   monetary,
   numeric,
   str,
   type OcfItem,
 } from '../../../../libs/ocf';
+import type { LedgerLogEntry } from '../ledger-log-entry';
 import { type OcfExportContext, type OcfMapping, ISSUANCE_FIELDS } from './ocf-mapping';
 
 /** What a TX_STOCK_ISSUANCE says of the shareholding it issues. */
@@ -51,6 +53,28 @@ export function stockIssuanceItem(
   item.stock_legend_ids = fields.legendIds;
   if (comments.length) item.comments = comments;
   return item;
+}
+
+/**
+ * The TX_STOCK_ISSUANCE of the shareholding an exercise or a conversion creates: its id derived
+ * from the entry's, its certificate and holder from the holding (or the log row's shareholding).
+ */
+export function resultingIssuance(
+  ctx: OcfExportContext,
+  entry: LedgerLogEntry,
+  holderId: string | undefined,
+  fields: Omit<IssuedShares, 'id' | 'certificateNumber' | 'memberId'>,
+): OcfItem {
+  return stockIssuanceItem(
+    ctx,
+    {
+      ...fields,
+      id: derivedId(entry.id, 'resulting-issuance'),
+      certificateNumber: entry.made?.certificateNumber ?? fields.securityId,
+      memberId: holderId ?? entry.made?.memberId ?? '',
+    },
+    [ledgerComment('issuedBy', { transaction: entry.id, role: 'resulting' })],
+  );
 }
 
 /**
