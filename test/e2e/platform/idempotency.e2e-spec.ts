@@ -364,20 +364,34 @@ describe('Idempotency-Key', () => {
     expectReplay(imported, await upload());
   });
 
-  it('a claim whose request died holds its key for a lease only: 409 until it lapses, then a retry runs', async () => {
+  const store = () => t.get<IdempotencyStore>(IdempotencyStore);
+
+  /**
+   * A key and the request an issuance with it would claim, as its server would before it stops
+   * (the same body was sent with another key: that row has the request's fingerprint).
+   */
+  const keyedIssuance = async () => {
     const c = await capTable();
-    const key = newKey();
-    // What a request with this body claims before its server stops (the same body was sent with
-    // another key: its row has the request's fingerprint).
     const sent = newKey();
     await issueWith(c, sent, issuance(c)).expect(201);
-    const [request] = await db.query(
+    const [request] = (await db.query(
       `SELECT user_id AS "userId", method, path, fingerprint FROM idempotency_key WHERE key = $1`,
       [sent],
-    );
-    const store = t.get<IdempotencyStore>(IdempotencyStore);
-    const died = { ...request, key, claimId: randomUUID() };
-    expect(await store.claim(died)).toBe('claimed');
+    )) as { userId: string; method: string; path: string; fingerprint: string }[];
+    const key = newKey();
+    return { c, key, request: { ...request, key } };
+  };
+
+  /** The key's claim or answer as if its time had run out. */
+  const lapse = (key: string) =>
+    db.query(`UPDATE idempotency_key SET expires_at = now() - interval '1 second' WHERE key = $1`, [
+      key,
+    ]);
+
+  it('a claim whose request died holds its key for a lease only: 409 until it lapses, then a retry runs', async () => {
+    const { c, key, request } = await keyedIssuance();
+    const died = { ...request, claimId: randomUUID() };
+    expect(await store().claim(died)).toBe('claimed');
     const [{ lease }] = await db.query(
       `SELECT extract(epoch FROM expires_at - now())::int AS lease FROM idempotency_key WHERE key = $1`,
       [key],
@@ -386,10 +400,7 @@ describe('Idempotency-Key', () => {
     expect(lease).toBeLessThanOrEqual(60);
     const held = await issueWith(c, key, issuance(c));
     expect([held.status, held.body.key]).toEqual([409, 'idempotencyKeyInProgress']);
-    await db.query(
-      `UPDATE idempotency_key SET expires_at = now() - interval '1 second' WHERE key = $1`,
-      [key],
-    );
+    await lapse(key);
     const retry = await issueWith(c, key, issuance(c));
     expect(retry.status).toBe(201);
     expect(retry.headers[REPLAYED]).toBeUndefined();
@@ -398,27 +409,16 @@ describe('Idempotency-Key', () => {
   });
 
   it('a stalled request whose claim was taken over cannot store its answer over the retry’s claim', async () => {
-    const c = await capTable();
-    const key = newKey();
-    const sent = newKey();
-    await issueWith(c, sent, issuance(c)).expect(201);
-    const [request] = await db.query(
-      `SELECT user_id AS "userId", method, path, fingerprint FROM idempotency_key WHERE key = $1`,
-      [sent],
-    );
-    const store = t.get<IdempotencyStore>(IdempotencyStore);
-    const stalled = { ...request, key, claimId: randomUUID() };
-    const retry = { ...request, key, claimId: randomUUID() };
-    expect(await store.claim(stalled)).toBe('claimed');
-    await db.query(
-      `UPDATE idempotency_key SET expires_at = now() - interval '1 second' WHERE key = $1`,
-      [key],
-    );
-    expect(await store.claim(retry)).toBe('claimed');
-    await store.complete(stalled, 201, '{"from":"stalled"}');
-    await store.release(stalled);
+    const { key, request } = await keyedIssuance();
+    const stalled = { ...request, claimId: randomUUID() };
+    const retry = { ...request, claimId: randomUUID() };
+    expect(await store().claim(stalled)).toBe('claimed');
+    await lapse(key);
+    expect(await store().claim(retry)).toBe('claimed');
+    await store().complete(stalled, 201, '{"from":"stalled"}');
+    await store().release(stalled);
     expect(await keyRows(key)).toEqual([{ state: 'running', status: null }]);
-    await store.complete(retry, 201, '{"from":"retry"}');
+    await store().complete(retry, 201, '{"from":"retry"}');
     const [row] = await db.query(
       `SELECT response_body AS body FROM idempotency_key WHERE key = $1`,
       [key],
@@ -430,10 +430,7 @@ describe('Idempotency-Key', () => {
     const c = await capTable();
     const key = newKey();
     const first = await issueWith(c, key, issuance(c));
-    await db.query(
-      `UPDATE idempotency_key SET expires_at = now() - interval '1 second' WHERE key = $1`,
-      [key],
-    );
+    await lapse(key);
     const later = await issueWith(c, key, issuance(c));
     expect(later.status).toBe(201);
     expect(later.headers[REPLAYED]).toBeUndefined();
@@ -441,10 +438,7 @@ describe('Idempotency-Key', () => {
 
     const kept = newKey();
     await issueWith(c, kept, issuance(c)).expect(201);
-    await db.query(
-      `UPDATE idempotency_key SET expires_at = now() - interval '1 second' WHERE key = $1`,
-      [key],
-    );
+    await lapse(key);
     expect(await t.get<ExpiredKeysSweeper>(ExpiredKeysSweeper).sweep()).toBeGreaterThanOrEqual(1);
     expect(await keyRows(key)).toEqual([]);
     expect(await keyRows(kept)).toEqual([{ state: 'done', status: 201 }]);
