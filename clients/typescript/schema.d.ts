@@ -2028,6 +2028,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/billing/product": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The plans on sale, cheapest first
+         * @description The plans on sale, cheapest first. Needs a session.
+         */
+        get: operations["Catalogue_products"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/member/pricing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The price tiers of the seats (members and shareholders)
+         * @description The price tiers of the seats (members and shareholders). Needs a session.
+         */
+        get: operations["Catalogue_memberPricing"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organization/{organization}/features": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the organization’s plan enables, its limits and what it uses of them
+         * @description Without a live subscription (or with billing not configured) the plan is `free`.
+         */
+        get: operations["Features_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5046,6 +5106,75 @@ export interface components {
             imported: components["schemas"]["OcfImportCountsView"];
             /** @description What had no counterpart (transaction types, fields, comments): listed, never dropped silently. */
             warnings: components["schemas"]["OcfFindingView"][];
+        };
+        PricePointView: {
+            /** @example 49.00 */
+            price: string;
+            handle: string;
+            name: string;
+            interval: number;
+            /** @description `month` or `day`. */
+            intervalUnit: string;
+        };
+        PlanFeaturesView: {
+            capTable: boolean;
+            documents: boolean;
+            dataRoom: boolean;
+            equityPlans: boolean;
+            modeling: boolean;
+            ocf: boolean;
+        };
+        PlanLimitsView: {
+            members: number | null;
+            shareholders: number | null;
+            /** @description Organization files, in megabytes. */
+            storageMb: number | null;
+        };
+        ProductView: {
+            /** @example 49.00 */
+            price: string;
+            pricePoints: components["schemas"]["PricePointView"][];
+            handle: string;
+            name: string;
+            /** @description ISO 4217. */
+            currency: string;
+            /** @description Every `interval` `intervalUnit`s. */
+            interval: number;
+            intervalUnit: string;
+            features: components["schemas"]["PlanFeaturesView"];
+            limits: components["schemas"]["PlanLimitsView"];
+        };
+        PricingTierView: {
+            /** @example 49.00 */
+            unitPrice: string;
+            from: number;
+            to: number | null;
+        };
+        ComponentPricingView: {
+            tiers: components["schemas"]["PricingTierView"][];
+            /** @description `per_unit`, `volume`, `tiered` or `stairstep`. */
+            pricingScheme: string;
+            /** @description ISO 4217. */
+            currency: string;
+        };
+        MemberPricingView: {
+            members: components["schemas"]["ComponentPricingView"];
+            shareholders: components["schemas"]["ComponentPricingView"];
+        };
+        PlanUsageView: {
+            /** @description Members holding active shares or an active grant, warrant, note or SAFE. */
+            members: number;
+            /** @description Members holding active shares. */
+            shareholders: number;
+        };
+        OrganizationFeaturesView: {
+            /** @description `free` (no live subscription), `starter` or `growth`. */
+            plan: string;
+            /** @description The live subscription's state in the provider's spelling; null on `free`. */
+            status: string | null;
+            features: components["schemas"]["PlanFeaturesView"];
+            limits: components["schemas"]["PlanLimitsView"];
+            usage: components["schemas"]["PlanUsageView"];
         };
         /** @description `{error, message}`; `{error, key, message}` for keyed errors; `{message}` on the routes that say so. Some refusals add details (`problems`, `rows`, `fields`). */
         ErrorBody: ({
@@ -15653,6 +15782,182 @@ export interface operations {
             };
             /** @description `tooManyUploads`: the caller already has UPLOAD_CONCURRENCY_PER_USER uploads in progress */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Catalogue_products: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductView"][];
+                };
+            };
+            /** @description A query parameter the route does not know `{message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `billingNotConfigured` while the provider is not configured; or the provider gave no usable answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Catalogue_memberPricing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberPricingView"];
+                };
+            };
+            /** @description A query parameter the route does not know `{message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `billingNotConfigured` while the provider is not configured; or the provider gave no usable answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Features_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organization: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationFeaturesView"];
+                };
+            };
+            /** @description Malformed path, query or body `{error, message}`; or a query parameter the route does not know `{message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Requires `canViewOrganization` in the organization `{error, message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization or record does not exist, or is not the path organization’s */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,33 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CatalogueController } from './catalogue/catalogue.controller';
+import { CatalogueService } from './catalogue/catalogue.service';
+import { FeaturesController } from './features/features.controller';
+import { FeaturesService } from './features/features.service';
+import { BillingProvider } from './provider/billing-provider';
+import { CountSync } from './store/count-sync.entity';
+import { CustomerLink } from './store/customer-link.entity';
+import { BillingPaymentProfile } from './store/payment-profile.entity';
+import { ReceivedWebhook } from './store/received-webhook.entity';
+import { BillingSubscription } from './store/subscription.entity';
+import { SubscriptionRepository } from './store/subscription.repository';
+
+/**
+ * Billing at the provider (Maxio): the catalogue, the organizations' subscriptions and plans, the
+ * entities' payment profiles, the provider's webhooks and the seat count pushes.
+ */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([
+      CustomerLink,
+      BillingSubscription,
+      BillingPaymentProfile,
+      ReceivedWebhook,
+      CountSync,
+    ]),
+  ],
+  controllers: [CatalogueController, FeaturesController],
+  providers: [BillingProvider, CatalogueService, FeaturesService, SubscriptionRepository],
+  exports: [FeaturesService],
+})
+export class BillingModule {}
