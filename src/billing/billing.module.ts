@@ -1,7 +1,11 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { UsersModule } from '../auth';
+import { OrganizationsModule } from '../organizations';
+import { BillingRecords } from './billing-records';
 import { CatalogueController } from './catalogue/catalogue.controller';
 import { CatalogueService } from './catalogue/catalogue.service';
+import { CustomersService } from './customers/customers.service';
 import { FeaturesController } from './features/features.controller';
 import { FeaturesService } from './features/features.service';
 import { BillingProvider } from './provider/billing-provider';
@@ -11,6 +15,8 @@ import { BillingPaymentProfile } from './store/payment-profile.entity';
 import { ReceivedWebhook } from './store/received-webhook.entity';
 import { BillingSubscription } from './store/subscription.entity';
 import { SubscriptionRepository } from './store/subscription.repository';
+import { SubscriptionsController } from './subscriptions/subscriptions.controller';
+import { SubscriptionsService } from './subscriptions/subscriptions.service';
 
 /**
  * Billing at the provider (Maxio): the catalogue, the organizations' subscriptions and plans, the
@@ -25,9 +31,19 @@ import { SubscriptionRepository } from './store/subscription.repository';
       ReceivedWebhook,
       CountSync,
     ]),
+    OrganizationsModule,
+    UsersModule,
   ],
-  controllers: [CatalogueController, FeaturesController],
-  providers: [BillingProvider, CatalogueService, FeaturesService, SubscriptionRepository],
+  controllers: [CatalogueController, FeaturesController, SubscriptionsController],
+  providers: [
+    BillingProvider,
+    BillingRecords,
+    CatalogueService,
+    CustomersService,
+    FeaturesService,
+    SubscriptionRepository,
+    SubscriptionsService,
+  ],
   exports: [FeaturesService],
 })
 export class BillingModule {}

@@ -20,6 +20,8 @@ export interface OrganizationFacts {
   country: string | null;
   type: OrganizationType;
   currency: string;
+  /** The organization's own legal entity (the one it is billed as). */
+  entityId: string;
   created: Date;
 }
 
@@ -55,6 +57,7 @@ export class OrganizationsDirectory {
         country: o.country,
         type: o.type,
         currency: o.currency,
+        entityId: o.entityId,
         created: o.created,
       }
     );

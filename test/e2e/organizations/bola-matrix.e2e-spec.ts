@@ -49,7 +49,8 @@ type Kind =
   | 'exerciseRequest'
   | 'document'
   | 'file'
-  | 'name';
+  | 'name'
+  | 'subscription';
 
 interface Side {
   org: { id: string; entity: string; address: string };
@@ -176,6 +177,13 @@ describe('BOLA matrix over the route table', () => {
       .post(`/v1/organization/${org.id}/file`)
       .attach('file', pdf, 'file.pdf')
       .expect(201);
+    // Billing is off in this app: the subscription is written as a signup would have stored it.
+    const [subscription] = await t.get<DataSource>(DataSource).query(
+      `INSERT INTO billing_subscription
+         (id, organization_id, entity_id, provider_id, product_handle, state, provider_updated_at)
+       VALUES (gen_random_uuid(), $1, $2, $3, 'starter', 'active', now()) RETURNING id`,
+      [org.id, org.entity, Math.floor(Math.random() * 1e9)],
+    );
     return {
       owner,
       org,
@@ -204,6 +212,7 @@ describe('BOLA matrix over the route table', () => {
         document: doc.body[0].id,
         file: file.body.id,
         name: 'doc.pdf',
+        subscription: subscription.id,
       },
     };
   }
@@ -353,6 +362,11 @@ describe('BOLA matrix over the route table', () => {
   const MUST_COVER: [method: string, path: string, permission: string][] = [
     ['GET', '/v1/organization/:organization/ocf', 'canViewCapTable'],
     ['POST', '/v1/organization/:organization/ocf', 'canEditCapTable'],
+    [
+      'DELETE',
+      '/v1/organization/:organization/subscription/:subscription',
+      'canEditOrganizationBilling',
+    ],
   ];
 
   it('has the routes it must cover, each addressed by the victim’s ids', () => {
