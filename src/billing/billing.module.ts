@@ -5,9 +5,15 @@ import { OrganizationsModule } from '../organizations';
 import { BillingRecords } from './billing-records';
 import { CatalogueController } from './catalogue/catalogue.controller';
 import { CatalogueService } from './catalogue/catalogue.service';
+import { AdjustmentsController } from './adjustments/adjustments.controller';
+import { AdjustmentsService } from './adjustments/adjustments.service';
 import { CustomersService } from './customers/customers.service';
 import { FeaturesController } from './features/features.controller';
 import { FeaturesService } from './features/features.service';
+import { PaymentProfilesController } from './payment-profiles/payment-profiles.controller';
+import { PaymentProfilesService } from './payment-profiles/payment-profiles.service';
+import { PromoController } from './promo/promo.controller';
+import { PromoService } from './promo/promo.service';
 import { BillingProvider } from './provider/billing-provider';
 import { CountSync } from './store/count-sync.entity';
 import { CustomerLink } from './store/customer-link.entity';
@@ -17,6 +23,8 @@ import { BillingSubscription } from './store/subscription.entity';
 import { SubscriptionRepository } from './store/subscription.repository';
 import { SubscriptionsController } from './subscriptions/subscriptions.controller';
 import { SubscriptionsService } from './subscriptions/subscriptions.service';
+import { BillingTransactionsController } from './transactions/transactions.controller';
+import { TransactionsService } from './transactions/transactions.service';
 
 /**
  * Billing at the provider (Maxio): the catalogue, the organizations' subscriptions and plans, the
@@ -34,15 +42,27 @@ import { SubscriptionsService } from './subscriptions/subscriptions.service';
     OrganizationsModule,
     UsersModule,
   ],
-  controllers: [CatalogueController, FeaturesController, SubscriptionsController],
+  controllers: [
+    CatalogueController,
+    FeaturesController,
+    SubscriptionsController,
+    PaymentProfilesController,
+    AdjustmentsController,
+    PromoController,
+    BillingTransactionsController,
+  ],
   providers: [
+    AdjustmentsService,
     BillingProvider,
     BillingRecords,
     CatalogueService,
     CustomersService,
     FeaturesService,
+    PaymentProfilesService,
+    PromoService,
     SubscriptionRepository,
     SubscriptionsService,
+    TransactionsService,
   ],
   exports: [FeaturesService],
 })

@@ -1,8 +1,8 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 /** An amount of money as we answer it: a decimal string with two decimals, signed. */
-export const MoneyView = (options: { description?: string } = {}) =>
-  ApiProperty({
+export const MoneyView = (options: { description?: string; optional?: boolean } = {}) =>
+  (options.optional ? ApiPropertyOptional : ApiProperty)({
     type: String,
     pattern: '^-?\\d+\\.\\d{2}$',
     example: '49.00',
@@ -10,8 +10,10 @@ export const MoneyView = (options: { description?: string } = {}) =>
   });
 
 /** A UTC timestamp, ISO 8601. */
-export const TimeView = (options: { nullable?: boolean; description?: string } = {}) =>
-  ApiProperty({
+export const TimeView = (
+  options: { nullable?: boolean; optional?: boolean; description?: string } = {},
+) =>
+  (options.optional ? ApiPropertyOptional : ApiProperty)({
     type: String,
     format: 'date-time',
     example: '2026-01-15T09:30:00.000Z',

@@ -50,7 +50,8 @@ type Kind =
   | 'document'
   | 'file'
   | 'name'
-  | 'subscription';
+  | 'subscription'
+  | 'paymentProfile';
 
 interface Side {
   org: { id: string; entity: string; address: string };
@@ -184,6 +185,11 @@ describe('BOLA matrix over the route table', () => {
        VALUES (gen_random_uuid(), $1, $2, $3, 'starter', 'active', now()) RETURNING id`,
       [org.id, org.entity, Math.floor(Math.random() * 1e9)],
     );
+    const [paymentProfile] = await t.get<DataSource>(DataSource).query(
+      `INSERT INTO billing_payment_profile (id, entity_id, provider_id, brand, last4, is_default)
+       VALUES (gen_random_uuid(), $1, $2, 'visa', '1111', true) RETURNING id`,
+      [org.entity, Math.floor(Math.random() * 1e9)],
+    );
     return {
       owner,
       org,
@@ -213,6 +219,7 @@ describe('BOLA matrix over the route table', () => {
         file: file.body.id,
         name: 'doc.pdf',
         subscription: subscription.id,
+        paymentProfile: paymentProfile.id,
       },
     };
   }
@@ -267,6 +274,8 @@ describe('BOLA matrix over the route table', () => {
   /** The record kind a path parameter holds: its name, or the route's record for `:id`. */
   function kindOf(route: RouteEntry, param: string): Kind {
     const target = route.access?.kind === 'permission' ? route.access.target : undefined;
+    // Under an entity's payment routes, `:profile` is a payment profile (not a user profile).
+    if (param === 'profile' && route.path.includes('/payment/profile/')) return 'paymentProfile';
     const kind = target?.param === param ? target.record : param;
     if (!kind || !(kind in victim.ids)) {
       throw new Error(
@@ -367,6 +376,7 @@ describe('BOLA matrix over the route table', () => {
       '/v1/organization/:organization/subscription/:subscription',
       'canEditOrganizationBilling',
     ],
+    ['DELETE', '/v1/entity/:entity/payment/profile/:profile', 'canEditEntityBilling'],
   ];
 
   it('has the routes it must cover, each addressed by the victim’s ids', () => {
