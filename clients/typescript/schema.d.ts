@@ -2280,6 +2280,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/billing/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The billing provider’s webhooks
+         * @description Form-encoded `id`, `event`, `payload[...]`, signed in `X-Chargify-Webhook-Signature-Hmac-Sha-256`. Handled once per webhook id (a repeat answers 200 and changes nothing); a subscription’s state applies unless older than the one held.
+         */
+        post: operations["Webhooks_receive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -17354,6 +17374,44 @@ export interface operations {
             };
             /** @description `billingNotConfigured` while the provider is not configured; or the provider gave no usable answer */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Webhooks_receive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `{}`: received */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description Not signed with the site shared key, or billing is off */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -25,6 +25,8 @@ import { SubscriptionsController } from './subscriptions/subscriptions.controlle
 import { SubscriptionsService } from './subscriptions/subscriptions.service';
 import { BillingTransactionsController } from './transactions/transactions.controller';
 import { TransactionsService } from './transactions/transactions.service';
+import { WebhooksController } from './webhooks/webhooks.controller';
+import { WebhooksService } from './webhooks/webhooks.service';
 
 /**
  * Billing at the provider (Maxio): the catalogue, the organizations' subscriptions and plans, the
@@ -50,6 +52,7 @@ import { TransactionsService } from './transactions/transactions.service';
     AdjustmentsController,
     PromoController,
     BillingTransactionsController,
+    WebhooksController,
   ],
   providers: [
     AdjustmentsService,
@@ -63,6 +66,7 @@ import { TransactionsService } from './transactions/transactions.service';
     SubscriptionRepository,
     SubscriptionsService,
     TransactionsService,
+    WebhooksService,
   ],
   exports: [FeaturesService],
 })

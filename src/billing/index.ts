@@ -1,6 +1,7 @@
 // Billing (issue 22): the module, what other modules ask of plans, the provider client and money.
 export { BillingModule } from './billing.module';
 export { FeaturesService } from './features/features.service';
+export { BILLING_WEBHOOK_PATH } from './webhooks/webhooks.controller';
 export type { OrganizationPlan } from './features/features.service';
 export { FEATURES, PLANS } from './plans';
 export type { Feature, Limits, Plan, PlanHandle } from './plans';

@@ -1,6 +1,12 @@
 import { centsToDecimal } from '../money';
 import { planOfProduct } from '../plans';
 import type { BillingManifest, Subscription } from '../provider/wire';
+
+/** What we keep of the provider's view of a subscription (from an answer or a webhook). */
+export type SubscriptionFacts = Pick<
+  Subscription,
+  'state' | 'current_period_ends_at' | 'cancel_at_end_of_period' | 'updated_at'
+> & { product: { handle: string } };
 import { BillingSubscription, isLive } from '../store/subscription.entity';
 import { PreviewPeriodView, SubscriptionView } from './subscription.view';
 
@@ -23,7 +29,7 @@ export const toSubscriptionView = (s: BillingSubscription): SubscriptionView => 
  * Takes the provider's view of the subscription unless ours is newer (webhooks arrive out of
  * order). Answers whether it was taken.
  */
-export function applyProviderView(row: BillingSubscription, provider: Subscription): boolean {
+export function applyProviderView(row: BillingSubscription, provider: SubscriptionFacts): boolean {
   const at = new Date(provider.updated_at);
   if (row.providerUpdatedAt && at < row.providerUpdatedAt) return false;
   row.state = provider.state;

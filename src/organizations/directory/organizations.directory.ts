@@ -63,6 +63,11 @@ export class OrganizationsDirectory {
     );
   }
 
+  /** The organization whose own entity this is (billing finds it by its customer's reference). */
+  async organizationOfEntity(entityId: string): Promise<string | null> {
+    return (await this.organizations.findByEntity(entityId))?.id ?? null;
+  }
+
   /** Those of the organizations that are not deleted. */
   liveOrganizations(ids: string[]): Promise<string[]> {
     return this.organizations.live(ids);
