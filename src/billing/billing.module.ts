@@ -7,6 +7,10 @@ import { CatalogueController } from './catalogue/catalogue.controller';
 import { CatalogueService } from './catalogue/catalogue.service';
 import { AdjustmentsController } from './adjustments/adjustments.controller';
 import { AdjustmentsService } from './adjustments/adjustments.service';
+import { CountPushConsumer } from './counts/count-push.consumer';
+import { CountPusher } from './counts/count-pusher.service';
+import { CountSweep } from './counts/count-sweep.service';
+import { CountSyncRepository } from './counts/count-sync.repository';
 import { CustomersService } from './customers/customers.service';
 import { FeaturesController } from './features/features.controller';
 import { FeaturesService } from './features/features.service';
@@ -59,6 +63,10 @@ import { WebhooksService } from './webhooks/webhooks.service';
     BillingProvider,
     BillingRecords,
     CatalogueService,
+    CountPushConsumer,
+    CountPusher,
+    CountSweep,
+    CountSyncRepository,
     CustomersService,
     FeaturesService,
     PaymentProfilesService,

@@ -17,6 +17,13 @@ export class CountSync {
   @Column({ type: 'integer', default: 0 })
   pushedSeq: number;
 
+  /** The counts the provider has (pushed, or carried by the signup): an unchanged push is skipped. */
+  @Column({ type: 'integer', nullable: true })
+  pushedMembers: number | null;
+
+  @Column({ type: 'integer', nullable: true })
+  pushedShareholders: number | null;
+
   @UpdateDateColumn({ type: 'timestamptz' })
   updated: Date;
 

@@ -7,6 +7,7 @@ import { AccessContext, DomainError } from '../../common';
 import { Env } from '../../config';
 import { Tx, UnitOfWork } from '../../events';
 import { OrganizationsDirectory } from '../../organizations';
+import { CountSyncRepository } from '../counts/count-sync.repository';
 import { CustomersService } from '../customers/customers.service';
 import { BillingProvider, SubscriptionRequest } from '../provider/billing-provider';
 import { billingNotConfigured } from '../provider/errors';
@@ -31,6 +32,7 @@ export class SubscriptionsService {
     @InjectRepository(BillingPaymentProfile)
     private readonly profiles: Repository<BillingPaymentProfile>,
     private readonly customers: CustomersService,
+    private readonly countSyncs: CountSyncRepository,
     private readonly organizations: OrganizationsDirectory,
     private readonly uow: UnitOfWork,
     private readonly env: Env,
@@ -69,6 +71,8 @@ export class SubscriptionsService {
         ? (await this.provider.listCustomerSubscriptions(request.customerId))[0]
         : result.value;
       const view = await this.store(tx, access, made, dto.pricePointHandle ?? null);
+      // The signup allocated these: a push of the same counts is skipped.
+      await this.countSyncs.carried(tx.manager, organizationId, request.seats);
       await tx.record({
         type: 'subscription.created',
         organizationId,
