@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import { createTestApp, TestApp } from '../../support/app';
 import { FakeBilling } from '../../fakes/billing';
 
@@ -12,10 +13,15 @@ export const UNCONFIGURED = {
   BILLING_PRODUCT_FAMILY: '',
 };
 
-/** The app against a fake provider with the catalogue seeded. */
-export async function billingApp(): Promise<{ t: TestApp; fake: FakeBilling }> {
+/** The app against a fake provider with the catalogue seeded, and the app's database. */
+export async function billingApp(): Promise<{ t: TestApp; fake: FakeBilling; ds: DataSource }> {
   const fake = await FakeBilling.start();
   fake.seedCatalogue();
   const t = await createTestApp({ env: fake.env() });
-  return { t, fake };
+  return { t, fake, ds: t.get<DataSource>(DataSource) };
+}
+
+export async function closeBillingApp(t: TestApp, fake: FakeBilling): Promise<void> {
+  await t.close();
+  await fake.close();
 }

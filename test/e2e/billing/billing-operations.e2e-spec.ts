@@ -4,7 +4,7 @@ import { errorBody } from '../../support/errors';
 import { createOrg, memberAgent } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
 import { FakeBilling } from '../../fakes/billing';
-import { billingApp, UNKNOWN } from './billing-fixtures';
+import { billingApp, closeBillingApp, UNKNOWN } from './billing-fixtures';
 
 describe('adjustments, promotion codes and transactions', () => {
   let t: TestApp;
@@ -21,10 +21,7 @@ describe('adjustments, promotion codes and transactions', () => {
     fake.seedCoupon({ code: 'TENOFF', name: 'Ten off', amountInCents: 1000 });
     fake.seedCoupon({ code: 'OLD', percentage: '10.0', endDate: '2020-01-01T00:00:00Z' });
   });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
-  });
+  afterAll(() => closeBillingApp(t, fake));
 
   async function subscribed() {
     const owner = await loggedInAgent(t);

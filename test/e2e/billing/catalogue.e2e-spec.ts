@@ -4,7 +4,7 @@ import { FakeBilling } from '../../fakes/billing';
 import { issue, createSecurity } from '../../support/cap-table';
 import { createOrg, memberAgent } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
-import { billingApp, UNCONFIGURED, UNKNOWN } from './billing-fixtures';
+import { billingApp, closeBillingApp, UNCONFIGURED, UNKNOWN } from './billing-fixtures';
 
 const STARTER_FEATURES = {
   capTable: true,
@@ -19,10 +19,7 @@ describe('billing catalogue and features', () => {
   let t: TestApp;
   let fake: FakeBilling;
   beforeAll(async () => ({ t, fake } = await billingApp()));
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
-  });
+  afterAll(() => closeBillingApp(t, fake));
 
   it('lists the plans, cheapest first, with their prices, price points, features and limits', async () => {
     const { agent } = await loggedInAgent(t);

@@ -10,20 +10,14 @@ import { eventually, sleep } from '../../support/eventually';
 import { createOrg, OrgFixture } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
 import { FakeBilling } from '../../fakes/billing';
-import { billingApp, UNCONFIGURED } from './billing-fixtures';
+import { billingApp, closeBillingApp, UNCONFIGURED } from './billing-fixtures';
 
 describe('seat count pushes', () => {
   let t: TestApp;
   let fake: FakeBilling;
   let ds: DataSource;
-  beforeAll(async () => {
-    ({ t, fake } = await billingApp());
-    ds = t.get<DataSource>(DataSource);
-  });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
-  });
+  beforeAll(async () => ({ t, fake, ds } = await billingApp()));
+  afterAll(() => closeBillingApp(t, fake));
 
   async function company(subscribe: boolean) {
     const owner = await loggedInAgent(t);

@@ -4,16 +4,13 @@ import { errorBody } from '../../support/errors';
 import { createOrg, memberAgent } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
 import { FakeBilling } from '../../fakes/billing';
-import { billingApp, UNCONFIGURED, UNKNOWN, UUID } from './billing-fixtures';
+import { billingApp, closeBillingApp, UNCONFIGURED, UNKNOWN, UUID } from './billing-fixtures';
 
 describe('payment profiles', () => {
   let t: TestApp;
   let fake: FakeBilling;
   beforeAll(async () => ({ t, fake } = await billingApp()));
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
-  });
+  afterAll(() => closeBillingApp(t, fake));
 
   const base = (entity: string) => `/v1/entity/${entity}/payment/profile`;
   const add = (agent: Agent, entity: string, card = {}) =>

@@ -7,7 +7,7 @@ import { errorBody } from '../../support/errors';
 import { createOrg, memberAgent, OrgFixture } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
 import { FakeBilling } from '../../fakes/billing';
-import { billingApp, UNCONFIGURED, UNKNOWN, UUID } from './billing-fixtures';
+import { billingApp, closeBillingApp, UNCONFIGURED, UNKNOWN, UUID } from './billing-fixtures';
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -15,14 +15,8 @@ describe('subscriptions', () => {
   let t: TestApp;
   let fake: FakeBilling;
   let ds: DataSource;
-  beforeAll(async () => {
-    ({ t, fake } = await billingApp());
-    ds = t.get<DataSource>(DataSource);
-  });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
-  });
+  beforeAll(async () => ({ t, fake, ds } = await billingApp()));
+  afterAll(() => closeBillingApp(t, fake));
 
   /** An owner and an organization with one shareholder. */
   async function company() {

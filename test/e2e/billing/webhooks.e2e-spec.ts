@@ -5,7 +5,7 @@ import { createOrg } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
 import { FakeBilling, FakeWebhook } from '../../fakes/billing';
 import { formEncode, signature } from '../../fakes/billing-webhooks';
-import { billingApp, UNCONFIGURED } from './billing-fixtures';
+import { billingApp, closeBillingApp, UNCONFIGURED } from './billing-fixtures';
 
 const PATH = '/v1/billing/webhook';
 
@@ -13,14 +13,8 @@ describe('billing webhooks', () => {
   let t: TestApp;
   let fake: FakeBilling;
   let ds: DataSource;
-  beforeAll(async () => {
-    ({ t, fake } = await billingApp());
-    ds = t.get<DataSource>(DataSource);
-  });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
-  });
+  beforeAll(async () => ({ t, fake, ds } = await billingApp()));
+  afterAll(() => closeBillingApp(t, fake));
 
   /** Posts the webhook as the provider does (form body, signature, id header). */
   const post = (webhook: FakeWebhook, key = fake.siteSharedKey, app = t) => {
