@@ -7,6 +7,7 @@ import { CatalogueController } from './catalogue/catalogue.controller';
 import { CatalogueService } from './catalogue/catalogue.service';
 import { AdjustmentsController } from './adjustments/adjustments.controller';
 import { AdjustmentsService } from './adjustments/adjustments.service';
+import { BillingCredits } from './adjustments/billing-credits.service';
 import { CountPushConsumer } from './counts/count-push.consumer';
 import { CountPusher } from './counts/count-pusher.service';
 import { CountSweep } from './counts/count-sweep.service';
@@ -60,6 +61,7 @@ import { WebhooksService } from './webhooks/webhooks.service';
   ],
   providers: [
     AdjustmentsService,
+    BillingCredits,
     BillingProvider,
     BillingRecords,
     CatalogueService,
@@ -76,6 +78,6 @@ import { WebhooksService } from './webhooks/webhooks.service';
     TransactionsService,
     WebhooksService,
   ],
-  exports: [FeaturesService],
+  exports: [FeaturesService, BillingCredits],
 })
 export class BillingModule {}

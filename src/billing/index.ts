@@ -1,6 +1,8 @@
 // Billing (issue 22): the module, what other modules ask of plans, the provider client and money.
 export { BillingModule } from './billing.module';
 export { FeaturesService } from './features/features.service';
+export { BillingCredits } from './adjustments/billing-credits.service';
+export type { CreditOutcome } from './adjustments/billing-credits.service';
 export { BILLING_WEBHOOK_PATH } from './webhooks/webhooks.controller';
 export type { OrganizationPlan } from './features/features.service';
 export { FEATURES, PLANS } from './plans';

@@ -1,3 +1,4 @@
+import { BillingCredits } from '../../../src/billing';
 import { SiteAdminService } from '../../../src/organizations';
 import { TestApp } from '../../support/app';
 import { errorBody } from '../../support/errors';
@@ -95,6 +96,26 @@ describe('adjustments, promotion codes and transactions', () => {
         .post(`/v1/subscriptions/${UNKNOWN}/adjustments`)
         .send({ amount: '-1', memo: 'x' })
         .expect(404);
+    });
+  });
+
+  describe('BillingCredits (referral rewards)', () => {
+    it('credits the entity’s live subscription once per key, and nothing without one', async () => {
+      const { org } = await subscribed();
+      const credits = t.get<BillingCredits>(BillingCredits);
+      const before = fake.adjustments.length;
+      expect(await credits.credit(org.entity, '10', 'Referral reward', 'reward-1')).toBe(
+        'credited',
+      );
+      expect(await credits.credit(org.entity, '10', 'Referral reward', 'reward-1')).toBe(
+        'already-credited',
+      );
+      expect(fake.adjustments.slice(before).map((a) => a.amount_in_cents)).toEqual([-1000]);
+      const other = await loggedInAgent(t);
+      expect(await credits.credit(other.user.entityId, '5', 'Referral reward', 'reward-2')).toBe(
+        'no-subscription',
+      );
+      await expect(credits.credit(org.entity, '0', 'x', 'reward-3')).rejects.toThrow(RangeError);
     });
   });
 
