@@ -3,6 +3,7 @@ import { APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import { ActivityModule } from './activity';
 import { AuthModule } from './auth';
+import { BillingModule } from './billing';
 import { CapTableModule } from './cap-table';
 import { DocumentsModule } from './documents';
 import { AccessGuard, CommonModule, CsrfGuard, QueryParamsGuard } from './common';
@@ -38,6 +39,7 @@ import { RedisModule } from './redis';
     CapTableModule,
     DocumentsModule,
     OcfModule,
+    BillingModule,
   ],
   providers: [
     { provide: APP_GUARD, useClass: CsrfGuard },

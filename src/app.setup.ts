@@ -3,6 +3,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
 import { sessionMiddleware } from './auth';
+import { BILLING_WEBHOOK_PATH } from './billing';
 import {
   AllExceptionsFilter,
   conditionalListShortcut,
@@ -32,6 +33,11 @@ export async function setupApp(app: INestApplication): Promise<INestApplication>
   // ETags of list answers are computed by the services from data versions, not by hashing bodies.
   express.set('etag', false);
   app.use(requestIdMiddleware);
+  // The billing provider signs its webhooks' bytes: that path alone keeps its body raw.
+  express.useBodyParser('raw', {
+    type: (req: { url?: string }) => req.url?.split('?')[0] === BILLING_WEBHOOK_PATH,
+    limit: '1mb',
+  });
   // JSON is read as text and parsed by `jsonBody`, which keeps long numbers exact.
   express.useBodyParser('text', { type: JSON_TYPES, limit: '1mb' });
   app.use(jsonBody);

@@ -67,6 +67,11 @@ export const EVENT_AUDIENCE: Readonly<Record<EventType, PermissionName>> = {
   'folder.created': 'canViewDocuments',
   'billing.shareholder_count_changed': 'canEditOrganizationBilling',
   'billing.member_count_changed': 'canEditOrganizationBilling',
+  // As the subscription list: its readers are those who may edit the billing.
+  'subscription.created': 'canEditOrganizationBilling',
+  'subscription.cancelled': 'canEditOrganizationBilling',
+  'payment.succeeded': 'canEditOrganizationBilling',
+  'payment.failed': 'canEditOrganizationBilling',
 };
 
 /** Entries written with `POST .../action` are the members' own notes: the whole organization. */

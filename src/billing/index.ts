@@ -1,4 +1,12 @@
-// Billing (issue 22, in progress): so far the client of the billing provider and the money helpers.
+// Billing (issue 22): the module, what other modules ask of plans, the provider client and money.
+export { BillingModule } from './billing.module';
+export { FeaturesService } from './features/features.service';
+export { BillingCredits } from './adjustments/billing-credits.service';
+export type { CreditOutcome } from './adjustments/billing-credits.service';
+export { BILLING_WEBHOOK_PATH } from './webhooks/webhooks.controller';
+export type { OrganizationPlan } from './features/features.service';
+export { FEATURES, PLANS } from './plans';
+export type { Feature, Limits, Plan, PlanHandle } from './plans';
 export { BILLING_PROVIDER_OPTIONS, BillingProvider } from './provider/billing-provider';
 export type {
   AllocationRequest,

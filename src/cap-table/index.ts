@@ -20,6 +20,9 @@ export type {
 export { CapTableCoreModule } from './cap-table-core.module';
 export { LedgerWriter } from './ledger/ledger-writer';
 export { StakeholderCounts } from './billing-counts';
+// Billing reads the counts it charges by (the seats it pushes, the usage it shows).
+export { readTally } from './ledger/equity-tally';
+export type { Tally } from './ledger/equity-tally';
 export { emptyState, LedgerRuleError } from './ledger/ledger-state';
 export { applyTransaction } from './ledger/reducer';
 export { MAX_LEGEND_NAME_LENGTH, MAX_LEGEND_TEXT_LENGTH } from './legends/legend-bounds';

@@ -1,5 +1,4 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 
 /**
  * OpenAPI details of view properties that the swagger plugin cannot infer from a TypeScript
@@ -50,11 +49,3 @@ export const TimestampView = (options: ViewFieldOptions = {}) =>
     ...(options.nullable && { nullable: true }),
     ...(options.description && { description: options.description }),
   });
-
-/** The body `{}` of a deletion. */
-export const EMPTY_OBJECT: SchemaObject = {
-  type: 'object',
-  properties: {},
-  additionalProperties: false,
-  description: '`{}`',
-};

@@ -37,10 +37,13 @@ export type { RouteEntry } from './http/route-table';
 export { NormalizeEmail, Trim, TrimUpper } from './http/transforms';
 export { DateField, DecimalField, Omittable, QueryFlag } from './http/value-decorators';
 export { PageQuery } from './http/page-query';
+export { RateLimiter } from './http/rate-limiter';
+export type { RateLimit } from './http/rate-limiter';
 export {
   ApiErrors,
   ApiKeyedErrors,
   ApiValidationError,
+  EMPTY_OBJECT,
   ErrorResponse,
   KeyedErrorResponse,
   MessageResponse,

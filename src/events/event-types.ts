@@ -50,6 +50,10 @@ export const EVENT_TYPES = [
   'folder.created',
   'billing.shareholder_count_changed',
   'billing.member_count_changed',
+  'subscription.created',
+  'subscription.cancelled',
+  'payment.succeeded',
+  'payment.failed',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -22,6 +22,23 @@ export const EVENT_ROUTES: Record<QueueName, (type: string) => boolean> = {
   [QueueName.BillingCounts]: (type) => type.startsWith('billing.'),
 };
 
+/**
+ * A push of an organization's seat counts to the billing provider (queue BillingCounts, besides
+ * its event jobs): one job per organization at a time (`counts:<organization>`), so a burst of
+ * changes is one push. Removed once done or failed, so the next change (or the sweep) can add it
+ * again; a failed push is retried from 10 s, 8 attempts in all.
+ */
+export const BILLING_COUNT_PUSH = {
+  name: 'push',
+  jobId: (organizationId: string) => `counts:${organizationId}`,
+  options: {
+    attempts: 8,
+    backoff: { type: 'exponential', delay: 10_000 },
+    removeOnComplete: true,
+    removeOnFail: true,
+  } satisfies JobOptions,
+};
+
 /** Attempts, backoff and retention for every job, set once here. */
 export const defaultJobOptions = (attempts: number): JobOptions => ({
   attempts,

@@ -6,9 +6,8 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { Access, AccessContext, Permission } from '../../common';
+import { Access, AccessContext, Permission, EMPTY_OBJECT } from '../../common';
 import { Idempotent } from '../../idempotency';
-import { EMPTY_OBJECT } from '../view-fields';
 import { LegendDto, UpdateLegendDto } from './legend.dto';
 import { LegendView } from './legend.view';
 import { LegendsService } from './legends.service';

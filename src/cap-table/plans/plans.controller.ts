@@ -6,10 +6,9 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { Access, AccessContext, ApiKeyedErrors, Permission } from '../../common';
+import { Access, AccessContext, ApiKeyedErrors, Permission, EMPTY_OBJECT } from '../../common';
 import { Idempotent } from '../../idempotency';
 import { CreatePlanDto, ReplacePlanDto } from './plan.dto';
-import { EMPTY_OBJECT } from '../view-fields';
 import { PlanReadsService } from './plan-reads.service';
 import { PlanDashboard, PlanView, PoolListItem } from './plan.view';
 import { PlansService } from './plans.service';

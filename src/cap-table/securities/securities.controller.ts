@@ -7,10 +7,9 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { Access, AccessContext, Permission } from '../../common';
+import { Access, AccessContext, Permission, EMPTY_OBJECT } from '../../common';
 import { Idempotent } from '../../idempotency';
 import { AddSharesDto, SecurityDto, SplitDto } from './security.dto';
-import { EMPTY_OBJECT } from '../view-fields';
 import { SecurityView, SplitView } from './security.view';
 import { SecuritiesService } from './securities.service';
 

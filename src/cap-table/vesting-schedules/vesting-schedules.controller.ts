@@ -7,14 +7,13 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { Access, AccessContext, Permission } from '../../common';
+import { Access, AccessContext, Permission, EMPTY_OBJECT } from '../../common';
 import { Idempotent } from '../../idempotency';
 import {
   ListVestingSchedulesQuery,
   ProjectVestingDto,
   VestingScheduleDto,
 } from './vesting-schedule.dto';
-import { EMPTY_OBJECT } from '../view-fields';
 import { VestingProjectionView, VestingScheduleView } from './vesting-schedule.view';
 import { VestingProjectionService } from './vesting-projection.service';
 import { VestingSchedulesService } from './vesting-schedules.service';

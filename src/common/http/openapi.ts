@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiResponse } from '@nestjs/swagger';
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 
 /** `{error, message}`; 401 and 404 add the section 7 key (`unauthorized`, `resourceNotFound`). */
 export class ErrorResponse {
@@ -45,3 +46,11 @@ export const ApiErrors = (...errors: [status: number, description: string][]) =>
       ApiResponse({ status, type: ErrorResponse, description }),
     ),
   );
+
+/** The body `{}` of a deletion. */
+export const EMPTY_OBJECT: SchemaObject = {
+  type: 'object',
+  properties: {},
+  additionalProperties: false,
+  description: '`{}`',
+};

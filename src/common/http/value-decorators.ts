@@ -51,26 +51,35 @@ const skipAbsent = (options: FieldOptions) =>
       ? [Omittable()]
       : [ValidateIf((_o: unknown, v: unknown) => v !== undefined && v !== null)];
 
+/** An amount of money: signed, at most two decimals (cents), at most 13 digits before the point. */
+const MONEY = /^-?\d{1,13}(\.\d{1,2})?$/;
+
 /**
  * A quantity, price or amount: a decimal string or a JSON number, never negative, kept exact.
- * `positive` refuses zero too.
+ * `positive` refuses zero too. `money`: an amount of money instead, signed, at most two decimals.
  */
 export const DecimalField = (
-  options: FieldOptions & { positive?: boolean; example?: string } = {},
+  options: FieldOptions & { positive?: boolean; money?: boolean; example?: string } = {},
 ) =>
   applyDecorators(
     (options.optional ? ApiPropertyOptional : ApiProperty)({
       type: String,
-      example: options.example ?? '1000',
-      description:
-        'Decimal: a string (or a JSON number), at most 28 digits before the point and 10 after',
+      example: options.example ?? (options.money ? '-10.50' : '1000'),
+      description: options.money
+        ? 'Money: a string (or a JSON number), signed, at most two decimals'
+        : 'Decimal: a string (or a JSON number), at most 28 digits before the point and 10 after',
     }),
     Transform(toDecimalText),
     ...skipAbsent(options),
-    Matches(DECIMAL, {
-      message:
-        '$property must be a non-negative decimal number (at most 28 digits before the point and 10 after), as a string or a JSON number',
-    }),
+    options.money
+      ? Matches(MONEY, {
+          message:
+            '$property must be an amount of money (signed, at most two decimals), as a string or a JSON number',
+        })
+      : Matches(DECIMAL, {
+          message:
+            '$property must be a non-negative decimal number (at most 28 digits before the point and 10 after), as a string or a JSON number',
+        }),
     ...(options.positive ? [IsPositiveDecimal()] : []),
   );
 

@@ -20,6 +20,8 @@ export interface OrganizationFacts {
   country: string | null;
   type: OrganizationType;
   currency: string;
+  /** The organization's own legal entity (the one it is billed as). */
+  entityId: string;
   created: Date;
 }
 
@@ -55,9 +57,15 @@ export class OrganizationsDirectory {
         country: o.country,
         type: o.type,
         currency: o.currency,
+        entityId: o.entityId,
         created: o.created,
       }
     );
+  }
+
+  /** The organization whose own entity this is (billing finds it by its customer's reference). */
+  async organizationOfEntity(entityId: string): Promise<string | null> {
+    return (await this.organizations.findByEntity(entityId))?.id ?? null;
   }
 
   /** Those of the organizations that are not deleted. */

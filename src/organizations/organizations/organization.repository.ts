@@ -26,6 +26,11 @@ export class OrganizationRepository extends AggregateRepository<Organization> {
     });
   }
 
+  /** The organization whose own entity this is, unless deleted. */
+  findByEntity(entityId: string): Promise<Organization | null> {
+    return this.repository.findOneBy({ entityId, deletedAt: IsNull() });
+  }
+
   /** Those of the ids whose organization is not deleted. */
   async live(ids: string[]): Promise<string[]> {
     if (!ids.length) return [];

@@ -49,7 +49,9 @@ type Kind =
   | 'exerciseRequest'
   | 'document'
   | 'file'
-  | 'name';
+  | 'name'
+  | 'subscription'
+  | 'paymentProfile';
 
 interface Side {
   org: { id: string; entity: string; address: string };
@@ -176,6 +178,18 @@ describe('BOLA matrix over the route table', () => {
       .post(`/v1/organization/${org.id}/file`)
       .attach('file', pdf, 'file.pdf')
       .expect(201);
+    // Billing is off in this app: the subscription is written as a signup would have stored it.
+    const [subscription] = await t.get<DataSource>(DataSource).query(
+      `INSERT INTO billing_subscription
+         (id, organization_id, entity_id, provider_id, product_handle, state, provider_updated_at)
+       VALUES (gen_random_uuid(), $1, $2, $3, 'starter', 'active', now()) RETURNING id`,
+      [org.id, org.entity, Math.floor(Math.random() * 1e9)],
+    );
+    const [paymentProfile] = await t.get<DataSource>(DataSource).query(
+      `INSERT INTO billing_payment_profile (id, entity_id, provider_id, brand, last4, is_default)
+       VALUES (gen_random_uuid(), $1, $2, 'visa', '1111', true) RETURNING id`,
+      [org.entity, Math.floor(Math.random() * 1e9)],
+    );
     return {
       owner,
       org,
@@ -204,6 +218,8 @@ describe('BOLA matrix over the route table', () => {
         document: doc.body[0].id,
         file: file.body.id,
         name: 'doc.pdf',
+        subscription: subscription.id,
+        paymentProfile: paymentProfile.id,
       },
     };
   }
@@ -258,6 +274,8 @@ describe('BOLA matrix over the route table', () => {
   /** The record kind a path parameter holds: its name, or the route's record for `:id`. */
   function kindOf(route: RouteEntry, param: string): Kind {
     const target = route.access?.kind === 'permission' ? route.access.target : undefined;
+    // Under an entity's payment routes, `:profile` is a payment profile (not a user profile).
+    if (param === 'profile' && route.path.includes('/payment/profile/')) return 'paymentProfile';
     const kind = target?.param === param ? target.record : param;
     if (!kind || !(kind in victim.ids)) {
       throw new Error(
@@ -353,6 +371,12 @@ describe('BOLA matrix over the route table', () => {
   const MUST_COVER: [method: string, path: string, permission: string][] = [
     ['GET', '/v1/organization/:organization/ocf', 'canViewCapTable'],
     ['POST', '/v1/organization/:organization/ocf', 'canEditCapTable'],
+    [
+      'DELETE',
+      '/v1/organization/:organization/subscription/:subscription',
+      'canEditOrganizationBilling',
+    ],
+    ['DELETE', '/v1/entity/:entity/payment/profile/:profile', 'canEditEntityBilling'],
   ];
 
   it('has the routes it must cover, each addressed by the victim’s ids', () => {

@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { UsersDirectory } from '../../auth';
+import { BillingProvider } from '../provider/billing-provider';
+import { CustomerLink } from '../store/customer-link.entity';
+
+/** Who a new customer is: the caller, and the organization billed when it is one's entity. */
+export interface CustomerContact {
+  userId: string;
+  organizationName?: string;
+}
+
+/**
+ * Entities as the provider's customers (`reference` = entity id). The link is stored once known;
+ * a customer the provider already has (made by an earlier attempt whose answer was lost, or by
+ * another instance) is looked up by its reference before one is made.
+ */
+@Injectable()
+export class CustomersService {
+  constructor(
+    @InjectRepository(CustomerLink) private readonly links: Repository<CustomerLink>,
+    private readonly provider: BillingProvider,
+    private readonly users: UsersDirectory,
+  ) {}
+
+  /** The provider's customer id of the entity, if it has become a customer. */
+  async find(entityId: string): Promise<number | null> {
+    return (await this.links.findOneBy({ entityId }))?.providerCustomerId ?? null;
+  }
+
+  /** The entity's customer id, made at the provider on first use. */
+  async ensure(entityId: string, contact: CustomerContact): Promise<number> {
+    const known = await this.find(entityId);
+    if (known !== null) return known;
+    const customer =
+      (await this.provider.findCustomer(entityId)) ??
+      (await this.provider.createCustomer(await this.newCustomer(entityId, contact)));
+    await this.links
+      .createQueryBuilder()
+      .insert()
+      .values({ entityId, providerCustomerId: customer.id })
+      .orIgnore()
+      .execute();
+    return customer.id;
+  }
+
+  private async newCustomer(entityId: string, contact: CustomerContact) {
+    const user = await this.users.findById(contact.userId);
+    if (!user) throw new Error(`no user ${contact.userId}`);
+    const [firstName, ...rest] = (user.name ?? '').trim().split(/\s+/).filter(Boolean);
+    return {
+      reference: entityId,
+      firstName: firstName ?? user.email,
+      lastName: rest.join(' ') || '-',
+      email: user.email,
+      organization: contact.organizationName,
+    };
+  }
+}

@@ -1,0 +1,188 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
+import { readTally } from '../../cap-table';
+import { AccessContext, DomainError } from '../../common';
+import { Env } from '../../config';
+import { Tx, UnitOfWork } from '../../events';
+import { OrganizationsDirectory } from '../../organizations';
+import { CountSyncRepository } from '../counts/count-sync.repository';
+import { CustomersService } from '../customers/customers.service';
+import { BillingProvider, SubscriptionRequest } from '../provider/billing-provider';
+import { billingNotConfigured } from '../provider/errors';
+import type { Subscription } from '../provider/wire';
+import { lockOrganizationBilling } from '../store/organization-lock';
+import { BillingPaymentProfile } from '../store/payment-profile.entity';
+import { BillingSubscription, isLive } from '../store/subscription.entity';
+import { SubscriptionRepository } from '../store/subscription.repository';
+import { SubscriptionDto } from './subscription.dto';
+import { applyProviderView, toPreviewPeriod, toSubscriptionView } from './subscription-mapping';
+import { SubscriptionPreviewView, SubscriptionView } from './subscription.view';
+
+/**
+ * An organization's subscription: signed up for its entity (the provider's customer) with the
+ * seat counts of the moment, at most one live; cancelled now or at the period's end.
+ */
+@Injectable()
+export class SubscriptionsService {
+  constructor(
+    private readonly provider: BillingProvider,
+    private readonly subscriptions: SubscriptionRepository,
+    @InjectRepository(BillingPaymentProfile)
+    private readonly profiles: Repository<BillingPaymentProfile>,
+    private readonly customers: CustomersService,
+    private readonly countSyncs: CountSyncRepository,
+    private readonly organizations: OrganizationsDirectory,
+    private readonly uow: UnitOfWork,
+    private readonly env: Env,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  async list(organizationId: string): Promise<SubscriptionView[]> {
+    return (await this.subscriptions.list(organizationId)).map(toSubscriptionView);
+  }
+
+  async preview(access: AccessContext, dto: SubscriptionDto): Promise<SubscriptionPreviewView> {
+    const request = await this.request(access, dto, this.dataSource.manager);
+    const preview = await this.provider.previewSubscription(request);
+    return {
+      currency: this.env.BILLING_CURRENCY,
+      current: toPreviewPeriod(preview.current_billing_manifest),
+      next: toPreviewPeriod(preview.next_billing_manifest),
+    };
+  }
+
+  /**
+   * Signs up under the organization's lock, so a second signup waits and finds the first live
+   * (409). The provider call carries a uniqueness token: a retried call whose first answer was
+   * lost finds the signup made, and re-reads it.
+   */
+  async create(access: AccessContext, dto: SubscriptionDto): Promise<SubscriptionView> {
+    const organizationId = access.organizationId!;
+    this.assertConfigured();
+    return this.uow.run(async (tx) => {
+      await lockOrganizationBilling(tx.manager, organizationId);
+      await this.assertNoneLive(organizationId, tx.manager);
+      const request = await this.request(access, dto, tx.manager);
+      const token = `signup:${organizationId}:${randomUUID()}`;
+      const result = await this.provider.createSubscription(request, token);
+      const made = result.duplicate
+        ? (await this.provider.listCustomerSubscriptions(request.customerId))[0]
+        : result.value;
+      const view = await this.store(tx, access, made, dto.pricePointHandle ?? null);
+      // The signup allocated these: a push of the same counts is skipped.
+      await this.countSyncs.carried(tx.manager, organizationId, request.seats);
+      await tx.record({
+        type: 'subscription.created',
+        organizationId,
+        actorUserId: access.userId,
+        object: view,
+        description: `subscription to ${view.productHandle}`,
+      });
+      return view;
+    });
+  }
+
+  /** Cancels now (`immediate`) or at the end of the current period. */
+  async cancel(access: AccessContext, id: string, immediate: boolean): Promise<SubscriptionView> {
+    const organizationId = access.organizationId!;
+    this.assertConfigured();
+    return this.uow.run(async (tx) => {
+      await lockOrganizationBilling(tx.manager, organizationId);
+      const row = await this.subscriptions.find(id, tx.manager);
+      if (!row || row.organizationId !== organizationId) throw DomainError.notFound();
+      if (!isLive(row.state)) throw DomainError.conflict('the subscription is not live');
+      let seen: Subscription;
+      if (immediate) {
+        seen = await this.provider.cancelNow(row.providerId);
+      } else {
+        await this.provider.cancelAtPeriodEnd(row.providerId);
+        seen = await this.provider.getSubscription(row.providerId);
+      }
+      applyProviderView(row, seen);
+      const cancelled = row.state === 'canceled' && !row.cancellationRecorded;
+      if (cancelled) row.cancellationRecorded = true;
+      const saved = await tx.manager.getRepository(BillingSubscription).save(row);
+      const view = toSubscriptionView(saved);
+      if (cancelled) {
+        await tx.record({
+          type: 'subscription.cancelled',
+          organizationId,
+          actorUserId: access.userId,
+          object: view,
+          description: `subscription to ${view.productHandle} cancelled`,
+        });
+      }
+      return view;
+    });
+  }
+
+  private assertConfigured() {
+    if (!this.provider.configured) throw billingNotConfigured();
+  }
+
+  private async assertNoneLive(organizationId: string, manager: EntityManager) {
+    if (await this.subscriptions.live(organizationId, manager)) {
+      throw DomainError.conflict('the organization has a live subscription already');
+    }
+  }
+
+  /** The provider's signup request: the organization's customer, its payment profile, its seats. */
+  private async request(
+    access: AccessContext,
+    dto: SubscriptionDto,
+    manager: EntityManager,
+  ): Promise<SubscriptionRequest> {
+    this.assertConfigured();
+    const organizationId = access.organizationId!;
+    const organization = await this.organizations.organization(organizationId);
+    if (!organization) throw DomainError.notFound();
+    let paymentProfileId: number | undefined;
+    if (dto.paymentProfileId) {
+      const profile = await this.profiles.findOneBy({
+        id: dto.paymentProfileId,
+        entityId: organization.entityId,
+      });
+      if (!profile)
+        throw DomainError.notFound('paymentProfileId is not a profile of the organization');
+      paymentProfileId = profile.providerId;
+    }
+    const customerId = await this.customers.ensure(organization.entityId, {
+      userId: access.userId,
+      organizationName: organization.name,
+    });
+    return {
+      productHandle: dto.productHandle,
+      pricePointHandle: dto.pricePointHandle,
+      customerId,
+      paymentProfileId,
+      couponCodes: dto.couponCodes,
+      seats: await readTally(manager, organizationId),
+    };
+  }
+
+  /** Our row of the signup (the provider's webhook may have stored it first). */
+  private async store(
+    tx: Tx,
+    access: AccessContext,
+    made: Subscription,
+    pricePointHandle: string | null,
+  ): Promise<SubscriptionView> {
+    const repository = tx.manager.getRepository(BillingSubscription);
+    const organization = await this.organizations.organization(access.organizationId!);
+    const row =
+      (await this.subscriptions.byProviderId(made.id, tx.manager)) ??
+      repository.create({
+        id: randomUUID(),
+        organizationId: access.organizationId!,
+        entityId: organization!.entityId,
+        providerId: made.id,
+        pricePointHandle,
+        cancelAtPeriodEnd: false,
+        cancellationRecorded: false,
+      });
+    applyProviderView(row, made);
+    return toSubscriptionView(await repository.save(row));
+  }
+}

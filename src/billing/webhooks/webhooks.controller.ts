@@ -1,0 +1,46 @@
+import { Controller, Headers, HttpCode, Post, Req } from '@nestjs/common';
+import {
+  ApiConsumes,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import type { Request } from 'express';
+import { CsrfExempt, EMPTY_OBJECT, Public } from '../../common';
+import { WebhooksService } from './webhooks.service';
+
+/** The provider posts its webhooks here; `setupApp` keeps this path's body as raw bytes. */
+export const BILLING_WEBHOOK_PATH = '/v1/billing/webhook';
+
+@ApiTags('billing')
+@Controller('v1/billing/webhook')
+export class WebhooksController {
+  constructor(private readonly webhooks: WebhooksService) {}
+
+  @Post()
+  @HttpCode(200)
+  @Public()
+  @CsrfExempt('the billing provider’s webhook; signed with the site shared key (HMAC-SHA256)')
+  @ApiConsumes('application/x-www-form-urlencoded')
+  @ApiOperation({
+    summary: 'The billing provider’s webhooks',
+    description:
+      'Form-encoded `id`, `event`, `payload[...]`, signed in `X-Chargify-Webhook-Signature-Hmac-Sha-256`. ' +
+      'Handled once per webhook id (a repeat answers 200 and changes nothing); a subscription’s ' +
+      'state applies unless older than the one held.',
+  })
+  @ApiOkResponse({ description: '`{}`: received', schema: EMPTY_OBJECT })
+  @ApiUnauthorizedResponse({
+    description: 'Not signed with the site shared key, or billing is off',
+  })
+  async receive(
+    @Req() req: Request,
+    @Headers('x-chargify-webhook-signature-hmac-sha-256') signature: string | undefined,
+    @Headers('x-chargify-webhook-id') id: string | undefined,
+  ): Promise<Record<string, never>> {
+    const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    await this.webhooks.receive(raw, signature, id);
+    return {};
+  }
+}

@@ -1,0 +1,193 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { DomainError } from '../../common';
+import { Env } from '../../config';
+import { DomainEvent, Tx, UnitOfWork } from '../../events';
+import { OrganizationsDirectory } from '../../organizations';
+import { centsToDecimal } from '../money';
+import type { SubscriptionState } from '../provider/wire';
+import { lockOrganizationBilling } from '../store/organization-lock';
+import { ReceivedWebhook } from '../store/received-webhook.entity';
+import { BillingSubscription } from '../store/subscription.entity';
+import { SubscriptionRepository } from '../store/subscription.repository';
+import {
+  applyProviderView,
+  SubscriptionFacts,
+  toSubscriptionView,
+} from '../subscriptions/subscription-mapping';
+import { field, Form, parseForm, signedBy } from './webhook-form';
+
+/** Events that carry the subscription's state as the provider holds it. */
+const SUBSCRIPTION_EVENTS = new Set([
+  'signup_success',
+  'subscription_state_change',
+  'subscription_product_change',
+  'component_allocation_change',
+  'payment_success',
+  'payment_failure',
+  'renewal_success',
+  'renewal_failure',
+]);
+
+const PAYMENT_EVENTS: Record<string, 'payment.succeeded' | 'payment.failed'> = {
+  payment_success: 'payment.succeeded',
+  renewal_success: 'payment.succeeded',
+  payment_failure: 'payment.failed',
+  renewal_failure: 'payment.failed',
+};
+
+/**
+ * The provider's webhooks: signed, handled once per webhook id, in one transaction and without a
+ * call back to the provider (it waits 15 s). Subscription views apply unless older than ours;
+ * payments become `payment.*` events; anything else is recorded only.
+ */
+@Injectable()
+export class WebhooksService {
+  private readonly logger = new Logger(WebhooksService.name);
+
+  constructor(
+    private readonly env: Env,
+    private readonly uow: UnitOfWork,
+    private readonly subscriptions: SubscriptionRepository,
+    private readonly organizations: OrganizationsDirectory,
+  ) {}
+
+  /** 401 unless signed with the site's shared key (and billing is configured). */
+  async receive(raw: Buffer, signature: string | undefined, headerId?: string): Promise<void> {
+    const key = this.env.BILLING_SITE_SHARED_KEY;
+    if (!this.env.billingConfigured || !key || !signedBy(key, raw, signature)) {
+      throw DomainError.unauthorized('the webhook is not signed with the site shared key');
+    }
+    const form = parseForm(raw.toString('utf8'));
+    const id = field(form, 'id') ?? headerId;
+    const event = field(form, 'event');
+    if (!id || !event) throw DomainError.badRequest('a webhook has an id and an event');
+    await this.uow.run(async (tx) => {
+      const first = await tx.manager
+        .createQueryBuilder()
+        .insert()
+        .into(ReceivedWebhook)
+        .values({ id, event })
+        .orIgnore()
+        .returning(['id'])
+        .execute();
+      if (!first.raw.length) return; // a repeat: handled already
+      const organizationId = await this.organizationOf(form, tx.manager);
+      if (!organizationId) {
+        this.logger.warn(
+          `webhook ${id} (${event}) is about no organization of ours: recorded only`,
+        );
+        return;
+      }
+      await lockOrganizationBilling(tx.manager, organizationId);
+      await tx.manager.update(ReceivedWebhook, { id }, { organizationId });
+      const subscription = SUBSCRIPTION_EVENTS.has(event)
+        ? await this.applySubscription(tx, organizationId, form)
+        : null;
+      const payment = PAYMENT_EVENTS[event];
+      if (payment)
+        await tx.record(this.paymentEvent(payment, organizationId, id, form, subscription));
+    });
+  }
+
+  /** By the subscription we hold, else by the customer's reference (the entity's id). */
+  private async organizationOf(form: Form, manager: EntityManager): Promise<string | null> {
+    const providerId = Number(field(form, 'payload', 'subscription', 'id'));
+    if (Number.isSafeInteger(providerId) && providerId > 0) {
+      const known = await this.subscriptions.byProviderId(providerId, manager);
+      if (known) return known.organizationId;
+    }
+    const reference =
+      field(form, 'payload', 'subscription', 'customer', 'reference') ??
+      field(form, 'payload', 'customer', 'reference');
+    if (!reference || !/^[0-9a-f-]{36}$/i.test(reference)) return null;
+    return this.organizations.organizationOfEntity(reference);
+  }
+
+  /**
+   * Takes the webhook's view of the subscription unless ours is newer; a subscription we do not
+   * hold yet (its signup's answer is still on its way) is stored. Its cancellation is recorded once.
+   */
+  private async applySubscription(
+    tx: Tx,
+    organizationId: string,
+    form: Form,
+  ): Promise<BillingSubscription | null> {
+    const facts = subscriptionFacts(form);
+    const providerId = Number(field(form, 'payload', 'subscription', 'id'));
+    if (!facts || !Number.isSafeInteger(providerId)) return null;
+    const repository = tx.manager.getRepository(BillingSubscription);
+    let row = await this.subscriptions.byProviderId(providerId, tx.manager);
+    if (!row) {
+      const organization = await this.organizations.organization(organizationId);
+      if (!organization) return null;
+      row = repository.create({
+        id: randomUUID(),
+        organizationId,
+        entityId: organization.entityId,
+        providerId,
+        pricePointHandle: null,
+        cancelAtPeriodEnd: false,
+        cancellationRecorded: false,
+      });
+    }
+    if (!applyProviderView(row, facts)) return row;
+    const cancelled = row.state === 'canceled' && !row.cancellationRecorded;
+    if (cancelled) row.cancellationRecorded = true;
+    const saved = await repository.save(row);
+    if (cancelled) {
+      const view = toSubscriptionView(saved);
+      await tx.record({
+        type: 'subscription.cancelled',
+        organizationId,
+        actorUserId: null,
+        object: view,
+        description: `subscription to ${view.productHandle} cancelled at the provider`,
+      });
+    }
+    return saved;
+  }
+
+  private paymentEvent(
+    type: 'payment.succeeded' | 'payment.failed',
+    organizationId: string,
+    webhookId: string,
+    form: Form,
+    subscription: BillingSubscription | null,
+  ): DomainEvent {
+    const cents = Number(field(form, 'payload', 'transaction', 'amount_in_cents'));
+    const amount = Number.isSafeInteger(cents) ? centsToDecimal(cents) : null;
+    const currency = field(form, 'payload', 'transaction', 'currency') ?? this.env.BILLING_CURRENCY;
+    return {
+      type,
+      organizationId,
+      actorUserId: null,
+      object: {
+        webhook: webhookId,
+        subscription: subscription?.id ?? null,
+        amount,
+        currency,
+        memo: field(form, 'payload', 'transaction', 'memo') ?? null,
+      },
+      description: `payment ${type === 'payment.succeeded' ? 'of' : 'failed:'} ${amount ?? '?'} ${currency}`,
+    };
+  }
+}
+
+/** The subscription's state in the webhook, if it carries one. */
+function subscriptionFacts(form: Form): SubscriptionFacts | null {
+  const state = field(form, 'payload', 'subscription', 'state') as SubscriptionState | undefined;
+  const updatedAt = field(form, 'payload', 'subscription', 'updated_at');
+  const handle = field(form, 'payload', 'subscription', 'product', 'handle');
+  if (!state || !updatedAt || !handle || Number.isNaN(Date.parse(updatedAt))) return null;
+  return {
+    state,
+    updated_at: updatedAt,
+    current_period_ends_at:
+      field(form, 'payload', 'subscription', 'current_period_ends_at') ?? null,
+    cancel_at_end_of_period:
+      field(form, 'payload', 'subscription', 'cancel_at_end_of_period') === 'true',
+    product: { handle },
+  };
+}

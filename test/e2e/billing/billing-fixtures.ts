@@ -1,0 +1,27 @@
+import { DataSource } from 'typeorm';
+import { createTestApp, TestApp } from '../../support/app';
+import { FakeBilling } from '../../fakes/billing';
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const UNKNOWN = '6f1c1d1e-0000-4000-8000-000000000000';
+
+/** Every BILLING_* variable blank: billing off. */
+export const UNCONFIGURED = {
+  BILLING_PROVIDER_URL: '',
+  BILLING_API_KEY: '',
+  BILLING_SITE_SHARED_KEY: '',
+  BILLING_PRODUCT_FAMILY: '',
+};
+
+/** The app against a fake provider with the catalogue seeded, and the app's database. */
+export async function billingApp(): Promise<{ t: TestApp; fake: FakeBilling; ds: DataSource }> {
+  const fake = await FakeBilling.start();
+  fake.seedCatalogue();
+  const t = await createTestApp({ env: fake.env() });
+  return { t, fake, ds: t.get<DataSource>(DataSource) };
+}
+
+export async function closeBillingApp(t: TestApp, fake: FakeBilling): Promise<void> {
+  await t.close();
+  await fake.close();
+}

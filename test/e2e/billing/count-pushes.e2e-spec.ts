@@ -1,0 +1,168 @@
+import { getQueueToken } from '@nestjs/bull';
+import type { Queue } from 'bull';
+import type { Agent } from 'supertest';
+import { DataSource } from 'typeorm';
+import { CountSweep } from '../../../src/billing/counts/count-sweep.service';
+import { BILLING_COUNT_PUSH, QueueName } from '../../../src/events';
+import { createTestApp, TestApp } from '../../support/app';
+import { createSecurity, issue } from '../../support/cap-table';
+import { eventually, sleep } from '../../support/eventually';
+import { createOrg, OrgFixture } from '../../support/orgs';
+import { loggedInAgent } from '../../support/users';
+import { FakeBilling } from '../../fakes/billing';
+import { billingApp, closeBillingApp, UNCONFIGURED } from './billing-fixtures';
+
+describe('seat count pushes', () => {
+  let t: TestApp;
+  let fake: FakeBilling;
+  let ds: DataSource;
+  beforeAll(async () => ({ t, fake, ds } = await billingApp()));
+  afterAll(() => closeBillingApp(t, fake));
+
+  async function company(subscribe: boolean) {
+    const owner = await loggedInAgent(t);
+    const org = await createOrg(owner.agent);
+    const security = await createSecurity(owner.agent, org.id, { authorizedShares: '10000000' });
+    let providerId: number | undefined;
+    if (subscribe) {
+      await owner.agent
+        .post(`/v1/organization/${org.id}/subscription`)
+        .send({ productHandle: 'starter' })
+        .expect(201);
+      providerId = [...fake.subscriptions.values()].find(
+        (s) => s.customer.reference === org.entity,
+      )!.id;
+    }
+    return { owner, org, security, providerId };
+  }
+
+  /** `n` new members, each given shares at once (a burst of count changes). */
+  async function holders(agent: Agent, org: OrgFixture, security: string, n: number) {
+    const members = [];
+    for (let i = 0; i < n; i++) {
+      const res = await agent
+        .post(`/v1/organization/${org.id}/member`)
+        .send({ name: `Holder ${i}`, email: `h${i}-${Date.now()}-${Math.random()}@example.com` })
+        .expect(201);
+      members.push(res.body.id as string);
+    }
+    await Promise.all(
+      members.map((member) => issue(agent, org.id, { member, security, quantity: 10 })),
+    );
+  }
+
+  const sync = async (organizationId: string) =>
+    (
+      await ds.query(
+        'SELECT requested_seq, pushed_seq, pushed_members, pushed_shareholders FROM billing_count_sync WHERE organization_id = $1',
+        [organizationId],
+      )
+    )[0];
+
+  const pushesTo = (providerId: number) =>
+    fake
+      .requestsTo('POST', `/subscriptions/${providerId}/allocations.json`)
+      .map((r) =>
+        (r.body as { allocations: { quantity: number }[] }).allocations.map((a) => a.quantity),
+      );
+
+  it('pushes a burst of 50 changes once, with the final counts', async () => {
+    const { owner, org, security, providerId } = await company(true);
+    await holders(owner.agent, org, security.id, 50);
+    await eventually(async () => pushesTo(providerId!).length === 1, 30_000, 200);
+    expect(pushesTo(providerId!)).toEqual([[50, 50]]);
+    await eventually(async () => {
+      const s = await sync(org.id);
+      return s.requested_seq === s.pushed_seq && s.requested_seq > 0;
+    });
+    expect(await sync(org.id)).toMatchObject({ pushed_members: 50, pushed_shareholders: 50 });
+    // Nothing more follows.
+    await sleep(1000);
+    expect(pushesTo(providerId!)).toHaveLength(1);
+  });
+
+  it('marks changes pushed without a call when there is no subscription', async () => {
+    const { owner, org, security } = await company(false);
+    const before = fake.requestsTo('POST', /allocations\.json$/).length;
+    await holders(owner.agent, org, security.id, 2);
+    await eventually(
+      async () => {
+        const s = await sync(org.id);
+        return s && s.requested_seq > 0 && s.requested_seq === s.pushed_seq;
+      },
+      20_000,
+      200,
+    );
+    expect(fake.requestsTo('POST', /allocations\.json$/)).toHaveLength(before);
+  });
+
+  it('converges after provider failures (retried with backoff)', async () => {
+    const { owner, org, security, providerId } = await company(true);
+    fake.failNext(503, { path: `/subscriptions/${providerId}/allocations.json`, times: 3 });
+    await holders(owner.agent, org, security.id, 1);
+    await eventually(async () => (await sync(org.id))?.pushed_members === 1, 40_000, 250);
+    expect(pushesTo(providerId!).slice(-1)).toEqual([[1, 1]]);
+  });
+
+  it('a change whose push job was lost (Redis, or a kill between commit and push) arrives with the sweep', async () => {
+    const { owner, org, security, providerId } = await company(true);
+    await holders(owner.agent, org, security.id, 1);
+    await eventually(async () => (await sync(org.id))?.pushed_members === 1, 20_000, 200);
+    const member = await owner.agent
+      .post(`/v1/organization/${org.id}/member`)
+      .send({ name: 'Late', email: `late-${Date.now()}@example.com` })
+      .expect(201);
+    await issue(owner.agent, org.id, {
+      member: member.body.id,
+      security: security.id,
+      quantity: 5,
+    });
+    await eventually(async () => {
+      const s = await sync(org.id);
+      return s.requested_seq > s.pushed_seq;
+    });
+    const queue = t.get<Queue>(getQueueToken(QueueName.BillingCounts));
+    await (await queue.getJob(BILLING_COUNT_PUSH.jobId(org.id)))?.remove();
+    await sleep(6000);
+    expect(pushesTo(providerId!)).toEqual([[1, 1]]);
+    expect(await t.get<CountSweep>(CountSweep).sweep()).toBeGreaterThanOrEqual(1);
+    await eventually(async () => (await sync(org.id))?.pushed_members === 2, 20_000, 200);
+    expect(pushesTo(providerId!)).toEqual([
+      [1, 1],
+      [2, 2],
+    ]);
+  });
+});
+
+describe('seat count pushes unconfigured', () => {
+  let t: TestApp;
+  beforeAll(async () => (t = await createTestApp({ env: UNCONFIGURED })));
+  afterAll(() => t.close());
+
+  it('consumes the count events, marking them pushed without a call', async () => {
+    const owner = await loggedInAgent(t);
+    const org = await createOrg(owner.agent);
+    const security = await createSecurity(owner.agent, org.id);
+    const member = await owner.agent
+      .post(`/v1/organization/${org.id}/member`)
+      .send({ name: 'Holder', email: `holder-${Date.now()}@example.com` })
+      .expect(201);
+    await issue(owner.agent, org.id, {
+      member: member.body.id,
+      security: security.id,
+      quantity: 5,
+    });
+    const ds = t.get<DataSource>(DataSource);
+    await eventually(
+      async () => {
+        const [s] = await ds.query(
+          'SELECT requested_seq, pushed_seq FROM billing_count_sync WHERE organization_id = $1',
+          [org.id],
+        );
+        return s && s.requested_seq > 0 && s.requested_seq === s.pushed_seq;
+      },
+      20_000,
+      200,
+    );
+  });
+});

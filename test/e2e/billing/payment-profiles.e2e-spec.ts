@@ -1,0 +1,129 @@
+import type { Agent } from 'supertest';
+import { createTestApp, TestApp } from '../../support/app';
+import { errorBody } from '../../support/errors';
+import { createOrg, memberAgent } from '../../support/orgs';
+import { loggedInAgent } from '../../support/users';
+import { FakeBilling } from '../../fakes/billing';
+import { billingApp, closeBillingApp, UNCONFIGURED, UNKNOWN, UUID } from './billing-fixtures';
+
+describe('payment profiles', () => {
+  let t: TestApp;
+  let fake: FakeBilling;
+  beforeAll(async () => ({ t, fake } = await billingApp()));
+  afterAll(() => closeBillingApp(t, fake));
+
+  const base = (entity: string) => `/v1/entity/${entity}/payment/profile`;
+  const add = (agent: Agent, entity: string, card = {}) =>
+    agent.post(base(entity)).send({ token: fake.cardToken(card) });
+
+  it('stores a card of the organization’s entity (the first is the default), lists and updates it', async () => {
+    const owner = await loggedInAgent(t);
+    const org = await createOrg(owner.agent);
+    const first = await add(owner.agent, org.entity, {
+      last4: '4242',
+      expirationYear: 2031,
+    }).expect(201);
+    expect(first.body).toEqual({
+      id: expect.stringMatching(UUID),
+      brand: 'visa',
+      last4: '4242',
+      expirationMonth: 12,
+      expirationYear: 2031,
+      isDefault: true,
+    });
+    const second = await add(owner.agent, org.entity, { cardType: 'master', last4: '5454' }).expect(
+      201,
+    );
+    expect(second.body).toMatchObject({ brand: 'master', last4: '5454', isDefault: false });
+    const list = await owner.agent.get(base(org.entity)).expect(200);
+    expect(list.body).toEqual([first.body, second.body]);
+    const updated = await owner.agent
+      .put(`${base(org.entity)}/${second.body.id}`)
+      .send({ expirationMonth: 3, expirationYear: 2032 })
+      .expect(200);
+    expect(updated.body).toEqual({ ...second.body, expirationMonth: 3, expirationYear: 2032 });
+    await owner.agent
+      .put(`${base(org.entity)}/${second.body.id}`)
+      .send({ expirationMonth: 13 })
+      .expect(400);
+    expect((await owner.agent.get(base(org.entity)).expect(200)).body[1]).toEqual(updated.body);
+  });
+
+  it('stores a card of the caller’s own entity', async () => {
+    const user = await loggedInAgent(t);
+    const res = await add(user.agent, user.user.entityId).expect(201);
+    expect(res.body).toMatchObject({ isDefault: true });
+  });
+
+  it('refuses a bad body and a token the provider refuses (400), storing nothing', async () => {
+    const owner = await loggedInAgent(t);
+    const org = await createOrg(owner.agent);
+    await owner.agent.post(base(org.entity)).send({}).expect(400);
+    await owner.agent.post(base(org.entity)).send({ token: 'tok_forged' }).expect(400);
+    expect((await owner.agent.get(base(org.entity)).expect(200)).body).toEqual([]);
+  });
+
+  it('switches the default, and the live subscription’s profile with it; refuses to delete the default of a live subscription (409)', async () => {
+    const owner = await loggedInAgent(t);
+    const org = await createOrg(owner.agent);
+    const first = (await add(owner.agent, org.entity).expect(201)).body;
+    const second = (await add(owner.agent, org.entity, { last4: '0005' }).expect(201)).body;
+    await owner.agent
+      .post(`/v1/organization/${org.id}/subscription`)
+      .send({ productHandle: 'starter', paymentProfileId: first.id })
+      .expect(201);
+    const made = await owner.agent.put(`${base(org.entity)}/${second.id}/default`).expect(200);
+    expect(made.body).toEqual({ ...second, isDefault: true });
+    expect(fake.requestsTo('POST', /change_payment_profile\.json$/)).toHaveLength(1);
+    const list = (await owner.agent.get(base(org.entity)).expect(200)).body;
+    expect(list.map((p: { id: string; isDefault: boolean }) => [p.id, p.isDefault])).toEqual([
+      [second.id, true],
+      [first.id, false],
+    ]);
+    await owner.agent.delete(`${base(org.entity)}/${second.id}`).expect(409);
+    await owner.agent
+      .delete(`${base(org.entity)}/${first.id}`)
+      .expect(200)
+      .expect((r) => expect(r.body).toEqual({}));
+    expect((await owner.agent.get(base(org.entity)).expect(200)).body).toEqual([made.body]);
+  });
+
+  it('refuses without a session (401), another’s entity (403), and a profile of another entity (404)', async () => {
+    const owner = await loggedInAgent(t);
+    const org = await createOrg(owner.agent);
+    const profile = (await add(owner.agent, org.entity).expect(201)).body;
+    await t.http.get(base(org.entity)).expect(401).expect(errorBody(401));
+    const viewer = await memberAgent(t, owner.agent, org.id, 'Viewer');
+    await viewer.agent.get(base(org.entity)).expect(403).expect(errorBody(403));
+    await viewer.agent.delete(`${base(org.entity)}/${profile.id}`).expect(403);
+    const stranger = await loggedInAgent(t);
+    await stranger.agent.get(base(owner.user.entityId)).expect(403);
+    await add(stranger.agent, org.entity).expect(403);
+    // Under the stranger's own entity, the organization's profile is not there.
+    for (const path of [
+      `${base(stranger.user.entityId)}/${profile.id}`,
+      `${base(stranger.user.entityId)}/${profile.id}/default`,
+    ]) {
+      await stranger.agent.put(path).send({ expirationMonth: 1 }).expect(404);
+    }
+    await stranger.agent.delete(`${base(stranger.user.entityId)}/${profile.id}`).expect(404);
+    await owner.agent.delete(`${base(org.entity)}/${UNKNOWN}`).expect(404);
+    await owner.agent.get(base(UNKNOWN)).expect(404);
+    expect((await owner.agent.get(base(org.entity)).expect(200)).body).toEqual([profile]);
+  });
+});
+
+describe('payment profiles unconfigured', () => {
+  let t: TestApp;
+  beforeAll(async () => (t = await createTestApp({ env: UNCONFIGURED })));
+  afterAll(() => t.close());
+
+  it('answers 500 billingNotConfigured', async () => {
+    const user = await loggedInAgent(t);
+    const res = await user.agent
+      .post(`/v1/entity/${user.user.entityId}/payment/profile`)
+      .send({ token: 'tok_1' })
+      .expect(500);
+    expect(res.body).toMatchObject({ key: 'billingNotConfigured' });
+  });
+});
