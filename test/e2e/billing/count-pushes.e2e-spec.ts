@@ -104,6 +104,23 @@ describe('seat count pushes', () => {
     expect(pushesTo(providerId!).slice(-1)).toEqual([[1, 1]]);
   });
 
+  it('a change made while a push is under way gets a push of its own, with the final counts', async () => {
+    const { owner, org, security, providerId } = await company(true);
+    const allocations = `/subscriptions/${providerId}/allocations.json`;
+    fake.slowNext(4000, { path: allocations });
+    await holders(owner.agent, org, security.id, 1);
+    // The push reached the provider, which has not answered yet.
+    await eventually(async () => fake.requestsTo('POST', allocations).length === 1, 20_000, 100);
+    await holders(owner.agent, org, security.id, 1);
+    await eventually(async () => (await sync(org.id))?.pushed_members === 2, 30_000, 200);
+    expect(pushesTo(providerId!)).toEqual([
+      [1, 1],
+      [2, 2],
+    ]);
+    const s = await sync(org.id);
+    expect(s.pushed_seq).toBe(s.requested_seq);
+  });
+
   it('a change whose push job was lost (Redis, or a kill between commit and push) arrives with the sweep', async () => {
     const { owner, org, security, providerId } = await company(true);
     await holders(owner.agent, org, security.id, 1);
