@@ -10,7 +10,9 @@ export type PushOutcome = 'current' | 'no-subscription' | 'unchanged' | 'pushed'
 
 /**
  * Pushes an organization's seat counts as they are now: both components in one allocations
- * call, carrying a uniqueness token per change sequence (a retried push is not charged twice).
+ * call, carrying a uniqueness token of the change sequence and the counts (a retried push of the
+ * same counts is not charged twice; other counts are another allocation). One push per
+ * organization at a time, across instances: a slower push can never land after a newer one.
  */
 @Injectable()
 export class CountPusher {
@@ -24,6 +26,16 @@ export class CountPusher {
   ) {}
 
   async push(organizationId: string): Promise<PushOutcome> {
+    return this.dataSource.transaction(async (manager) => {
+      // Held across the provider's call (at most its timeout and retries), by this push only.
+      await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
+        `billing-counts:${organizationId}`,
+      ]);
+      return this.pushNow(organizationId);
+    });
+  }
+
+  private async pushNow(organizationId: string): Promise<PushOutcome> {
     const sync = await this.syncs.find(organizationId);
     if (!sync || sync.requestedSeq <= sync.pushedSeq) return 'current';
     // Read before the counts: a change after this read asks for another push.
@@ -45,7 +57,7 @@ export class CountPusher {
       upgradeCharge: 'prorated',
       downgradeCredit: 'none',
       accrueCharge: true,
-      uniquenessToken: `counts:${organizationId}:${live.providerId}:${seq}`,
+      uniquenessToken: `counts:${organizationId}:${live.providerId}:${seq}:${seats.members}:${seats.shareholders}`,
     });
     await this.syncs.pushed(organizationId, seq, seats);
     this.logger.log(

@@ -22,7 +22,7 @@ export class PromoController {
   @ApiValidationError()
   @ApiErrors([
     429,
-    'More than 10 codes in a minute (`Retry-After`, `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`)',
+    'More than 10 codes in a minute (`Retry-After` in seconds, `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`: the end of the window as a unix timestamp)',
   ])
   @ApiProviderErrors()
   validate(@CurrentUserId() userId: string, @Body() dto: ValidatePromoDto): Promise<PromoView> {

@@ -1,5 +1,6 @@
 import { Controller, Headers, HttpCode, Post, Req } from '@nestjs/common';
 import {
+  ApiBadRequestResponse,
   ApiConsumes,
   ApiOkResponse,
   ApiOperation,
@@ -31,6 +32,10 @@ export class WebhooksController {
       'state applies unless older than the one held.',
   })
   @ApiOkResponse({ description: '`{}`: received', schema: EMPTY_OBJECT })
+  @ApiBadRequestResponse({
+    description:
+      'No `id` or `event`, or an `X-Chargify-Webhook-Id` other than the body’s `id`; nothing changed',
+  })
   @ApiUnauthorizedResponse({
     description: 'Not signed with the site shared key, or billing is off',
   })

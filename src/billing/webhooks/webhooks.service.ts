@@ -60,9 +60,14 @@ export class WebhooksService {
       throw DomainError.unauthorized('the webhook is not signed with the site shared key');
     }
     const form = parseForm(raw.toString('utf8'));
-    const id = field(form, 'id') ?? headerId;
+    // Idempotent by the header's id; the body's is the same one (a sender may send only that).
+    const bodyId = field(form, 'id');
+    const id = headerId?.trim() || bodyId;
     const event = field(form, 'event');
     if (!id || !event) throw DomainError.badRequest('a webhook has an id and an event');
+    if (bodyId && bodyId !== id) {
+      throw DomainError.badRequest('X-Chargify-Webhook-Id and the body’s id differ');
+    }
     await this.uow.run(async (tx) => {
       const first = await tx.manager
         .createQueryBuilder()

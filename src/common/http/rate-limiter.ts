@@ -10,7 +10,7 @@ export interface RateLimit {
 /**
  * Calls per key in fixed windows, counted in Redis (shared by every instance). Past the limit a
  * call is refused with 429, `Retry-After` and the `X-RateLimit-Limit`, `X-RateLimit-Remaining`
- * and `X-RateLimit-Reset` (seconds until the window ends) headers.
+ * and `X-RateLimit-Reset` (the end of the window, a unix timestamp in seconds) headers.
  */
 export class RateLimiter {
   constructor(
@@ -33,12 +33,13 @@ export class RateLimiter {
     const count = Number(results?.[1]?.[1] ?? 0);
     const ttlMs = Number(results?.[2]?.[1] ?? this.rule.windowMs);
     if (count <= this.rule.limit) return;
-    const resetSeconds = Math.max(1, Math.ceil((ttlMs > 0 ? ttlMs : this.rule.windowMs) / 1000));
-    const error = DomainError.tooManyRequests(resetSeconds, 'too many requests, retry later');
+    const leftMs = ttlMs > 0 ? ttlMs : this.rule.windowMs;
+    const retryAfter = Math.max(1, Math.ceil(leftMs / 1000));
+    const error = DomainError.tooManyRequests(retryAfter, 'too many requests, retry later');
     Object.assign(error.details.headers!, {
       'X-RateLimit-Limit': String(this.rule.limit),
       'X-RateLimit-Remaining': '0',
-      'X-RateLimit-Reset': String(resetSeconds),
+      'X-RateLimit-Reset': String(Math.ceil((Date.now() + leftMs) / 1000)),
     });
     throw error;
   }

@@ -155,7 +155,11 @@ describe('adjustments, promotion codes and transactions', () => {
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
       expect(refused.headers['x-ratelimit-limit']).toBe('10');
       expect(refused.headers['x-ratelimit-remaining']).toBe('0');
-      expect(Number(refused.headers['x-ratelimit-reset'])).toBeGreaterThan(0);
+      // The end of the window as a unix timestamp (seconds), at most a minute away.
+      const reset = Number(refused.headers['x-ratelimit-reset']);
+      const now = Math.floor(Date.now() / 1000);
+      expect(reset).toBeGreaterThanOrEqual(now);
+      expect(reset).toBeLessThanOrEqual(now + 61);
       // Another user has a count of their own.
       const other = await loggedInAgent(t);
       await other.agent.post('/v1/promo/validate').send({ code: 'C0' }).expect(200);

@@ -93,6 +93,22 @@ describe('billing webhooks', () => {
     expect(await events(org.id, 'payment.failed')).toHaveLength(1);
   });
 
+  it('is idempotent by X-Chargify-Webhook-Id: a body id that differs is 400, changing nothing', async () => {
+    const { org, providerId } = await subscribed();
+    const payment = fake.subscriptionWebhook('payment_success', providerId);
+    const body = formEncode({ id: payment.id, event: payment.event, payload: payment.payload });
+    await t.http
+      .post(PATH)
+      .set('content-type', 'application/x-www-form-urlencoded')
+      .set('x-chargify-webhook-id', `${payment.id}-other`)
+      .set('x-chargify-webhook-signature-hmac-sha-256', signature(fake.siteSharedKey, body))
+      .send(body)
+      .expect(400);
+    expect(await events(org.id, 'payment.succeeded')).toHaveLength(0);
+    await post(payment).expect(200);
+    expect(await events(org.id, 'payment.succeeded')).toHaveLength(1);
+  });
+
   it('keeps the newer state when webhooks arrive out of order', async () => {
     const { providerId, state } = await subscribed();
     const before = fake.subscriptions.get(providerId)!.updated_at;
