@@ -193,6 +193,54 @@ describe('adjustments, promotion codes and transactions', () => {
       await owner.agent.get(`${path}?limit=0`).expect(400);
     });
 
+    it('pages past the provider’s 200-invoice page, newest first across subscriptions', async () => {
+      const { owner, org, subscription } = await subscribed();
+      const subscriptionsPath = `/v1/organization/${org.id}/subscription`;
+      await owner.agent
+        .delete(`${subscriptionsPath}/${subscription.id}?immediate=true`)
+        .expect(200);
+      await owner.agent.post(subscriptionsPath).send({ productHandle: 'growth' }).expect(201);
+      const [first, second] = [...fake.subscriptions.values()]
+        .filter((s) => s.customer.reference === org.entity)
+        .map((s) => s.id);
+      // 260 invoices a day apart from 2030 on, every third on the second subscription; the two
+      // signup invoices (today) are the oldest.
+      const seeded = Array.from({ length: 260 }, (_, day) =>
+        fake.seedInvoice(day % 3 === 0 ? second : first, {
+          totalInCents: 100 + day,
+          issueDate: new Date(Date.UTC(2030, 0, 1 + day)).toISOString().slice(0, 10),
+        }),
+      );
+      const newest = seeded.map((i) => i.uid).reverse();
+      const path = `/v1/organization/${org.id}/billing/transaction`;
+      const ids = async (query: string) =>
+        (await owner.agent.get(`${path}?${query}`).expect(200)).body.map(
+          (i: { id: string }) => i.id,
+        );
+
+      const all = await ids('limit=1000');
+      expect(all).toHaveLength(262);
+      expect(all.slice(0, 260)).toEqual(newest);
+      expect(await ids('limit=50&offset=190')).toEqual(newest.slice(190, 240));
+      expect(await ids('limit=100&offset=250')).toEqual(all.slice(250));
+      expect(await ids('limit=10&offset=300')).toEqual([]);
+      expect(
+        fake.requestsTo('GET', '/invoices.json').every((r) => Number(r.query.per_page) <= 200),
+      ).toBe(true);
+
+      // A window within the first pages reads nothing further.
+      const before = fake.requestsTo('GET', '/invoices.json').length;
+      expect(await ids('limit=10')).toEqual(newest.slice(0, 10));
+      const reads = fake.requestsTo('GET', '/invoices.json').slice(before);
+      expect(reads.map((r) => [r.query.subscription_id, r.query.page, r.query.per_page])).toEqual(
+        expect.arrayContaining([
+          [String(first), '1', '10'],
+          [String(second), '1', '10'],
+        ]),
+      );
+      expect(reads).toHaveLength(2);
+    });
+
     it('refuses without a session (401), without the permission (403), an unknown organization (404)', async () => {
       const { owner, org } = await subscribed();
       const path = `/v1/organization/${org.id}/billing/transaction`;
