@@ -1,11 +1,24 @@
 import { BillingCredits } from '../../../src/billing';
 import { SiteAdminService } from '../../../src/organizations';
-import { TestApp } from '../../support/app';
+import { createTestApp, TestApp } from '../../support/app';
 import { errorBody } from '../../support/errors';
 import { createOrg, memberAgent } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
 import { FakeBilling } from '../../fakes/billing';
-import { billingApp, closeBillingApp, UNKNOWN } from './billing-fixtures';
+import { DataSource } from 'typeorm';
+import {
+  billingApp,
+  closeBillingApp,
+  storedSubscription,
+  UNCONFIGURED,
+  UNKNOWN,
+} from './billing-fixtures';
+
+async function siteAdmin(t: TestApp) {
+  const admin = await loggedInAgent(t);
+  await t.get<SiteAdminService>(SiteAdminService).grant(admin.email);
+  return admin;
+}
 
 describe('adjustments, promotion codes and transactions', () => {
   let t: TestApp;
@@ -36,16 +49,10 @@ describe('adjustments, promotion codes and transactions', () => {
     return { owner, org, subscription };
   }
 
-  async function siteAdmin() {
-    const admin = await loggedInAgent(t);
-    await t.get<SiteAdminService>(SiteAdminService).grant(admin.email);
-    return admin;
-  }
-
   describe('POST /v1/subscriptions/:subscription/adjustments', () => {
     it('credits (negative) and charges (positive) a subscription, in cents exactly', async () => {
       const { subscription } = await subscribed();
-      const admin = await siteAdmin();
+      const admin = await siteAdmin(t);
       const path = `/v1/subscriptions/${subscription.id}/adjustments`;
       const credit = await admin.agent
         .post(path)
@@ -66,7 +73,7 @@ describe('adjustments, promotion codes and transactions', () => {
 
     it('refuses zero, more than two decimals or no memo (400), changing nothing', async () => {
       const { subscription } = await subscribed();
-      const admin = await siteAdmin();
+      const admin = await siteAdmin(t);
       const before = fake.adjustments.length;
       const path = `/v1/subscriptions/${subscription.id}/adjustments`;
       for (const body of [
@@ -91,7 +98,7 @@ describe('adjustments, promotion codes and transactions', () => {
         .send({ amount: '-1', memo: 'x' })
         .expect(403)
         .expect(errorBody(403));
-      const admin = await siteAdmin();
+      const admin = await siteAdmin(t);
       await admin.agent
         .post(`/v1/subscriptions/${UNKNOWN}/adjustments`)
         .send({ amount: '-1', memo: 'x' })
@@ -249,5 +256,28 @@ describe('adjustments, promotion codes and transactions', () => {
       await viewer.agent.get(path).expect(403);
       await owner.agent.get(`/v1/organization/${UNKNOWN}/billing/transaction`).expect(404);
     });
+  });
+});
+
+describe('adjustments, promotion codes and transactions unconfigured', () => {
+  let t: TestApp;
+  beforeAll(async () => (t = await createTestApp({ env: UNCONFIGURED })));
+  afterAll(() => t.close());
+
+  it('answers 500 billingNotConfigured', async () => {
+    const owner = await loggedInAgent(t);
+    const org = await createOrg(owner.agent);
+    const stored = await storedSubscription(t.get<DataSource>(DataSource), org);
+    const admin = await siteAdmin(t);
+    for (const res of [
+      await owner.agent.get(`/v1/organization/${org.id}/billing/transaction`),
+      await owner.agent.post('/v1/promo/validate').send({ code: 'LAUNCH20' }),
+      await admin.agent
+        .post(`/v1/subscriptions/${stored}/adjustments`)
+        .send({ amount: '-5', memo: 'Goodwill' }),
+    ]) {
+      expect(res.status).toBe(500);
+      expect(res.body).toMatchObject({ key: 'billingNotConfigured' });
+    }
   });
 });
