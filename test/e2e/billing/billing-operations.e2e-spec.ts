@@ -210,10 +210,10 @@ describe('adjustments, promotion codes and transactions', () => {
       const [first, second] = [...fake.subscriptions.values()]
         .filter((s) => s.customer.reference === org.entity)
         .map((s) => s.id);
-      // 260 invoices a day apart from 2030 on, every third on the second subscription; the two
-      // signup invoices (today) are the oldest.
-      const seeded = Array.from({ length: 260 }, (_, day) =>
-        fake.seedInvoice(day % 3 === 0 ? second : first, {
+      // 300 invoices a day apart from 2030 on (225 on the first subscription, every fourth on the
+      // second); the two signup invoices (today) are the oldest.
+      const seeded = Array.from({ length: 300 }, (_, day) =>
+        fake.seedInvoice(day % 4 === 0 ? second : first, {
           totalInCents: 100 + day,
           issueDate: new Date(Date.UTC(2030, 0, 1 + day)).toISOString().slice(0, 10),
         }),
@@ -226,11 +226,12 @@ describe('adjustments, promotion codes and transactions', () => {
         );
 
       const all = await ids('limit=1000');
-      expect(all).toHaveLength(262);
-      expect(all.slice(0, 260)).toEqual(newest);
+      expect(all).toHaveLength(302);
+      expect(all.slice(0, 300)).toEqual(newest);
       expect(await ids('limit=50&offset=190')).toEqual(newest.slice(190, 240));
+      expect(await ids('limit=20&offset=280')).toEqual(newest.slice(280, 300));
       expect(await ids('limit=100&offset=250')).toEqual(all.slice(250));
-      expect(await ids('limit=10&offset=300')).toEqual([]);
+      expect(await ids('limit=10&offset=302')).toEqual([]);
       expect(
         fake.requestsTo('GET', '/invoices.json').every((r) => Number(r.query.per_page) <= 200),
       ).toBe(true);
