@@ -853,8 +853,9 @@ export class FakeBilling {
   }
 
   private listInvoices(query: Record<string, string>, res: ServerResponse) {
+    // Like the provider: 20 a page by default, 200 at most; sorted by number.
     const page = Number(query.page ?? 1);
-    const perPage = Number(query.per_page ?? 20);
+    const perPage = Math.min(Number(query.per_page ?? 20), 200);
     const list = this.invoices.filter(
       (i) =>
         query.subscription_id === undefined || String(i.subscription_id) === query.subscription_id,

@@ -5,6 +5,7 @@ import { BillingProvider } from '../provider/billing-provider';
 import { billingNotConfigured } from '../provider/errors';
 import type { Invoice } from '../provider/wire';
 import { SubscriptionRepository } from '../store/subscription.repository';
+import { newestInvoices } from './newest-invoices';
 import { BillingTransactionView } from './transaction.view';
 
 const toView = (invoice: Invoice): BillingTransactionView => ({
@@ -30,20 +31,14 @@ export class TransactionsService {
     if (!this.provider.configured) throw billingNotConfigured();
     const limit = page.limit ?? 100;
     const offset = page.offset ?? 0;
-    // Each subscription's first offset + limit invoices hold the page's (all are newest first).
-    const wanted = offset + limit;
-    const lists = await Promise.all(
-      (await this.subscriptions.list(organizationId)).map((s) =>
-        this.provider.listInvoices(s.providerId, 1, Math.min(wanted, 200)),
+    const subscriptions = await this.subscriptions.list(organizationId);
+    const invoices = await newestInvoices(
+      subscriptions.map(
+        (s) => (pageNumber: number, perPage: number) =>
+          this.provider.listInvoices(s.providerId, pageNumber, perPage),
       ),
+      offset + limit,
     );
-    return lists
-      .flat()
-      .sort(
-        (a, b) =>
-          b.issue_date.localeCompare(a.issue_date) || b.created_at.localeCompare(a.created_at),
-      )
-      .slice(offset, wanted)
-      .map(toView);
+    return invoices.slice(offset).map(toView);
   }
 }

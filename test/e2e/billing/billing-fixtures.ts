@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { BillingSubscription } from '../../../src/billing/store/subscription.entity';
 import { createTestApp, TestApp } from '../../support/app';
 import { FakeBilling } from '../../fakes/billing';
 
@@ -24,4 +26,24 @@ export async function billingApp(): Promise<{ t: TestApp; fake: FakeBilling; ds:
 export async function closeBillingApp(t: TestApp, fake: FakeBilling): Promise<void> {
   await t.close();
   await fake.close();
+}
+
+/** A live subscription row as a configured app left it (for an app since unconfigured). */
+export async function storedSubscription(
+  ds: DataSource,
+  org: { id: string; entity: string },
+): Promise<string> {
+  const id = randomUUID();
+  await ds.getRepository(BillingSubscription).insert({
+    id,
+    organizationId: org.id,
+    entityId: org.entity,
+    providerId: Math.floor(Math.random() * 1e9) + 1,
+    productHandle: 'starter',
+    pricePointHandle: null,
+    state: 'active',
+    currentPeriodEndsAt: null,
+    providerUpdatedAt: new Date(),
+  });
+  return id;
 }

@@ -1,11 +1,24 @@
 import { BillingCredits } from '../../../src/billing';
 import { SiteAdminService } from '../../../src/organizations';
-import { TestApp } from '../../support/app';
+import { createTestApp, TestApp } from '../../support/app';
 import { errorBody } from '../../support/errors';
 import { createOrg, memberAgent } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
 import { FakeBilling } from '../../fakes/billing';
-import { billingApp, closeBillingApp, UNKNOWN } from './billing-fixtures';
+import { DataSource } from 'typeorm';
+import {
+  billingApp,
+  closeBillingApp,
+  storedSubscription,
+  UNCONFIGURED,
+  UNKNOWN,
+} from './billing-fixtures';
+
+async function siteAdmin(t: TestApp) {
+  const admin = await loggedInAgent(t);
+  await t.get<SiteAdminService>(SiteAdminService).grant(admin.email);
+  return admin;
+}
 
 describe('adjustments, promotion codes and transactions', () => {
   let t: TestApp;
@@ -36,16 +49,10 @@ describe('adjustments, promotion codes and transactions', () => {
     return { owner, org, subscription };
   }
 
-  async function siteAdmin() {
-    const admin = await loggedInAgent(t);
-    await t.get<SiteAdminService>(SiteAdminService).grant(admin.email);
-    return admin;
-  }
-
   describe('POST /v1/subscriptions/:subscription/adjustments', () => {
     it('credits (negative) and charges (positive) a subscription, in cents exactly', async () => {
       const { subscription } = await subscribed();
-      const admin = await siteAdmin();
+      const admin = await siteAdmin(t);
       const path = `/v1/subscriptions/${subscription.id}/adjustments`;
       const credit = await admin.agent
         .post(path)
@@ -66,7 +73,7 @@ describe('adjustments, promotion codes and transactions', () => {
 
     it('refuses zero, more than two decimals or no memo (400), changing nothing', async () => {
       const { subscription } = await subscribed();
-      const admin = await siteAdmin();
+      const admin = await siteAdmin(t);
       const before = fake.adjustments.length;
       const path = `/v1/subscriptions/${subscription.id}/adjustments`;
       for (const body of [
@@ -91,7 +98,7 @@ describe('adjustments, promotion codes and transactions', () => {
         .send({ amount: '-1', memo: 'x' })
         .expect(403)
         .expect(errorBody(403));
-      const admin = await siteAdmin();
+      const admin = await siteAdmin(t);
       await admin.agent
         .post(`/v1/subscriptions/${UNKNOWN}/adjustments`)
         .send({ amount: '-1', memo: 'x' })
@@ -197,6 +204,55 @@ describe('adjustments, promotion codes and transactions', () => {
       await owner.agent.get(`${path}?limit=0`).expect(400);
     });
 
+    it('pages past the provider’s 200-invoice page, newest first across subscriptions', async () => {
+      const { owner, org, subscription } = await subscribed();
+      const subscriptionsPath = `/v1/organization/${org.id}/subscription`;
+      await owner.agent
+        .delete(`${subscriptionsPath}/${subscription.id}?immediate=true`)
+        .expect(200);
+      await owner.agent.post(subscriptionsPath).send({ productHandle: 'growth' }).expect(201);
+      const [first, second] = [...fake.subscriptions.values()]
+        .filter((s) => s.customer.reference === org.entity)
+        .map((s) => s.id);
+      // 300 invoices a day apart from 2030 on (225 on the first subscription, every fourth on the
+      // second); the two signup invoices (today) are the oldest.
+      const seeded = Array.from({ length: 300 }, (_, day) =>
+        fake.seedInvoice(day % 4 === 0 ? second : first, {
+          totalInCents: 100 + day,
+          issueDate: new Date(Date.UTC(2030, 0, 1 + day)).toISOString().slice(0, 10),
+        }),
+      );
+      const newest = seeded.map((i) => i.uid).reverse();
+      const path = `/v1/organization/${org.id}/billing/transaction`;
+      const ids = async (query: string) =>
+        (await owner.agent.get(`${path}?${query}`).expect(200)).body.map(
+          (i: { id: string }) => i.id,
+        );
+
+      const all = await ids('limit=1000');
+      expect(all).toHaveLength(302);
+      expect(all.slice(0, 300)).toEqual(newest);
+      expect(await ids('limit=50&offset=190')).toEqual(newest.slice(190, 240));
+      expect(await ids('limit=20&offset=280')).toEqual(newest.slice(280, 300));
+      expect(await ids('limit=100&offset=250')).toEqual(all.slice(250));
+      expect(await ids('limit=10&offset=302')).toEqual([]);
+      expect(
+        fake.requestsTo('GET', '/invoices.json').every((r) => Number(r.query.per_page) <= 200),
+      ).toBe(true);
+
+      // A window within the first pages reads nothing further.
+      const before = fake.requestsTo('GET', '/invoices.json').length;
+      expect(await ids('limit=10')).toEqual(newest.slice(0, 10));
+      const reads = fake.requestsTo('GET', '/invoices.json').slice(before);
+      expect(reads.map((r) => [r.query.subscription_id, r.query.page, r.query.per_page])).toEqual(
+        expect.arrayContaining([
+          [String(first), '1', '10'],
+          [String(second), '1', '10'],
+        ]),
+      );
+      expect(reads).toHaveLength(2);
+    });
+
     it('refuses without a session (401), without the permission (403), an unknown organization (404)', async () => {
       const { owner, org } = await subscribed();
       const path = `/v1/organization/${org.id}/billing/transaction`;
@@ -205,5 +261,28 @@ describe('adjustments, promotion codes and transactions', () => {
       await viewer.agent.get(path).expect(403);
       await owner.agent.get(`/v1/organization/${UNKNOWN}/billing/transaction`).expect(404);
     });
+  });
+});
+
+describe('adjustments, promotion codes and transactions unconfigured', () => {
+  let t: TestApp;
+  beforeAll(async () => (t = await createTestApp({ env: UNCONFIGURED })));
+  afterAll(() => t.close());
+
+  it('answers 500 billingNotConfigured', async () => {
+    const owner = await loggedInAgent(t);
+    const org = await createOrg(owner.agent);
+    const stored = await storedSubscription(t.get<DataSource>(DataSource), org);
+    const admin = await siteAdmin(t);
+    for (const res of [
+      await owner.agent.get(`/v1/organization/${org.id}/billing/transaction`),
+      await owner.agent.post('/v1/promo/validate').send({ code: 'LAUNCH20' }),
+      await admin.agent
+        .post(`/v1/subscriptions/${stored}/adjustments`)
+        .send({ amount: '-5', memo: 'Goodwill' }),
+    ]) {
+      expect(res.status).toBe(500);
+      expect(res.body).toMatchObject({ key: 'billingNotConfigured' });
+    }
   });
 });

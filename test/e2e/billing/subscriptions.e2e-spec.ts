@@ -7,7 +7,14 @@ import { errorBody } from '../../support/errors';
 import { createOrg, memberAgent, OrgFixture } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
 import { FakeBilling } from '../../fakes/billing';
-import { billingApp, closeBillingApp, UNCONFIGURED, UNKNOWN, UUID } from './billing-fixtures';
+import {
+  billingApp,
+  closeBillingApp,
+  storedSubscription,
+  UNCONFIGURED,
+  UNKNOWN,
+  UUID,
+} from './billing-fixtures';
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -133,6 +140,26 @@ describe('subscriptions', () => {
     expect(await events(org.id, 'subscription.created')).toEqual([]);
   });
 
+  it('refuses a bad preview body (400), asking the provider nothing', async () => {
+    const { owner, org } = await company();
+    const asked = () =>
+      fake.requestsTo('POST', '/subscriptions/preview.json').length +
+      fake.requestsTo('GET', '/customers/lookup.json').length;
+    const before = asked();
+    for (const body of [
+      {},
+      { productHandle: '' },
+      { productHandle: 'starter', paymentProfileId: 'nope' },
+      { productHandle: 'starter', couponCodes: 'LAUNCH' },
+    ]) {
+      await owner.agent
+        .post(`/v1/organization/${org.id}/subscription/preview`)
+        .send(body)
+        .expect(400);
+    }
+    expect(asked()).toBe(before);
+  });
+
   it('cancels at the period end, then now, recording the cancellation once', async () => {
     const { owner, org } = await company();
     const made = (await subscribe(owner.agent, org).expect(201)).body;
@@ -162,7 +189,13 @@ describe('subscriptions', () => {
       .post(`/v1/organization/${org.id}/subscription`)
       .send({ productHandle: 'starter' })
       .expect(401);
+    await t.http
+      .post(`/v1/organization/${org.id}/subscription/preview`)
+      .send({ productHandle: 'starter' })
+      .expect(401);
+    await t.http.delete(`/v1/organization/${org.id}/subscription/${made.id}`).expect(401);
     const viewer = await memberAgent(t, owner.agent, org.id, 'Viewer');
+    await subscribe(viewer.agent, org).expect(403).expect(errorBody(403));
     await viewer.agent
       .get(`/v1/organization/${org.id}/subscription`)
       .expect(403)
@@ -210,9 +243,11 @@ describe('subscriptions unconfigured', () => {
     const owner = await loggedInAgent(t);
     const org = await createOrg(owner.agent);
     const base = `/v1/organization/${org.id}/subscription`;
+    const stored = await storedSubscription(t.get<DataSource>(DataSource), org);
     for (const res of [
       await owner.agent.post(base).send({ productHandle: 'starter' }),
       await owner.agent.post(`${base}/preview`).send({ productHandle: 'starter' }),
+      await owner.agent.delete(`${base}/${stored}`),
     ]) {
       expect(res.status).toBe(500);
       expect(res.body).toMatchObject({ key: 'billingNotConfigured' });
@@ -220,6 +255,6 @@ describe('subscriptions unconfigured', () => {
     await owner.agent
       .get(base)
       .expect(200)
-      .expect((r) => expect(r.body).toEqual([]));
+      .expect((r) => expect(r.body).toEqual([expect.objectContaining({ id: stored })]));
   });
 });

@@ -59,6 +59,53 @@ describe('billing webhooks', () => {
     expect(features.body).toMatchObject({ plan: 'starter', status: 'past_due' });
   });
 
+  it('takes a product change; the plan and features follow', async () => {
+    const { owner, org, providerId, state } = await subscribed();
+    const growth = [...fake.products.values()].find((p) => p.handle === 'growth')!;
+    fake.updateSubscription(providerId, { product: growth });
+    await post(fake.subscriptionWebhook('subscription_product_change', providerId)).expect(200);
+    expect(await state()).toMatchObject({ productHandle: 'growth', plan: 'growth', live: true });
+    const features = await owner.agent.get(`/v1/organization/${org.id}/features`).expect(200);
+    expect(features.body).toMatchObject({
+      plan: 'growth',
+      status: 'active',
+      features: { modeling: true, ocf: true },
+      limits: { members: null, shareholders: null },
+    });
+  });
+
+  it('does not repeat subscription.created when the signup of our own create arrives', async () => {
+    const { org, made, providerId, state } = await subscribed();
+    await post(fake.subscriptionWebhook('signup_success', providerId)).expect(200);
+    expect(await state()).toMatchObject({ id: made.id, state: 'active' });
+    expect(await events(org.id, 'subscription.created')).toHaveLength(1);
+    const rows = await ds.query('SELECT id FROM billing_subscription WHERE organization_id = $1', [
+      org.id,
+    ]);
+    expect(rows).toEqual([{ id: made.id }]);
+  });
+
+  it('handles a component allocation change (200, recorded)', async () => {
+    const { org, providerId, state } = await subscribed();
+    const members = [...fake.components.values()].find((c) => c.handle === 'members')!;
+    const webhook = fake.subscriptionWebhook('component_allocation_change', providerId, {
+      extra: {
+        component: { id: members.id, handle: members.handle, kind: members.kind },
+        previous_allocation: 1,
+        new_allocation: 3,
+        memo: 'Seats',
+      },
+    });
+    await post(webhook).expect(200);
+    const [row] = await ds.query(
+      'SELECT event, organization_id FROM billing_webhook WHERE id = $1',
+      [String(webhook.id)],
+    );
+    expect(row).toEqual({ event: 'component_allocation_change', organization_id: org.id });
+    expect(await state()).toMatchObject({ productHandle: 'starter', state: 'active' });
+    expect(await events(org.id, 'payment.succeeded')).toEqual([]);
+  });
+
   it('refuses a bad or missing signature (401), changing nothing', async () => {
     const { providerId, state } = await subscribed();
     fake.updateSubscription(providerId, { state: 'unpaid' });
