@@ -16,6 +16,21 @@ describe('payment profiles', () => {
   const add = (agent: Agent, entity: string, card = {}) =>
     agent.post(base(entity)).send({ token: fake.cardToken(card) });
 
+  /** An organization with two cards (the first its default) and a live subscription to `charged`. */
+  async function twoCardsSubscribed(charged: 0 | 1) {
+    const owner = await loggedInAgent(t);
+    const org = await createOrg(owner.agent);
+    const cards = [
+      (await add(owner.agent, org.entity).expect(201)).body,
+      (await add(owner.agent, org.entity, { last4: '0005' }).expect(201)).body,
+    ];
+    await owner.agent
+      .post(`/v1/organization/${org.id}/subscription`)
+      .send({ productHandle: 'starter', paymentProfileId: cards[charged].id })
+      .expect(201);
+    return { owner, org, first: cards[0], second: cards[1] };
+  }
+
   it('stores a card of the organization’s entity (the first is the default), lists and updates it', async () => {
     const owner = await loggedInAgent(t);
     const org = await createOrg(owner.agent);
@@ -64,14 +79,7 @@ describe('payment profiles', () => {
   });
 
   it('switches the default, and the live subscription’s profile with it; refuses to delete the default of a live subscription (409)', async () => {
-    const owner = await loggedInAgent(t);
-    const org = await createOrg(owner.agent);
-    const first = (await add(owner.agent, org.entity).expect(201)).body;
-    const second = (await add(owner.agent, org.entity, { last4: '0005' }).expect(201)).body;
-    await owner.agent
-      .post(`/v1/organization/${org.id}/subscription`)
-      .send({ productHandle: 'starter', paymentProfileId: first.id })
-      .expect(201);
+    const { owner, org, first, second } = await twoCardsSubscribed(0);
     const made = await owner.agent.put(`${base(org.entity)}/${second.id}/default`).expect(200);
     expect(made.body).toEqual({ ...second, isDefault: true });
     expect(fake.requestsTo('POST', /change_payment_profile\.json$/)).toHaveLength(1);
@@ -89,14 +97,7 @@ describe('payment profiles', () => {
   });
 
   it('refuses to delete a card a live subscription is charged to though not the default (409, nothing deleted at the provider), and deletes the default it is not charged to', async () => {
-    const owner = await loggedInAgent(t);
-    const org = await createOrg(owner.agent);
-    const first = (await add(owner.agent, org.entity).expect(201)).body;
-    const second = (await add(owner.agent, org.entity, { last4: '0005' }).expect(201)).body;
-    await owner.agent
-      .post(`/v1/organization/${org.id}/subscription`)
-      .send({ productHandle: 'starter', paymentProfileId: second.id })
-      .expect(201);
+    const { owner, org, first, second } = await twoCardsSubscribed(1);
     const deletes = () => fake.requestsTo('DELETE', /^\/payment_profiles\/\d+\.json$/).length;
     const before = deletes();
     const refused = await owner.agent.delete(`${base(org.entity)}/${second.id}`).expect(409);
