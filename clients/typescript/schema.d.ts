@@ -2167,7 +2167,7 @@ export interface paths {
         put?: never;
         /**
          * Store a card (or bank account) from a token of the provider’s JS
-         * @description The entity’s first profile is its default. A token the provider refuses is a 400.
+         * @description The entity’s first profile is its default. A token the provider refuses is a 400. The entity’s first use makes it the provider’s customer, once even when two requests make it at once.
          */
         post: operations["PaymentProfiles_create"];
         delete?: never;
@@ -2192,7 +2192,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a payment profile
-         * @description Delete a payment profile. Needs `canEditEntityBilling` in the organization the route addresses.
+         * @description Refused while a live subscription is charged to it: the profile it was signed up with (`paymentProfileId`, else the default then), or the one made the default since. The default that no live subscription is charged to can be deleted.
          */
         delete: operations["PaymentProfiles_remove"];
         options?: never;
@@ -2210,7 +2210,7 @@ export interface paths {
         get?: never;
         /**
          * Make the profile the default
-         * @description The entity’s live subscriptions are charged to it from now on.
+         * @description The entity’s live subscriptions are charged to it from now on (including one signed up with another profile).
          */
         put: operations["PaymentProfiles_makeDefault"];
         post?: never;
@@ -17017,7 +17017,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description It is the default while the entity has a live subscription */
+            /** @description A live subscription is charged to it: nothing is deleted */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -25,7 +25,7 @@ export class PaymentProfilesController {
   @ApiOperation({
     summary: 'Store a card (or bank account) from a token of the provider’s JS',
     description:
-      'The entity’s first profile is its default. A token the provider refuses is a 400.',
+      'The entity’s first profile is its default. A token the provider refuses is a 400. The entity’s first use makes it the provider’s customer, once even when two requests make it at once.',
   })
   @ApiCreatedResponse({ type: PaymentProfileView })
   @ApiValidationError()
@@ -64,7 +64,8 @@ export class PaymentProfilesController {
   @ENTITY_BILLING()
   @ApiOperation({
     summary: 'Make the profile the default',
-    description: 'The entity’s live subscriptions are charged to it from now on.',
+    description:
+      'The entity’s live subscriptions are charged to it from now on (including one signed up with another profile).',
   })
   @ApiOkResponse({ type: PaymentProfileView })
   @ApiProviderErrors()
@@ -77,10 +78,14 @@ export class PaymentProfilesController {
 
   @Delete(':profile')
   @ENTITY_BILLING()
-  @ApiOperation({ summary: 'Delete a payment profile' })
+  @ApiOperation({
+    summary: 'Delete a payment profile',
+    description:
+      'Refused while a live subscription is charged to it: the profile it was signed up with (`paymentProfileId`, else the default then), or the one made the default since. The default that no live subscription is charged to can be deleted.',
+  })
   @ApiOkResponse({ description: '`{}`: the profile is gone', schema: EMPTY_OBJECT })
   @ApiConflictResponse({
-    description: 'It is the default while the entity has a live subscription',
+    description: 'A live subscription is charged to it: nothing is deleted',
   })
   @ApiProviderErrors()
   async remove(

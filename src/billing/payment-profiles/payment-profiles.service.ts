@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import { AccessContext, DomainError } from '../../common';
 import { UnitOfWork } from '../../events';
 import { CustomersService } from '../customers/customers.service';
 import { BillingProvider } from '../provider/billing-provider';
 import { billingNotConfigured } from '../provider/errors';
 import type { PaymentProfile } from '../provider/wire';
+import { lockEntityBilling } from '../store/organization-lock';
 import { BillingPaymentProfile } from '../store/payment-profile.entity';
+import { BillingSubscription } from '../store/subscription.entity';
 import { SubscriptionRepository } from '../store/subscription.repository';
 import { CreatePaymentProfileDto, UpdatePaymentProfileDto } from './payment-profile.dto';
 import { PaymentProfileView } from './payment-profile.view';
@@ -35,7 +37,8 @@ function shown(profile: PaymentProfile) {
 
 /**
  * An entity's payment profiles: stored at the provider (from a token of its JS), shown from our
- * copy. The default one is what the entity's live subscriptions are charged to.
+ * copy. The default one is what a new subscription is charged to, unless it names another;
+ * making one the default switches the entity's live subscriptions to it.
  */
 @Injectable()
 export class PaymentProfilesService {
@@ -66,6 +69,7 @@ export class PaymentProfilesService {
     const customerId = await this.customers.ensure(entityId, { userId: access.userId });
     const made = await this.provider.createPaymentProfile(customerId, dto.token);
     return this.uow.run(async (tx) => {
+      await lockEntityBilling(tx.manager, entityId);
       const repository = tx.manager.getRepository(BillingPaymentProfile);
       const first = !(await repository.existsBy({ entityId }));
       const row = repository.create({
@@ -95,10 +99,17 @@ export class PaymentProfilesService {
   async makeDefault(entityId: string, id: string): Promise<PaymentProfileView> {
     this.assertConfigured();
     const row = await this.find(entityId, id);
-    for (const subscription of await this.subscriptions.liveOfEntity(entityId)) {
+    const live = await this.subscriptions.liveOfEntity(entityId);
+    for (const subscription of live) {
       await this.provider.changeSubscriptionPaymentProfile(subscription.providerId, row.providerId);
     }
     return this.uow.run(async (tx) => {
+      await lockEntityBilling(tx.manager, entityId);
+      if (live.length) {
+        await tx.manager
+          .getRepository(BillingSubscription)
+          .update({ id: In(live.map((s) => s.id)) }, { paymentProfileProviderId: row.providerId });
+      }
       const repository = tx.manager.getRepository(BillingPaymentProfile);
       await repository.update({ entityId }, { isDefault: false });
       await repository.update({ id }, { isDefault: true });
@@ -106,11 +117,19 @@ export class PaymentProfilesService {
     });
   }
 
-  /** 409 while it is the default of a live subscription (the entity would have nothing to pay with). */
+  /**
+   * 409 while a live subscription is charged to it (it would have nothing to pay with). One whose
+   * profile we do not know is taken to be charged to the default.
+   */
   async remove(entityId: string, id: string): Promise<void> {
     this.assertConfigured();
     const row = await this.find(entityId, id);
-    if (row.isDefault && (await this.subscriptions.liveOfEntity(entityId)).length) {
+    const paying = (await this.subscriptions.liveOfEntity(entityId)).some(
+      (s) =>
+        s.paymentProfileProviderId === row.providerId ||
+        (s.paymentProfileProviderId === null && row.isDefault),
+    );
+    if (paying) {
       throw DomainError.conflict(
         'the profile pays for a live subscription: make another the default first',
       );

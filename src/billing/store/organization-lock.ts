@@ -1,14 +1,25 @@
 import type { EntityManager } from 'typeorm';
 
+/** An advisory lock until the transaction ends: it takes no row of another module's. */
+async function lockUntilCommit(manager: EntityManager, key: string): Promise<void> {
+  await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [key]);
+}
+
 /**
  * Serializes the billing writes of one organization (a signup and its webhooks, two signups at
- * once) until the transaction ends. An advisory lock: it takes no row of another module's.
+ * once) until the transaction ends.
  */
-export async function lockOrganizationBilling(
+export function lockOrganizationBilling(
   manager: EntityManager,
   organizationId: string,
 ): Promise<void> {
-  await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
-    `billing:${organizationId}`,
-  ]);
+  return lockUntilCommit(manager, `billing:${organizationId}`);
+}
+
+/**
+ * Serializes the billing writes of one entity (two first uses making it the provider's customer,
+ * two first payment profiles each taking the default).
+ */
+export function lockEntityBilling(manager: EntityManager, entityId: string): Promise<void> {
+  return lockUntilCommit(manager, `billing-customer:${entityId}`);
 }

@@ -36,6 +36,13 @@ export class BillingSubscription {
   @Column({ type: 'varchar', length: 100, nullable: true })
   pricePointHandle: string | null;
 
+  /**
+   * The provider's id of the payment profile it is charged to (from the provider's answers, else
+   * the one asked for or the entity's default at signup); null when unknown.
+   */
+  @Column({ type: 'bigint', nullable: true, transformer: PROVIDER_ID })
+  paymentProfileProviderId: number | null;
+
   /** In the provider's spelling (`active`, `past_due`, `canceled` ...). */
   @Column({ type: 'varchar', length: 30 })
   state: string;

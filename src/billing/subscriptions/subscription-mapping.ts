@@ -6,7 +6,7 @@ import type { BillingManifest, Subscription } from '../provider/wire';
 export type SubscriptionFacts = Pick<
   Subscription,
   'state' | 'current_period_ends_at' | 'cancel_at_end_of_period' | 'updated_at'
-> & { product: { handle: string } };
+> & { product: { handle: string }; credit_card?: { id: number } };
 import { BillingSubscription, isLive } from '../store/subscription.entity';
 import { PreviewPeriodView, SubscriptionView } from './subscription.view';
 
@@ -38,6 +38,7 @@ export function applyProviderView(row: BillingSubscription, provider: Subscripti
     ? new Date(provider.current_period_ends_at)
     : null;
   row.cancelAtPeriodEnd = provider.cancel_at_end_of_period;
+  if (provider.credit_card) row.paymentProfileProviderId = provider.credit_card.id;
   row.providerUpdatedAt = at;
   return true;
 }

@@ -70,7 +70,7 @@ export class SubscriptionsService {
       const made = result.duplicate
         ? (await this.provider.listCustomerSubscriptions(request.customerId))[0]
         : result.value;
-      const view = await this.store(tx, access, made, dto.pricePointHandle ?? null);
+      const view = await this.store(tx, access, made, request, dto.pricePointHandle ?? null);
       // The signup allocated these: a push of the same counts is skipped.
       await this.countSyncs.carried(tx.manager, organizationId, request.seats);
       await tx.record({
@@ -162,11 +162,16 @@ export class SubscriptionsService {
     };
   }
 
-  /** Our row of the signup (the provider's webhook may have stored it first). */
+  /**
+   * Our row of the signup (the provider's webhook may have stored it first). Its payment profile
+   * is the provider's answer's, else the one asked for, else the entity's default (what the
+   * provider charges when none is asked for).
+   */
   private async store(
     tx: Tx,
     access: AccessContext,
     made: Subscription,
+    request: SubscriptionRequest,
     pricePointHandle: string | null,
   ): Promise<SubscriptionView> {
     const repository = tx.manager.getRepository(BillingSubscription);
@@ -183,6 +188,15 @@ export class SubscriptionsService {
         cancellationRecorded: false,
       });
     applyProviderView(row, made);
+    row.paymentProfileProviderId ??=
+      request.paymentProfileId ?? (await this.defaultProfileId(row.entityId, tx.manager));
     return toSubscriptionView(await repository.save(row));
+  }
+
+  private async defaultProfileId(entityId: string, manager: EntityManager): Promise<number | null> {
+    const profile = await manager
+      .getRepository(BillingPaymentProfile)
+      .findOneBy({ entityId, isDefault: true });
+    return profile?.providerId ?? null;
   }
 }

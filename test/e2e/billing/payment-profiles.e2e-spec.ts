@@ -16,6 +16,21 @@ describe('payment profiles', () => {
   const add = (agent: Agent, entity: string, card = {}) =>
     agent.post(base(entity)).send({ token: fake.cardToken(card) });
 
+  /** An organization with two cards (the first its default) and a live subscription to `charged`. */
+  async function twoCardsSubscribed(charged: 0 | 1) {
+    const owner = await loggedInAgent(t);
+    const org = await createOrg(owner.agent);
+    const cards = [
+      (await add(owner.agent, org.entity).expect(201)).body,
+      (await add(owner.agent, org.entity, { last4: '0005' }).expect(201)).body,
+    ];
+    await owner.agent
+      .post(`/v1/organization/${org.id}/subscription`)
+      .send({ productHandle: 'starter', paymentProfileId: cards[charged].id })
+      .expect(201);
+    return { owner, org, first: cards[0], second: cards[1] };
+  }
+
   it('stores a card of the organization’s entity (the first is the default), lists and updates it', async () => {
     const owner = await loggedInAgent(t);
     const org = await createOrg(owner.agent);
@@ -64,14 +79,7 @@ describe('payment profiles', () => {
   });
 
   it('switches the default, and the live subscription’s profile with it; refuses to delete the default of a live subscription (409)', async () => {
-    const owner = await loggedInAgent(t);
-    const org = await createOrg(owner.agent);
-    const first = (await add(owner.agent, org.entity).expect(201)).body;
-    const second = (await add(owner.agent, org.entity, { last4: '0005' }).expect(201)).body;
-    await owner.agent
-      .post(`/v1/organization/${org.id}/subscription`)
-      .send({ productHandle: 'starter', paymentProfileId: first.id })
-      .expect(201);
+    const { owner, org, first, second } = await twoCardsSubscribed(0);
     const made = await owner.agent.put(`${base(org.entity)}/${second.id}/default`).expect(200);
     expect(made.body).toEqual({ ...second, isDefault: true });
     expect(fake.requestsTo('POST', /change_payment_profile\.json$/)).toHaveLength(1);
@@ -88,14 +96,57 @@ describe('payment profiles', () => {
     expect((await owner.agent.get(base(org.entity)).expect(200)).body).toEqual([made.body]);
   });
 
+  it('refuses to delete a card a live subscription is charged to though not the default (409, nothing deleted at the provider), and deletes the default it is not charged to', async () => {
+    const { owner, org, first, second } = await twoCardsSubscribed(1);
+    const deletes = () => fake.requestsTo('DELETE', /^\/payment_profiles\/\d+\.json$/).length;
+    const before = deletes();
+    const refused = await owner.agent.delete(`${base(org.entity)}/${second.id}`).expect(409);
+    expect(refused.body.message).toMatch(/live subscription/);
+    expect(deletes()).toBe(before);
+    await owner.agent.delete(`${base(org.entity)}/${first.id}`).expect(200);
+    expect(deletes()).toBe(before + 1);
+    expect((await owner.agent.get(base(org.entity)).expect(200)).body).toEqual([second]);
+  });
+
+  it('refuses to delete the default a live subscription signed up without a profile is charged to (409)', async () => {
+    const owner = await loggedInAgent(t);
+    const org = await createOrg(owner.agent);
+    const card = (await add(owner.agent, org.entity).expect(201)).body;
+    await owner.agent
+      .post(`/v1/organization/${org.id}/subscription`)
+      .send({ productHandle: 'starter' })
+      .expect(201);
+    await owner.agent.delete(`${base(org.entity)}/${card.id}`).expect(409);
+    expect((await owner.agent.get(base(org.entity)).expect(200)).body).toEqual([card]);
+  });
+
+  it('makes a fresh entity one customer when two first uses come at once', async () => {
+    const user = await loggedInAgent(t);
+    const entity = user.user.entityId;
+    // The first make is slow: the second use comes while the customer is being made.
+    fake.slowNext(300, { path: '/customers.json' });
+    const [a, b] = await Promise.all([add(user.agent, entity), add(user.agent, entity)]);
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect([...fake.customers.values()].filter((c) => c.reference === entity)).toHaveLength(1);
+    const list = (await user.agent.get(base(entity)).expect(200)).body;
+    expect(list.map((p: { isDefault: boolean }) => p.isDefault).sort()).toEqual([false, true]);
+  });
+
   it('refuses without a session (401), another’s entity (403), and a profile of another entity (404)', async () => {
     const owner = await loggedInAgent(t);
     const org = await createOrg(owner.agent);
     const profile = (await add(owner.agent, org.entity).expect(201)).body;
+    const one = `${base(org.entity)}/${profile.id}`;
     await t.http.get(base(org.entity)).expect(401).expect(errorBody(401));
+    await t.http.post(base(org.entity)).send({ token: 'tok_1' }).expect(401).expect(errorBody(401));
+    await t.http.put(one).send({ expirationMonth: 1 }).expect(401).expect(errorBody(401));
+    await t.http.put(`${one}/default`).expect(401).expect(errorBody(401));
+    await t.http.delete(one).expect(401).expect(errorBody(401));
     const viewer = await memberAgent(t, owner.agent, org.id, 'Viewer');
     await viewer.agent.get(base(org.entity)).expect(403).expect(errorBody(403));
-    await viewer.agent.delete(`${base(org.entity)}/${profile.id}`).expect(403);
+    await viewer.agent.put(one).send({ expirationMonth: 1 }).expect(403).expect(errorBody(403));
+    await viewer.agent.put(`${one}/default`).expect(403).expect(errorBody(403));
+    await viewer.agent.delete(one).expect(403);
     const stranger = await loggedInAgent(t);
     await stranger.agent.get(base(owner.user.entityId)).expect(403);
     await add(stranger.agent, org.entity).expect(403);
@@ -120,10 +171,15 @@ describe('payment profiles unconfigured', () => {
 
   it('answers 500 billingNotConfigured', async () => {
     const user = await loggedInAgent(t);
-    const res = await user.agent
-      .post(`/v1/entity/${user.user.entityId}/payment/profile`)
-      .send({ token: 'tok_1' })
-      .expect(500);
-    expect(res.body).toMatchObject({ key: 'billingNotConfigured' });
+    const base = `/v1/entity/${user.user.entityId}/payment/profile`;
+    for (const call of [
+      user.agent.post(base).send({ token: 'tok_1' }),
+      user.agent.put(`${base}/${UNKNOWN}`).send({ expirationMonth: 1 }),
+      user.agent.put(`${base}/${UNKNOWN}/default`),
+      user.agent.delete(`${base}/${UNKNOWN}`),
+    ]) {
+      const res = await call.expect(500);
+      expect(res.body).toMatchObject({ key: 'billingNotConfigured' });
+    }
   });
 });
