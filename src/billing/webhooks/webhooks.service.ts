@@ -186,7 +186,10 @@ function subscriptionFacts(form: Form): SubscriptionFacts | null {
   const updatedAt = field(form, 'payload', 'subscription', 'updated_at');
   const handle = field(form, 'payload', 'subscription', 'product', 'handle');
   if (!state || !updatedAt || !handle || Number.isNaN(Date.parse(updatedAt))) return null;
+  // The card it pays with now (a change of card arrives as a subscription's state).
+  const card = Number(field(form, 'payload', 'subscription', 'credit_card', 'id'));
   return {
+    ...(Number.isSafeInteger(card) && card > 0 ? { credit_card: { id: card } } : {}),
     state,
     updated_at: updatedAt,
     current_period_ends_at:

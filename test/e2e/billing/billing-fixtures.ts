@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { BillingSubscription } from '../../../src/billing/store/subscription.entity';
 import { createTestApp, TestApp } from '../../support/app';
-import { FakeBilling } from '../../fakes/billing';
+import { FakeBilling, FakeWebhook } from '../../fakes/billing';
+import { formEncode, signature } from '../../fakes/billing-webhooks';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const UNKNOWN = '6f1c1d1e-0000-4000-8000-000000000000';
@@ -46,4 +47,15 @@ export async function storedSubscription(
     providerUpdatedAt: new Date(),
   });
   return id;
+}
+
+/** Posts the webhook to the app as the provider does (form body, signature, id header). */
+export function postWebhook(app: TestApp, webhook: FakeWebhook, key: string) {
+  const body = formEncode({ id: webhook.id, event: webhook.event, payload: webhook.payload });
+  return app.http
+    .post('/v1/billing/webhook')
+    .set('content-type', 'application/x-www-form-urlencoded')
+    .set('x-chargify-webhook-id', String(webhook.id))
+    .set('x-chargify-webhook-signature-hmac-sha-256', signature(key, body))
+    .send(body);
 }

@@ -4,7 +4,14 @@ import { errorBody } from '../../support/errors';
 import { createOrg, memberAgent } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
 import { FakeBilling } from '../../fakes/billing';
-import { billingApp, closeBillingApp, UNCONFIGURED, UNKNOWN, UUID } from './billing-fixtures';
+import {
+  billingApp,
+  closeBillingApp,
+  postWebhook,
+  UNCONFIGURED,
+  UNKNOWN,
+  UUID,
+} from './billing-fixtures';
 
 describe('payment profiles', () => {
   let t: TestApp;
@@ -106,6 +113,24 @@ describe('payment profiles', () => {
     await owner.agent.delete(`${base(org.entity)}/${first.id}`).expect(200);
     expect(deletes()).toBe(before + 1);
     expect((await owner.agent.get(base(org.entity)).expect(200)).body).toEqual([second]);
+  });
+
+  it('follows the card the provider says a subscription pays with (webhook): the old card may go, the new one not', async () => {
+    const { owner, org, first, second } = await twoCardsSubscribed(0);
+    const subscription = [...fake.subscriptions.values()].find(
+      (s) => s.customer.reference === org.entity,
+    )!;
+    const secondAtProvider = [...fake.paymentProfiles.values()].find(
+      (p) => p.customer_id === subscription.customer.id && p.id !== subscription.credit_card?.id,
+    )!;
+    fake.updateSubscription(subscription.id, { credit_card: secondAtProvider });
+    await postWebhook(
+      t,
+      fake.subscriptionWebhook('subscription_state_change', subscription.id),
+      fake.siteSharedKey,
+    ).expect(200);
+    await owner.agent.delete(`${base(org.entity)}/${second.id}`).expect(409);
+    await owner.agent.delete(`${base(org.entity)}/${first.id}`).expect(200);
   });
 
   it('refuses to delete the default a live subscription signed up without a profile is charged to (409)', async () => {

@@ -5,7 +5,7 @@ import { createOrg } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
 import { FakeBilling, FakeWebhook } from '../../fakes/billing';
 import { formEncode, signature } from '../../fakes/billing-webhooks';
-import { billingApp, closeBillingApp, UNCONFIGURED } from './billing-fixtures';
+import { billingApp, closeBillingApp, postWebhook, UNCONFIGURED } from './billing-fixtures';
 
 const PATH = '/v1/billing/webhook';
 
@@ -17,15 +17,8 @@ describe('billing webhooks', () => {
   afterAll(() => closeBillingApp(t, fake));
 
   /** Posts the webhook as the provider does (form body, signature, id header). */
-  const post = (webhook: FakeWebhook, key = fake.siteSharedKey, app = t) => {
-    const body = formEncode({ id: webhook.id, event: webhook.event, payload: webhook.payload });
-    return app.http
-      .post(PATH)
-      .set('content-type', 'application/x-www-form-urlencoded')
-      .set('x-chargify-webhook-id', String(webhook.id))
-      .set('x-chargify-webhook-signature-hmac-sha-256', signature(key, body))
-      .send(body);
-  };
+  const post = (webhook: FakeWebhook, key = fake.siteSharedKey, app = t) =>
+    postWebhook(app, webhook, key);
 
   async function subscribed() {
     const owner = await loggedInAgent(t);
