@@ -51,6 +51,7 @@ export class LoginThrottle implements OnModuleDestroy {
   async assertAllowed(account: string, ip: string): Promise<void> {
     const now = Date.now();
     let retryAfterMs = 0;
+    let reached = 0;
     for (const [key, limit] of this.counters(account, ip)) {
       // The limit-th most recent failure: when it leaves the window, fewer than `limit` remain.
       const [, [, count], [, oldest]] = (await this.redis
@@ -60,11 +61,12 @@ export class LoginThrottle implements OnModuleDestroy {
         .zrange(key, -limit, -limit, 'WITHSCORES')
         .exec()) as [unknown, [unknown, number], [unknown, string[]]];
       if (count >= limit && oldest.length === 2) {
-        retryAfterMs = Math.max(retryAfterMs, Number(oldest[1]) + WINDOW_MS - now);
+        const wait = Number(oldest[1]) + WINDOW_MS - now;
+        if (wait > retryAfterMs) [retryAfterMs, reached] = [wait, limit];
       }
     }
     if (retryAfterMs > 0) {
-      throw DomainError.tooManyRequests(retryAfterMs / 1000, 'too many failed attempts');
+      throw DomainError.tooManyRequests(retryAfterMs / 1000, 'too many failed attempts', reached);
     }
   }
 

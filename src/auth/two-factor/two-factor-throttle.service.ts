@@ -39,6 +39,7 @@ export class TwoFactorThrottle implements OnModuleDestroy {
       throw DomainError.tooManyRequests(
         remainingMs / 1000,
         'too many wrong codes: two-factor authentication is locked for this account',
+        MAX_TWO_FACTOR_FAILURES,
       );
     }
   }

@@ -80,10 +80,25 @@ export class DomainError extends Error {
   static unsupportedMediaType(message: string) {
     return new DomainError('unsupportedMediaType', 415, message);
   }
-  static tooManyRequests(retryAfterSeconds: number, message = 'too many attempts, retry later') {
-    return new DomainError('tooManyRequests', 429, message, {
-      headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
-    });
+  /**
+   * 429 with `Retry-After` (seconds) and `X-RateLimit-Limit` (the calls allowed, when the limit
+   * counts calls), `X-RateLimit-Remaining` (0) and `X-RateLimit-Reset` (when to retry, a unix
+   * timestamp in seconds): spec section 8's headers, on every 429.
+   */
+  static tooManyRequests(
+    retryAfterSeconds: number,
+    message = 'too many attempts, retry later',
+    limit?: number,
+    key: 'tooManyRequests' | 'tooManyUploads' = 'tooManyRequests',
+  ) {
+    const retryAfter = Math.max(1, Math.ceil(retryAfterSeconds));
+    const headers: Record<string, string> = {
+      'Retry-After': String(retryAfter),
+      ...(limit === undefined ? {} : { 'X-RateLimit-Limit': String(limit) }),
+      'X-RateLimit-Remaining': '0',
+      'X-RateLimit-Reset': String(Math.ceil(Date.now() / 1000) + retryAfter),
+    };
+    return new DomainError(key, 429, message, { headers });
   }
   static serviceUnavailable(message: string) {
     return new DomainError('serviceUnavailable', 503, message);

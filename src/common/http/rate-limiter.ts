@@ -34,13 +34,10 @@ export class RateLimiter {
     const ttlMs = Number(results?.[2]?.[1] ?? this.rule.windowMs);
     if (count <= this.rule.limit) return;
     const leftMs = ttlMs > 0 ? ttlMs : this.rule.windowMs;
-    const retryAfter = Math.max(1, Math.ceil(leftMs / 1000));
-    const error = DomainError.tooManyRequests(retryAfter, 'too many requests, retry later');
-    Object.assign(error.details.headers!, {
-      'X-RateLimit-Limit': String(this.rule.limit),
-      'X-RateLimit-Remaining': '0',
-      'X-RateLimit-Reset': String(Math.ceil((Date.now() + leftMs) / 1000)),
-    });
-    throw error;
+    throw DomainError.tooManyRequests(
+      leftMs / 1000,
+      'too many requests, retry later',
+      this.rule.limit,
+    );
   }
 }

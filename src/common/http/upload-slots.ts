@@ -23,9 +23,12 @@ export class UploadSlots {
     const limit = this.env.UPLOAD_CONCURRENCY_PER_USER;
     const held = this.inUse(userId);
     if (held >= limit) {
-      throw DomainError.keyed(
-        'tooManyUploads',
+      // When one of them ends is not known: a second is the least a retry should wait.
+      throw DomainError.tooManyRequests(
+        1,
         `at most ${limit} uploads at a time per user; retry when one has finished`,
+        limit,
+        'tooManyUploads',
       );
     }
     this.inProgress.set(userId, held + 1);

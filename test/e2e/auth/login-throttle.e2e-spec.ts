@@ -27,6 +27,12 @@ describe('login throttling (10 failures in 15 minutes per account, LOGIN_IP_FAIL
     const retryAfter = Number(throttled.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(880);
     expect(retryAfter).toBeLessThanOrEqual(900);
+    // Spec section 8's headers: the limit reached, none left, and when to retry (unix seconds).
+    expect(throttled.headers['x-ratelimit-limit']).toBe('10');
+    expect(throttled.headers['x-ratelimit-remaining']).toBe('0');
+    const now = Math.floor(Date.now() / 1000);
+    expect(Number(throttled.headers['x-ratelimit-reset'])).toBeGreaterThanOrEqual(now + 880);
+    expect(Number(throttled.headers['x-ratelimit-reset'])).toBeLessThanOrEqual(now + 902);
 
     const right = await login(email, password);
     expect(right.status).toBe(429);

@@ -174,6 +174,11 @@ describe('two-factor authentication', () => {
         .send({ token: tokenAt(secret, 1) })
         .expect(429);
       expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+      expect(locked.headers).toMatchObject({
+        'x-ratelimit-limit': '5',
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-reset': expect.stringMatching(/^\d{10}$/),
+      });
     });
 
     it('is refused cross-site', async () => {

@@ -346,6 +346,11 @@ describe('upload routes: guarded before the body is read', () => {
           key: 'tooManyUploads',
           message: expect.stringContaining('2'),
         });
+        expect(refused.headers).toMatchObject({
+          'retry-after': '1',
+          'x-ratelimit-limit': '2',
+          'x-ratelimit-remaining': '0',
+        });
         // Another user is not held up by them.
         const other = await organization();
         await upload(other.owner, other.org.id).expect(201);
