@@ -80,25 +80,15 @@ export class DomainError extends Error {
   static unsupportedMediaType(message: string) {
     return new DomainError('unsupportedMediaType', 415, message);
   }
-  /**
-   * 429 with `Retry-After` (seconds) and `X-RateLimit-Limit` (the calls allowed, when the limit
-   * counts calls), `X-RateLimit-Remaining` (0) and `X-RateLimit-Reset` (when to retry, a unix
-   * timestamp in seconds): spec section 8's headers, on every 429.
-   */
+  /** 429 `tooManyRequests` with the rate-limit headers (`rateLimitHeaders`). */
   static tooManyRequests(
     retryAfterSeconds: number,
     message = 'too many attempts, retry later',
     limit?: number,
-    key: 'tooManyRequests' | 'tooManyUploads' = 'tooManyRequests',
   ) {
-    const retryAfter = Math.max(1, Math.ceil(retryAfterSeconds));
-    const headers: Record<string, string> = {
-      'Retry-After': String(retryAfter),
-      ...(limit === undefined ? {} : { 'X-RateLimit-Limit': String(limit) }),
-      'X-RateLimit-Remaining': '0',
-      'X-RateLimit-Reset': String(Math.ceil(Date.now() / 1000) + retryAfter),
-    };
-    return new DomainError(key, 429, message, { headers });
+    return new DomainError('tooManyRequests', 429, message, {
+      headers: rateLimitHeaders(retryAfterSeconds, limit),
+    });
   }
   static serviceUnavailable(message: string) {
     return new DomainError('serviceUnavailable', 503, message);
@@ -107,4 +97,22 @@ export class DomainError extends Error {
   static message(status: number, message: string) {
     return new DomainError('message', status, message);
   }
+}
+
+/**
+ * The headers of every 429 (spec section 8): `Retry-After` (seconds), `X-RateLimit-Limit` (the
+ * calls allowed, when the limit counts calls), `X-RateLimit-Remaining` (0) and `X-RateLimit-Reset`
+ * (when to retry, a unix timestamp in seconds).
+ */
+export function rateLimitHeaders(
+  retryAfterSeconds: number,
+  limit?: number,
+): Record<string, string> {
+  const retryAfter = Math.max(1, Math.ceil(retryAfterSeconds));
+  return {
+    'Retry-After': String(retryAfter),
+    ...(limit === undefined ? {} : { 'X-RateLimit-Limit': String(limit) }),
+    'X-RateLimit-Remaining': '0',
+    'X-RateLimit-Reset': String(Math.ceil(Date.now() / 1000) + retryAfter),
+  };
 }

@@ -61,7 +61,11 @@ describe('AllExceptionsFilter.render', () => {
     expect(render(DomainError.tooManyRequests(12.2))).toEqual({
       status: 429,
       body: { error: 'Too Many Requests', message: 'too many attempts, retry later' },
-      headers: { 'Retry-After': '13' },
+      headers: {
+        'Retry-After': '13',
+        'X-RateLimit-Remaining': '0',
+        'X-RateLimit-Reset': expect.stringMatching(/^\d{10}$/),
+      },
     });
   });
 

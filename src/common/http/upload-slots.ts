@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import { Env } from '../../config';
-import { DomainError } from '../errors/domain-error';
+import { DomainError, rateLimitHeaders } from '../errors/domain-error';
 
 /**
  * How many uploads each user has in progress in this process, at most UPLOAD_CONCURRENCY_PER_USER:
@@ -24,11 +24,10 @@ export class UploadSlots {
     const held = this.inUse(userId);
     if (held >= limit) {
       // When one of them ends is not known: a second is the least a retry should wait.
-      throw DomainError.tooManyRequests(
-        1,
-        `at most ${limit} uploads at a time per user; retry when one has finished`,
-        limit,
+      throw DomainError.keyed(
         'tooManyUploads',
+        `at most ${limit} uploads at a time per user; retry when one has finished`,
+        { headers: rateLimitHeaders(1, limit) },
       );
     }
     this.inProgress.set(userId, held + 1);
