@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { EVENT_ID } from '../common';
 import { API_VERSION, PUBLIC_EVENT_TYPES } from '../events';
 
 class EventDataView {
@@ -20,7 +21,7 @@ class EventDataView {
 
 /** A stored event: the envelope of spec section 6, as deliveries carry it. */
 export class EventView {
-  @ApiProperty({ pattern: '^evt_[0-9a-f]{32}$', example: 'evt_0123456789abcdef0123456789abcdef' })
+  @ApiProperty({ pattern: EVENT_ID.source, example: 'evt_0123456789abcdef0123456789abcdef' })
   id: string;
 
   @ApiProperty({ enum: PUBLIC_EVENT_TYPES, example: 'member.added' })

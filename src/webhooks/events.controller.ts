@@ -46,6 +46,7 @@ export class EventsController {
   @Get(':event')
   @Permission('canViewOrganization')
   @ApiOperation({ summary: 'One event of the organization' })
+  @ApiBadRequestResponse({ description: 'event not `evt_` + 32 hex characters' })
   @ApiOkResponse({ type: EventView })
   @ApiNotFoundResponse({ description: 'No such event in this organization' })
   async get(

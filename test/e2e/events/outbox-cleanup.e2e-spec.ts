@@ -46,12 +46,12 @@ describe('outbox clean-up: relayed events older than 30 days', () => {
     await insert(org, 2, '40 days', false);
     await insert(org, 4, '1 minute', true);
     expect(await counts(org)).toEqual(['recent relayed: 7', 'old pending: 2', 'old relayed: 2500']);
-    expect(await t.get(OutboxCleanup).clean()).toBe(2500);
+    expect(await t.get<OutboxCleanup>(OutboxCleanup).clean()).toBe(2500);
     expect(await counts(org)).toEqual(['recent relayed: 7', 'old pending: 2']);
   });
 
   it('runs once a day across instances: the first to take the day’s lock cleans', async () => {
-    const cleanup = t.get(OutboxCleanup);
+    const cleanup = t.get<OutboxCleanup>(OutboxCleanup);
     const org = randomUUID();
     await insert(org, 1, '31 days', true);
     await cleanup.tick();
