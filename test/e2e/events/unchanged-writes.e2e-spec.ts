@@ -24,7 +24,7 @@ describe('a write that changes nothing emits no .updated event', () => {
       }[]
     ).map((e) => `${e.type} ${e.id}`);
 
-  it('organization.updated, member.updated, role.updated, shareholding.updated', async () => {
+  it('organization.updated, member.updated, role.updated, shareholding.updated, holding.updated (PUT)', async () => {
     const { agent } = await loggedInAgent(t);
     const org = await createOrg(agent, 'Steady Inc.');
     const member = await agent
@@ -42,6 +42,16 @@ describe('a write that changes nothing emits no .updated event', () => {
       quantity: 1000,
       pricePerShare: '0.5',
     });
+    const safeTerms = {
+      amount: '100000',
+      safeType: 'post_money',
+      valuationCap: '4000000',
+      issueDate: '2024-01-01',
+    };
+    const safe = await agent
+      .post('/v1/holding')
+      .send({ organization: org.id, member: member.body.id, type: 'safe', ...safeTerms })
+      .expect(201);
     const before = await eventIds(agent, org.id);
 
     await agent.patch(`/v1/organization/${org.id}`).send({ name: 'Steady Inc.' }).expect(200);
@@ -59,6 +69,11 @@ describe('a write that changes nothing emits no .updated event', () => {
     await agent
       .put(`/v1/shareholding/${held.id}`)
       .send({ quantity: '1000', issueDate: '2024-01-15', pricePerShare: '0.50' })
+      .expect(200);
+    // The SAFE's PATCH is tested with grants (holdings-amend); here its PUT.
+    await agent
+      .put(`/v1/holding/${safe.body.id}`)
+      .send({ ...safeTerms, amount: '100000.00' })
       .expect(200);
     expect(await eventIds(agent, org.id)).toEqual(before);
 
