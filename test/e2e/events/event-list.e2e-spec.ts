@@ -49,6 +49,19 @@ describe('event list (spec section 6)', () => {
     return { owner, org, role: role.body as { id: string } };
   }
 
+  /** Besides, an event of another organization of the owner's, and the internal legend.created. */
+  async function orgWithForeignEvents() {
+    const world = await orgWithEvents();
+    const other = await createOrg(world.owner.agent, 'Other');
+    const list = await world.owner.agent.get(path(other.id)).expect(200);
+    const [legend] = (await t
+      .get<DataSource>(DataSource)
+      .query(`SELECT id FROM outbox_event WHERE organization_id = $1 AND type = 'legend.created'`, [
+        world.org.id,
+      ])) as { id: string }[];
+    return { ...world, otherEvent: list.body.data[0] as Event, legend };
+  }
+
   it('lists the catalogue’s events newest first in the envelope, organization.created included', async () => {
     const { owner, org } = await orgWithEvents();
     const res = await owner.agent.get(path(org.id)).expect(200);
@@ -128,14 +141,7 @@ describe('event list (spec section 6)', () => {
   });
 
   it('refuses bad queries and a malformed event id with 400', async () => {
-    const { owner, org } = await orgWithEvents();
-    const other = await createOrg(owner.agent, 'Other');
-    const otherEvent = (await owner.agent.get(path(other.id)).expect(200)).body.data[0] as Event;
-    const [legend] = await t
-      .get<DataSource>(DataSource)
-      .query(`SELECT id FROM outbox_event WHERE organization_id = $1 AND type = 'legend.created'`, [
-        org.id,
-      ]);
+    const { owner, org, otherEvent, legend } = await orgWithForeignEvents();
     for (const query of [
       { type: 'legend.created' },
       { type: 'billing.member_count_changed' },
@@ -179,14 +185,7 @@ describe('event list (spec section 6)', () => {
   });
 
   it('answers 404 for an unknown event, another organization’s, and an internal one', async () => {
-    const { owner, org } = await orgWithEvents();
-    const other = await createOrg(owner.agent, 'Other');
-    const otherEvent = (await owner.agent.get(path(other.id)).expect(200)).body.data[0] as Event;
-    const [legend] = await t
-      .get<DataSource>(DataSource)
-      .query(`SELECT id FROM outbox_event WHERE organization_id = $1 AND type = 'legend.created'`, [
-        org.id,
-      ]);
+    const { owner, org, otherEvent, legend } = await orgWithForeignEvents();
     for (const id of [unknownEventId(), otherEvent.id, legend.id]) {
       const res = await owner.agent.get(`${path(org.id)}/${id}`).expect(404);
       expect(res.body).toEqual(ERROR_BODIES[404]);
