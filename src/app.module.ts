@@ -16,6 +16,7 @@ import { OcfModule } from './ocf';
 import { OrganizationsModule } from './organizations';
 import { ProfilesModule } from './profiles';
 import { RedisModule } from './redis';
+import { WebhooksModule } from './webhooks';
 
 /**
  * The composition root. Guards run in this order on every route: the cross-site check, the access
@@ -40,6 +41,7 @@ import { RedisModule } from './redis';
     DocumentsModule,
     OcfModule,
     BillingModule,
+    WebhooksModule,
   ],
   providers: [
     { provide: APP_GUARD, useClass: CsrfGuard },

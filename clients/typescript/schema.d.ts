@@ -2300,6 +2300,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/organization/{organization}/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization’s events of the last 30 days, newest first
+         * @description The 33 event types of spec section 6, each in the envelope outbound webhooks deliver. Page with `after` (the id of the last event seen; only older events follow), filter with one `type`; `limit` 1 to 100, default 100.
+         */
+        get: operations["Events_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organization/{organization}/event/{event}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One event of the organization
+         * @description One event of the organization. Needs `canViewOrganization` in the organization the route addresses.
+         */
+        get: operations["Events_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5568,6 +5608,39 @@ export interface components {
             status: string;
             /** @description The invoice as the customer sees it. */
             url: string | null;
+        };
+        EventDataView: {
+            /** @description The full resource at the time of the event, as the API returns it */
+            object: {
+                [key: string]: unknown;
+            };
+            /** @description For `.updated` events only the changed fields with their previous values; `{}` otherwise */
+            previous_attributes: {
+                [key: string]: unknown;
+            };
+        };
+        EventView: {
+            /** @example evt_0123456789abcdef0123456789abcdef */
+            id: string;
+            /**
+             * @example member.added
+             * @enum {string}
+             */
+            type: "shareholding.created" | "shareholding.updated" | "shareholding.voided" | "shareholding.transferred" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
+            /**
+             * @description Date-based version of the payload that generated the event
+             * @example 2026-11-01
+             */
+            api_version: string;
+            /** Format: date-time */
+            created: string;
+            /** Format: uuid */
+            organization: string;
+            data: components["schemas"]["EventDataView"];
+        };
+        EventListView: {
+            /** @description The events, newest first */
+            data: components["schemas"]["EventView"][];
         };
         /** @description `{error, message}`; `{error, key, message}` for keyed errors; `{message}` on the routes that say so. Some refusals add details (`problems`, `rows`, `fields`). */
         ErrorBody: ({
@@ -17421,6 +17494,150 @@ export interface operations {
             };
             /** @description Not signed with the site shared key, or billing is off */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Events_list: {
+        parameters: {
+            query?: {
+                /** @description Only events of this type */
+                type?: "shareholding.created" | "shareholding.updated" | "shareholding.voided" | "shareholding.transferred" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
+                limit?: number;
+                /** @description Cursor: an event id of this organization; only events older than it */
+                after?: string;
+            };
+            header?: never;
+            path: {
+                organization: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `{data: [...]}`, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventListView"];
+                };
+            };
+            /** @description type not an event type of spec section 6, limit outside 1..100, after not an event id of this organization; or a query parameter the route does not know `{message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Requires `canViewOrganization` in the organization `{error, message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization or record does not exist, or is not the path organization’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Events_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organization: string;
+                event: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventView"];
+                };
+            };
+            /** @description event not `evt_` + 32 hex characters; or a query parameter the route does not know `{message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Requires `canViewOrganization` in the organization `{error, message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description No such event in this organization
+             *
+             *     The organization or record does not exist, or is not the path organization’s
+             */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -31,7 +31,7 @@ export { conditionalListShortcut } from './http/conditional-list.middleware';
 export { Multipart, MultipartInterceptor } from './http/multipart';
 export { UploadSlots } from './http/upload-slots';
 export { requestIdMiddleware } from './http/request-id.middleware';
-export { UuidParamsPipe } from './http/uuid-params.pipe';
+export { EVENT_ID, UuidParamsPipe, WEBHOOK_ID } from './http/uuid-params.pipe';
 export { listRoutes, routesOf } from './http/route-table';
 export type { RouteEntry } from './http/route-table';
 export { NormalizeEmail, Trim, TrimUpper } from './http/transforms';

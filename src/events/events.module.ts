@@ -6,6 +6,8 @@ import type { Queue } from 'bull';
 import { Env } from '../config';
 import { RedisConnections } from '../redis';
 import { EventConsumers } from './event-consumers';
+import { EventLog } from './event-log.service';
+import { OutboxCleanup } from './outbox-cleanup.service';
 import { OutboxEvent } from './outbox-event.entity';
 import { OutboxRelay } from './outbox-relay.service';
 import { OutboxService } from './outbox.service';
@@ -34,8 +36,8 @@ const queues = BullModule.registerQueue(...Object.values(QueueName).map((name) =
     queues,
     TypeOrmModule.forFeature([OutboxEvent, ProcessedEvent, ResourceVersion]),
   ],
-  providers: [OutboxService, OutboxRelay, EventConsumers, UnitOfWork],
-  exports: [OutboxRelay, EventConsumers, UnitOfWork, queues],
+  providers: [OutboxService, OutboxRelay, OutboxCleanup, EventConsumers, EventLog, UnitOfWork],
+  exports: [OutboxRelay, EventConsumers, EventLog, UnitOfWork, queues],
 })
 export class EventsModule implements BeforeApplicationShutdown {
   constructor(private readonly moduleRef: ModuleRef) {}

@@ -9,6 +9,9 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm'
 @Index('outbox_event_pending_idx', ['sequence'], {
   where: 'relayed_at IS NULL AND unrouted_at IS NULL',
 })
+// The event list of an organization, newest first, and the daily clean-up by age.
+@Index('outbox_event_organization_idx', ['organizationId', 'sequence'])
+@Index('outbox_event_created_idx', ['created'])
 export class OutboxEvent {
   /** `evt_` + 32 hex characters: the id consumers deduplicate by (spec section 6). */
   @PrimaryColumn({ type: 'varchar', length: 40 })

@@ -1,5 +1,5 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { STRING_PARAMS } from './uuid-params.pipe';
+import { FORMATTED_PARAMS, STRING_PARAMS } from './uuid-params.pipe';
 
 type Json = Record<string, unknown>;
 interface Operation {
@@ -114,9 +114,12 @@ export function completeDocument<T extends OpenAPIObject>(doc: T): T {
       op.parameters = op.parameters ?? [];
       for (const name of pathParams) {
         const declared = op.parameters.find((p) => p.in === 'path' && p.name === name);
+        const formatted = FORMATTED_PARAMS[name];
         const schema = STRING_PARAMS.has(name)
           ? { type: 'string' }
-          : { type: 'string', format: 'uuid' };
+          : formatted
+            ? { type: 'string', pattern: formatted.pattern.source }
+            : { type: 'string', format: 'uuid' };
         if (declared) declared.schema = { ...schema, ...declared.schema };
         else op.parameters.push({ name, in: 'path', required: true, schema });
       }

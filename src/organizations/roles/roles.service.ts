@@ -62,7 +62,14 @@ export class RolesService {
       if (dto.name.toLowerCase() !== role.name.toLowerCase()) {
         await this.assertNameFree(tx, organizationId, dto.name);
       }
-      Object.assign(role, { name: dto.name, permissions: dto.permissions });
+      // Permissions are a set: the same ones in another order change nothing (and record no event).
+      const samePermissions =
+        new Set(dto.permissions).size === new Set(role.permissions).size &&
+        dto.permissions.every((p) => role.permissions.includes(p));
+      Object.assign(role, {
+        name: dto.name,
+        permissions: samePermissions ? role.permissions : dto.permissions,
+      });
       const view = toRoleView(await this.roles.save(role, tx));
       const previous = previousAttributes(before, view);
       if (Object.keys(previous).length) {

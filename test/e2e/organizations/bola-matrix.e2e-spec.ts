@@ -51,7 +51,8 @@ type Kind =
   | 'file'
   | 'name'
   | 'subscription'
-  | 'paymentProfile';
+  | 'paymentProfile'
+  | 'event';
 
 interface Side {
   org: { id: string; entity: string; address: string };
@@ -190,6 +191,9 @@ describe('BOLA matrix over the route table', () => {
        VALUES (gen_random_uuid(), $1, $2, 'visa', '1111', true) RETURNING id`,
       [org.entity, Math.floor(Math.random() * 1e9)],
     );
+    const events = await owner.agent
+      .get(`/v1/organization/${org.id}/event?type=organization.created`)
+      .expect(200);
     return {
       owner,
       org,
@@ -220,6 +224,7 @@ describe('BOLA matrix over the route table', () => {
         name: 'doc.pdf',
         subscription: subscription.id,
         paymentProfile: paymentProfile.id,
+        event: events.body.data[0].id,
       },
     };
   }
@@ -377,6 +382,8 @@ describe('BOLA matrix over the route table', () => {
       'canEditOrganizationBilling',
     ],
     ['DELETE', '/v1/entity/:entity/payment/profile/:profile', 'canEditEntityBilling'],
+    ['GET', '/v1/organization/:organization/event', 'canViewOrganization'],
+    ['GET', '/v1/organization/:organization/event/:event', 'canViewOrganization'],
   ];
 
   it('has the routes it must cover, each addressed by the victim’s ids', () => {

@@ -1,0 +1,61 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { Access, AccessContext, DomainError, Permission } from '../common';
+import { EventLog } from '../events';
+import { ListEventsQuery, MAX_EVENT_LIMIT } from './event.dto';
+import { EventListView, EventView } from './event.view';
+
+@ApiTags('events')
+@Controller('v1/organization/:organization/event')
+export class EventsController {
+  constructor(private readonly events: EventLog) {}
+
+  @Get()
+  @Permission('canViewOrganization')
+  @ApiOperation({
+    summary: 'The organization’s events of the last 30 days, newest first',
+    description:
+      'The 33 event types of spec section 6, each in the envelope outbound webhooks deliver. ' +
+      'Page with `after` (the id of the last event seen; only older events follow), filter with ' +
+      `one \`type\`; \`limit\` 1 to ${MAX_EVENT_LIMIT}, default ${MAX_EVENT_LIMIT}.`,
+  })
+  @ApiBadRequestResponse({
+    description:
+      'type not an event type of spec section 6, limit outside 1..100, after not an event id of this organization',
+  })
+  @ApiOkResponse({ type: EventListView, description: '`{data: [...]}`, newest first' })
+  async list(
+    @Param('organization') _organization: string,
+    @Access() access: AccessContext,
+    @Query() query: ListEventsQuery,
+  ): Promise<EventListView> {
+    const data = await this.events.list(access.organizationId!, {
+      type: query.type,
+      limit: query.limit ?? MAX_EVENT_LIMIT,
+      after: query.after,
+    });
+    return { data };
+  }
+
+  @Get(':event')
+  @Permission('canViewOrganization')
+  @ApiOperation({ summary: 'One event of the organization' })
+  @ApiBadRequestResponse({ description: 'event not `evt_` + 32 hex characters' })
+  @ApiOkResponse({ type: EventView })
+  @ApiNotFoundResponse({ description: 'No such event in this organization' })
+  async get(
+    @Param('organization') _organization: string,
+    @Param('event') id: string,
+    @Access() access: AccessContext,
+  ): Promise<EventView> {
+    const event = await this.events.get(access.organizationId!, id);
+    if (!event) throw DomainError.notFound();
+    return event;
+  }
+}

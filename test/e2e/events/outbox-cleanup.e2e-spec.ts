@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { OutboxCleanup } from '../../../src/events/outbox-cleanup.service';
+import { createTestApp, TestApp } from '../../support/app';
+import { testRedis } from '../../support/sessions';
+
+describe('outbox clean-up: relayed events older than 30 days', () => {
+  let t: TestApp;
+  let ds: DataSource;
+  beforeAll(async () => {
+    t = await createTestApp();
+    ds = t.get<DataSource>(DataSource);
+  });
+  afterAll(() => t.close());
+
+  /**
+   * `count` events of `org`, written `age` ago, relayed or not. A row not relayed is marked
+   * unrouted, so the running relay leaves it as it is.
+   */
+  const insert = (org: string, count: number, age: string, relayed: boolean) =>
+    ds.query(
+      `INSERT INTO outbox_event
+         (id, type, organization_id, data, api_version, created, relayed_at, unrouted_at)
+       SELECT 'evt_' || md5(random()::text), 'member.updated', $1,
+              '{"object": {}, "previous_attributes": {}}', '2026-11-01',
+              now() - $3::interval,
+              CASE WHEN $4 THEN now() - $3::interval END, CASE WHEN $4 THEN NULL ELSE now() END
+         FROM generate_series(1, $2)`,
+      [org, count, age, relayed],
+    );
+
+  const counts = async (org: string) =>
+    (
+      (await ds.query(
+        `SELECT (created < now() - interval '30 days') AS old, relayed_at IS NOT NULL AS relayed,
+                count(*)::int AS n
+           FROM outbox_event WHERE organization_id = $1 GROUP BY 1, 2 ORDER BY 1, 2`,
+        [org],
+      )) as { old: boolean; relayed: boolean; n: number }[]
+    ).map((r) => `${r.old ? 'old' : 'recent'} ${r.relayed ? 'relayed' : 'pending'}: ${r.n}`);
+
+  it('deletes only relayed rows past 30 days, in batches, and keeps the rest', async () => {
+    const org = randomUUID();
+    await insert(org, 2500, '31 days', true);
+    await insert(org, 3, '29 days', true);
+    await insert(org, 2, '40 days', false);
+    await insert(org, 4, '1 minute', true);
+    expect(await counts(org)).toEqual(['recent relayed: 7', 'old pending: 2', 'old relayed: 2500']);
+    expect(await t.get<OutboxCleanup>(OutboxCleanup).clean()).toBe(2500);
+    expect(await counts(org)).toEqual(['recent relayed: 7', 'old pending: 2']);
+  });
+
+  it('runs once a day across instances: the first to take the day’s lock cleans', async () => {
+    const cleanup = t.get<OutboxCleanup>(OutboxCleanup);
+    const org = randomUUID();
+    await insert(org, 1, '31 days', true);
+    await cleanup.tick();
+    expect(await counts(org)).toEqual([]);
+
+    // Another instance (or this one an hour later) finds the lock taken.
+    await insert(org, 1, '31 days', true);
+    await cleanup.tick();
+    expect(await counts(org)).toEqual(['old relayed: 1']);
+
+    const redis = testRedis();
+    const lock = `${t.redisPrefix}events:outbox-cleanup`;
+    try {
+      expect(await redis.pttl(lock)).toBeGreaterThan(23 * 3600_000);
+      await redis.del(lock);
+    } finally {
+      redis.disconnect();
+    }
+    await cleanup.tick();
+    expect(await counts(org)).toEqual([]);
+  });
+});
