@@ -15,7 +15,7 @@ import { PUBLIC_EVENT_TYPES } from '../events';
 
 /** `events: ["*"]`: every type of the catalogue, today's and those added later. */
 export const ALL_EVENTS = '*';
-const EVENT_CHOICES = [...PUBLIC_EVENT_TYPES, ALL_EVENTS];
+export const EVENT_CHOICES = [...PUBLIC_EVENT_TYPES, ALL_EVENTS];
 const EVENTS_MESSAGE = `events must be event types of spec section 6, or ["${ALL_EVENTS}"]`;
 
 class WebhookFieldsDto {

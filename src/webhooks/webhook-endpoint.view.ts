@@ -1,9 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { WEBHOOK_ID } from '../common';
 import { PUBLIC_EVENT_TYPES } from '../events';
+import { EVENT_CHOICES } from './webhook-endpoint.dto';
 import { DISABLED_REASONS } from './webhook-endpoint.entity';
-
-const EVENT_CHOICES = [...PUBLIC_EVENT_TYPES, '*'];
 
 class LastDeliveryView {
   @ApiProperty({ format: 'date-time' })
