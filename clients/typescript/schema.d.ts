@@ -2340,6 +2340,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/organization/{organization}/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization’s webhook endpoints, never their secrets
+         * @description The organization’s webhook endpoints, never their secrets. Needs `canViewOrganization` in the organization the route addresses.
+         */
+        get: operations["WebhookEndpoints_list"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description The URL is refused (`webhookUrlNotAllowed`) unless `https` (or `http` outside production), and when it is, or its host name resolves to, a loopback, private, link-local or unique-local address (allowed by WEBHOOK_ALLOW_PRIVATE_URLS) or a cloud metadata address (never allowed).
+         */
+        post: operations["WebhookEndpoints_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organization/{organization}/webhook/{webhook}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a webhook endpoint
+         * @description Remove a webhook endpoint. Needs `canEditOrganization` in the organization the route addresses.
+         */
+        delete: operations["WebhookEndpoints_remove"];
+        options?: never;
+        head?: never;
+        /**
+         * Change url, events, description or active
+         * @description A new URL is checked as at registration; `active: true` re-enables.
+         */
+        patch: operations["WebhookEndpoints_update"];
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5641,6 +5689,89 @@ export interface components {
         EventListView: {
             /** @description The events, newest first */
             data: components["schemas"]["EventView"][];
+        };
+        CreateWebhookDto: {
+            /**
+             * @description Event types to deliver; `["*"]` (the default) for all
+             * @default [
+             *       "*"
+             *     ]
+             */
+            events?: ("shareholding.created" | "shareholding.updated" | "shareholding.voided" | "shareholding.transferred" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed" | "*")[];
+            /** @description Default true on registration; on PATCH `true` also clears `disabledAt` and `disabledReason` */
+            active?: boolean;
+            /**
+             * @description `https` (`http` too outside production); loopback, private, link-local and unique-local addresses only with WEBHOOK_ALLOW_PRIVATE_URLS, cloud metadata addresses never
+             * @example https://hooks.acme.test/ledgerline
+             */
+            url: string;
+            description?: string;
+        };
+        CreatedWebhookView: {
+            /** @example wh_0123456789abcdef0123456789abcdef */
+            id: string;
+            url: string;
+            events: ("shareholding.created" | "shareholding.updated" | "shareholding.voided" | "shareholding.transferred" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed" | "*")[];
+            description: string | null;
+            active: boolean;
+            /** Format: date-time */
+            created: string;
+            /**
+             * @description `whsec_` + base64 of 32 random bytes; shown only here
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw2Ywk1xATmT0=
+             */
+            secret: string;
+        };
+        LastDeliveryView: {
+            /** Format: date-time */
+            timestamp: string;
+            /**
+             * @description `pending` while retries are left
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            /** @description Status of the last attempt; 0 when no response came */
+            httpStatus: number;
+            /** @enum {string} */
+            eventType: "shareholding.created" | "shareholding.updated" | "shareholding.voided" | "shareholding.transferred" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
+        };
+        WebhookView: {
+            /** @example wh_0123456789abcdef0123456789abcdef */
+            id: string;
+            url: string;
+            events: ("shareholding.created" | "shareholding.updated" | "shareholding.voided" | "shareholding.transferred" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed" | "*")[];
+            description: string | null;
+            active: boolean;
+            /** Format: date-time */
+            created: string;
+            /** @description null before the first delivery */
+            lastDelivery: components["schemas"]["LastDeliveryView"] | null;
+            /** Format: date-time */
+            disabledAt: string | null;
+            /**
+             * @description `gone` (answered 410) or `failing` (3 days of failures); null while enabled
+             * @enum {string|null}
+             */
+            disabledReason: "gone" | "failing" | null;
+        };
+        WebhookListView: {
+            /** @description The endpoints, oldest first */
+            data: components["schemas"]["WebhookView"][];
+        };
+        UpdateWebhookDto: {
+            /**
+             * @description Event types to deliver; `["*"]` (the default) for all
+             * @default [
+             *       "*"
+             *     ]
+             */
+            events?: ("shareholding.created" | "shareholding.updated" | "shareholding.voided" | "shareholding.transferred" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed" | "*")[];
+            /** @description Default true on registration; on PATCH `true` also clears `disabledAt` and `disabledReason` */
+            active?: boolean;
+            /** @description Checked as at registration */
+            url?: string;
+            /** @description null clears it */
+            description?: string | null;
         };
         /** @description `{error, message}`; `{error, key, message}` for keyed errors; `{message}` on the routes that say so. Some refusals add details (`problems`, `rows`, `fields`). */
         ErrorBody: ({
@@ -17638,6 +17769,319 @@ export interface operations {
              *     The organization or record does not exist, or is not the path organization’s
              */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    WebhookEndpoints_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organization: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `{data: [...]}`, oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookListView"];
+                };
+            };
+            /** @description Malformed path, query or body `{error, message}`; or a query parameter the route does not know `{message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Requires `canViewOrganization` in the organization `{error, message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization or record does not exist, or is not the path organization’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    WebhookEndpoints_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organization: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookDto"];
+            };
+        };
+        responses: {
+            /** @description The endpoint with its secret */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhookView"];
+                };
+            };
+            /** @description Keyed errors: `webhookUrlNotAllowed`, `invalidFields`; or `{error, message}` for a malformed body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Requires `canEditOrganization` in the organization `{error, message}`; or refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization or record does not exist, or is not the path organization’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    WebhookEndpoints_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organization: string;
+                webhook: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `{}`: the endpoint is gone (404 afterwards) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description Malformed path, query or body `{error, message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Requires `canEditOrganization` in the organization `{error, message}`; or refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description No such endpoint in this organization
+             *
+             *     The organization or record does not exist, or is not the path organization’s
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    WebhookEndpoints_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organization: string;
+                webhook: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookDto"];
+            };
+        };
+        responses: {
+            /** @description The endpoint afterwards */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookView"];
+                };
+            };
+            /** @description Keyed errors: `webhookUrlNotAllowed`; or `{error, message}` for a malformed body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Requires `canEditOrganization` in the organization `{error, message}`; or refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description No such endpoint in this organization
+             *
+             *     The organization or record does not exist, or is not the path organization’s
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -25,6 +25,17 @@ describe('validateEnv', () => {
     expect(env.SWAGGER_ENABLED).toBe(false);
   });
 
+  it('refuses private webhook URLs unless WEBHOOK_ALLOW_PRIVATE_URLS is true', () => {
+    expect(validateEnv({}).WEBHOOK_ALLOW_PRIVATE_URLS).toBeFalsy();
+    expect(validateEnv({ WEBHOOK_ALLOW_PRIVATE_URLS: '' }).WEBHOOK_ALLOW_PRIVATE_URLS).toBeFalsy();
+    expect(validateEnv({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }).WEBHOOK_ALLOW_PRIVATE_URLS).toBe(
+      true,
+    );
+    expect(() => validateEnv({ WEBHOOK_ALLOW_PRIVATE_URLS: 'maybe' })).toThrow(
+      /WEBHOOK_ALLOW_PRIVATE_URLS must be true or false/,
+    );
+  });
+
   it('names every bad variable in one message', () => {
     expect(() =>
       validateEnv({ PORT: 'eighty', DATABASE_URL: 'mysql://x', NODE_ENV: 'staging' }),

@@ -406,6 +406,15 @@ export class Env {
   @Max(3_600_000, integer(0, 3_600_000))
   BILLING_COUNTS_DEBOUNCE_MS = 5000;
 
+  /**
+   * Outbound webhooks may target loopback, private, link-local and unique-local addresses (a
+   * receiver on the same network); unset: false. Metadata addresses stay refused regardless.
+   */
+  @Transform(toBool)
+  @IsOptional()
+  @IsBoolean({ message: 'WEBHOOK_ALLOW_PRIVATE_URLS must be true or false' })
+  WEBHOOK_ALLOW_PRIVATE_URLS?: boolean;
+
   /** The parsed TRUST_PROXY, in the form express's `trust proxy` setting takes. */
   get trustProxy(): TrustProxy {
     return parseTrustProxy(this.TRUST_PROXY);

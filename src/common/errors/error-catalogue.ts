@@ -38,6 +38,8 @@ export const ERROR_CATALOGUE = {
   invalidIdempotencyKey: { wire: 'invalidIdempotencyKey', status: 400 },
   idempotencyKeyReused: { wire: 'idempotencyKeyReused', status: 422 },
   idempotencyKeyInProgress: { wire: 'idempotencyKeyInProgress', status: 409 },
+  // A webhook URL with a refused scheme or address (issue 21's SSRF rules).
+  webhookUrlNotAllowed: { wire: 'webhookUrlNotAllowed', status: 400 },
 } as const satisfies Record<string, { wire: string; status: number }>;
 
 export type ErrorKey = keyof typeof ERROR_CATALOGUE;

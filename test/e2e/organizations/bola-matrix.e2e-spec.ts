@@ -52,7 +52,8 @@ type Kind =
   | 'name'
   | 'subscription'
   | 'paymentProfile'
-  | 'event';
+  | 'event'
+  | 'webhook';
 
 interface Side {
   org: { id: string; entity: string; address: string };
@@ -194,6 +195,11 @@ describe('BOLA matrix over the route table', () => {
     const events = await owner.agent
       .get(`/v1/organization/${org.id}/event?type=organization.created`)
       .expect(200);
+    // A literal public address (never called: delivery does not send to inactive endpoints).
+    const webhook = await owner.agent
+      .post(`/v1/organization/${org.id}/webhook`)
+      .send({ url: 'https://203.0.113.10/hook', active: false })
+      .expect(201);
     return {
       owner,
       org,
@@ -225,6 +231,7 @@ describe('BOLA matrix over the route table', () => {
         subscription: subscription.id,
         paymentProfile: paymentProfile.id,
         event: events.body.data[0].id,
+        webhook: webhook.body.id,
       },
     };
   }
@@ -384,6 +391,10 @@ describe('BOLA matrix over the route table', () => {
     ['DELETE', '/v1/entity/:entity/payment/profile/:profile', 'canEditEntityBilling'],
     ['GET', '/v1/organization/:organization/event', 'canViewOrganization'],
     ['GET', '/v1/organization/:organization/event/:event', 'canViewOrganization'],
+    ['GET', '/v1/organization/:organization/webhook', 'canViewOrganization'],
+    ['POST', '/v1/organization/:organization/webhook', 'canEditOrganization'],
+    ['PATCH', '/v1/organization/:organization/webhook/:webhook', 'canEditOrganization'],
+    ['DELETE', '/v1/organization/:organization/webhook/:webhook', 'canEditOrganization'],
   ];
 
   it('has the routes it must cover, each addressed by the victim’s ids', () => {
@@ -499,6 +510,12 @@ describe('BOLA matrix over the route table', () => {
       .get(`/v1/organization/${victim.ids.organization}`)
       .expect(200);
     expect(org.body.name).toBe('Victim Inc.');
+    const webhooks = await victimOwner.agent
+      .get(`/v1/organization/${victim.ids.organization}/webhook`)
+      .expect(200);
+    expect(webhooks.body.data).toEqual([
+      expect.objectContaining({ id: victim.ids.webhook, url: 'https://203.0.113.10/hook' }),
+    ]);
     expect(roleByName('Owner').permissions).toContain('canDeleteOrganization');
   });
 });
