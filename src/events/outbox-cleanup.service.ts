@@ -1,7 +1,6 @@
-import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Interval } from '@nestjs/schedule';
-import type Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { RedisConnections } from '../redis';
 
@@ -19,28 +18,18 @@ const BATCHES_PER_RUN = 100;
  * instance to take the day's lock, so a process restarted more often than daily still cleans.
  */
 @Injectable()
-export class OutboxCleanup implements OnModuleDestroy {
+export class OutboxCleanup {
   private readonly logger = new Logger('Outbox');
-  private readonly redis: Redis;
-  private readonly lockKey: string;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    connections: RedisConnections,
-  ) {
-    this.redis = connections.session();
-    this.lockKey = `${connections.prefix}events:outbox-cleanup`;
-  }
-
-  onModuleDestroy() {
-    this.redis.disconnect();
-  }
+    private readonly redis: RedisConnections,
+  ) {}
 
   @Interval('outbox-cleanup', HOUR)
   async tick(): Promise<void> {
     try {
-      const mine = await this.redis.set(this.lockKey, '1', 'PX', DAY - 5 * 60_000, 'NX');
-      if (mine) await this.clean();
+      if (await this.redis.claimTurn('events:outbox-cleanup', DAY - 5 * 60_000)) await this.clean();
     } catch (err) {
       // The next day's run deletes what this one left.
       this.logger.warn(`outbox clean-up failed: ${(err as Error).message}`);

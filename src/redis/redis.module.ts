@@ -11,6 +11,7 @@ export class RedisConnections {
   private readonly clients = new Set<Redis>();
   private shared?: Redis;
   private sharedSubscriber?: Redis;
+  private turns?: Redis;
   private closed = false;
 
   constructor(
@@ -26,6 +27,15 @@ export class RedisConnections {
       maxRetriesPerRequest: 1,
       connectTimeout: 2000,
     });
+  }
+
+  /**
+   * Whether this instance takes the turn of the periodic job `name` for the next `forMs`: the
+   * first instance to ask gets it (a job run once per period across instances).
+   */
+  async claimTurn(name: string, forMs: number): Promise<boolean> {
+    this.turns ??= this.session();
+    return (await this.turns.set(`${this.prefix}${name}`, '1', 'PX', forMs, 'NX')) === 'OK';
   }
 
   /** Bull's createClient contract: shared client/subscriber, a new blocking client each time. */

@@ -1,6 +1,5 @@
-import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { Interval } from '@nestjs/schedule';
-import type Redis from 'ioredis';
 import { RedisConnections } from '../../redis';
 import { CountPushConsumer } from './count-push.consumer';
 import { CountSyncRepository } from './count-sync.repository';
@@ -15,30 +14,21 @@ const BATCH = 500;
  * between the event's commit and its job.
  */
 @Injectable()
-export class CountSweep implements OnModuleDestroy {
+export class CountSweep {
   private readonly logger = new Logger('BillingCounts');
-  private readonly redis: Redis;
-  private readonly lockKey: string;
 
   constructor(
     private readonly syncs: CountSyncRepository,
     private readonly consumer: CountPushConsumer,
-    connections: RedisConnections,
-  ) {
-    this.redis = connections.session();
-    this.lockKey = `${connections.prefix}billing:count-sweep`;
-  }
-
-  onModuleDestroy() {
-    this.redis.disconnect();
-  }
+    private readonly redis: RedisConnections,
+  ) {}
 
   @Interval('billing-count-sweep', EVERY_MINUTE)
   async tick(): Promise<void> {
     try {
-      // Once per tick across instances: the first to take the minute's lock sweeps.
-      const mine = await this.redis.set(this.lockKey, '1', 'PX', EVERY_MINUTE - 5_000, 'NX');
-      if (mine) await this.sweep();
+      // Once per tick across instances: the first to take the minute's turn sweeps.
+      if (await this.redis.claimTurn('billing:count-sweep', EVERY_MINUTE - 5_000))
+        await this.sweep();
     } catch (err) {
       this.logger.warn(`billing count sweep failed: ${(err as Error).message}`);
     }
