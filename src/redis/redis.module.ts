@@ -34,7 +34,8 @@ export class RedisConnections {
    * first instance to ask gets it (a job run once per period across instances).
    */
   async claimTurn(name: string, forMs: number): Promise<boolean> {
-    this.turns ??= this.session();
+    // Not a request's: it may wait for the connection (made on the first turn asked for).
+    this.turns ??= this.create({ maxRetriesPerRequest: 1, connectTimeout: 2000 });
     return (await this.turns.set(`${this.prefix}${name}`, '1', 'PX', forMs, 'NX')) === 'OK';
   }
 
