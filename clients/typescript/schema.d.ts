@@ -2355,7 +2355,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description The URL is refused (`webhookUrlNotAllowed`) unless `https` (or `http` outside production), and when it is, or its host name resolves to, a loopback, private, link-local or unique-local address (allowed by WEBHOOK_ALLOW_PRIVATE_URLS) or a cloud metadata address (never allowed).
+         * @description The URL is refused (`webhookUrlNotAllowed`) unless `https` (or `http` outside production), and when it is, or its host name resolves to, a loopback, private, link-local or unique-local address (allowed by WEBHOOK_ALLOW_PRIVATE_URLS) or a cloud metadata address (never allowed). An organization has at most 16 endpoints (409 beyond).
          */
         post: operations["WebhookEndpoints_create"];
         delete?: never;
@@ -17907,6 +17907,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization has 16 endpoints already */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

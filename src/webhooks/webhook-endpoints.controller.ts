@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post } from '@nestjs/common';
 import {
+  ApiConflictResponse,
   ApiCreatedResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
@@ -24,9 +25,10 @@ export class WebhookEndpointsController {
       'The URL is refused (`webhookUrlNotAllowed`) unless `https` (or `http` outside ' +
       'production), and when it is, or its host name resolves to, a loopback, private, ' +
       'link-local or unique-local address (allowed by WEBHOOK_ALLOW_PRIVATE_URLS) or a cloud ' +
-      'metadata address (never allowed).',
+      'metadata address (never allowed). An organization has at most 16 endpoints (409 beyond).',
   })
   @ApiCreatedResponse({ type: CreatedWebhookView, description: 'The endpoint with its secret' })
+  @ApiConflictResponse({ description: 'The organization has 16 endpoints already' })
   @ApiKeyedErrors('webhookUrlNotAllowed', 'invalidFields')
   create(
     @Param('organization') _organization: string,

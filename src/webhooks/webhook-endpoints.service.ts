@@ -10,6 +10,9 @@ import { ALL_EVENTS, CreateWebhookDto, UpdateWebhookDto } from './webhook-endpoi
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { CreatedWebhookView, WebhookView } from './webhook-endpoint.view';
 
+/** Endpoints one organization may register: each event is delivered to every one of them. */
+export const MAX_ENDPOINTS = 16;
+
 const newId = () => `wh_${randomBytes(16).toString('hex')}`;
 const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
@@ -37,19 +40,31 @@ export class WebhookEndpointsService {
     await this.checkUrl(dto.url);
     const id = newId();
     const secret = newSecret();
-    const endpoint = await this.endpoints.save(
-      this.endpoints.create({
-        id,
-        organizationId,
-        url: dto.url,
-        events: dto.events ?? [ALL_EVENTS],
-        description: dto.description ?? null,
-        active: dto.active ?? true,
-        secret: this.box.encrypt(secret, secretAad(id)),
-        disabledAt: null,
-        disabledReason: null,
-      }),
-    );
+    const endpoint = await this.endpoints.manager.transaction(async (m) => {
+      // Counted and added under the organization's lock: two registrations cannot both be last.
+      await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
+        `webhooks:${organizationId}`,
+      ]);
+      const registered = await m.getRepository(WebhookEndpoint).countBy({ organizationId });
+      if (registered >= MAX_ENDPOINTS) {
+        throw DomainError.conflict(
+          `an organization has at most ${MAX_ENDPOINTS} webhook endpoints; delete one first`,
+        );
+      }
+      return m.getRepository(WebhookEndpoint).save(
+        this.endpoints.create({
+          id,
+          organizationId,
+          url: dto.url,
+          events: dto.events ?? [ALL_EVENTS],
+          description: dto.description ?? null,
+          active: dto.active ?? true,
+          secret: this.box.encrypt(secret, secretAad(id)),
+          disabledAt: null,
+          disabledReason: null,
+        }),
+      );
+    });
     return { ...fieldsOf(endpoint), secret };
   }
 

@@ -229,6 +229,22 @@ describe('webhook endpoints (spec section 6)', () => {
     expect(enabled.body).toMatchObject({ active: true, disabledAt: null, disabledReason: null });
   });
 
+  it('takes at most 16 endpoints per organization, racing registrations included (409 beyond, nothing stored)', async () => {
+    const { owner, org } = await ownerWithOrg();
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => owner.agent.post(path(org.id)).send({ url: PUBLIC_URL })),
+    );
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(16);
+    for (const refused of answers.filter((a) => a.status !== 201)) {
+      expect(refused.status).toBe(409);
+      expect(refused.body.message).toMatch(/at most 16/);
+    }
+    expect(await stored(org.id)).toHaveLength(16);
+    // Another organization is not held to this one's count.
+    const other = await ownerWithOrg('Other Hooks');
+    await other.owner.agent.post(path(other.org.id)).send({ url: PUBLIC_URL }).expect(201);
+  });
+
   it('deletes an endpoint: 200 {}, then 404', async () => {
     const { owner, org } = await ownerWithOrg();
     const created = await owner.agent.post(path(org.id)).send({ url: PUBLIC_URL }).expect(201);
