@@ -16,11 +16,13 @@ export const UNCONFIGURED = {
   BILLING_PRODUCT_FAMILY: '',
 };
 
-/** The app against a fake provider with the catalogue seeded, and the app's database. */
-export async function billingApp(): Promise<{ t: TestApp; fake: FakeBilling; ds: DataSource }> {
+/** The app against a fake provider with the catalogue seeded (and `env`), and the app's database. */
+export async function billingApp(
+  env: Record<string, string> = {},
+): Promise<{ t: TestApp; fake: FakeBilling; ds: DataSource }> {
   const fake = await FakeBilling.start();
   fake.seedCatalogue();
-  const t = await createTestApp({ env: fake.env() });
+  const t = await createTestApp({ env: { ...fake.env(), ...env } });
   return { t, fake, ds: t.get<DataSource>(DataSource) };
 }
 

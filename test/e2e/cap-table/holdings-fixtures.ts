@@ -86,8 +86,14 @@ export async function incentiveTable(t: TestApp, type?: 'llc') {
 
 export type IncentiveTable = Awaited<ReturnType<typeof incentiveTable>>;
 
+/** What the body builders below read of a table: the ids only. */
+type Ids<K extends keyof IncentiveTable> = Record<K, { id: string }>;
+
 /** The body of an ISO option grant of `quantity` from the table's pool. */
-export const optionBody = (x: IncentiveTable, fields: Record<string, unknown> = {}) => ({
+export const optionBody = (
+  x: Ids<'org' | 'alice' | 'plan' | 'pool'>,
+  fields: Record<string, unknown> = {},
+) => ({
   organization: x.org.id,
   member: x.alice.id,
   type: 'option_iso',
@@ -99,7 +105,7 @@ export const optionBody = (x: IncentiveTable, fields: Record<string, unknown> = 
   ...fields,
 });
 
-export const noteBody = (x: IncentiveTable, fields: Record<string, unknown> = {}) => ({
+export const noteBody = (x: Ids<'org' | 'alice'>, fields: Record<string, unknown> = {}) => ({
   organization: x.org.id,
   member: x.alice.id,
   type: 'convertible_note',
@@ -112,7 +118,7 @@ export const noteBody = (x: IncentiveTable, fields: Record<string, unknown> = {}
   ...fields,
 });
 
-export const safeBody = (x: IncentiveTable, fields: Record<string, unknown> = {}) => ({
+export const safeBody = (x: Ids<'org' | 'alice'>, fields: Record<string, unknown> = {}) => ({
   organization: x.org.id,
   member: x.alice.id,
   type: 'safe',
@@ -123,7 +129,10 @@ export const safeBody = (x: IncentiveTable, fields: Record<string, unknown> = {}
   ...fields,
 });
 
-export const warrantBody = (x: IncentiveTable, fields: Record<string, unknown> = {}) => ({
+export const warrantBody = (
+  x: Ids<'org' | 'alice' | 'security'>,
+  fields: Record<string, unknown> = {},
+) => ({
   organization: x.org.id,
   member: x.alice.id,
   type: 'warrant',
