@@ -2388,6 +2388,86 @@ export interface paths {
         patch: operations["WebhookEndpoints_update"];
         trace?: never;
     };
+    "/v1/organization/{organization}/webhook/{webhook}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send one test event to the endpoint now
+         * @description One attempt, not retried, of an event of `event_type` (default `organization.updated`) whose `data.object` is the organization as `GET /v1/organization/:organization` answers it, signed like every delivery. Test events are not in the event list, and do not disable or heal the endpoint; an inactive endpoint can be tested too. 200 whatever the endpoint answered: `success` tells, `httpStatus` is 0 only when no response came (then `error` says why, e.g. the URL is no longer allowed).
+         */
+        post: operations["WebhookActions_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organization/{organization}/webhook/{webhook}/event/{event}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver a stored event to the endpoint again
+         * @description A new delivery of the event (same id, fresh signature timestamp) with the whole retry schedule; its first attempt is made at once, in the background. Any event of the organization’s event list, whether or not the endpoint subscribes to its type.
+         */
+        post: operations["WebhookActions_resend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organization/{organization}/webhook/{webhook}/secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the signing secret
+         * @description Answers the new secret, shown only here. For 24 hours the replaced secret keeps signing: every delivery carries one `v1` signature per active secret in both `Service-Signature` and `webhook-signature`. At most 5 secrets sign at once (409 beyond).
+         */
+        post: operations["WebhookActions_rotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organization/{organization}/webhook/{webhook}/delivery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The endpoint’s delivery attempts, newest first
+         * @description Every attempt (test ones included) with the status and the first 1 KiB of the response. Page with `after` (the id of the last attempt seen); `limit` 1 to 100, default 50. Attempts are kept 30 days.
+         */
+        get: operations["WebhookActions_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5722,7 +5802,7 @@ export interface components {
              */
             secret: string;
         };
-        LastDeliveryView: {
+        LastDelivery: {
             /** Format: date-time */
             timestamp: string;
             /**
@@ -5745,7 +5825,7 @@ export interface components {
             /** Format: date-time */
             created: string;
             /** @description null before the first delivery */
-            lastDelivery: components["schemas"]["LastDeliveryView"] | null;
+            lastDelivery: components["schemas"]["LastDelivery"] | null;
             /** Format: date-time */
             disabledAt: string | null;
             /**
@@ -5772,6 +5852,74 @@ export interface components {
             url?: string;
             /** @description null clears it */
             description?: string | null;
+        };
+        TestWebhookDto: {
+            /**
+             * @default organization.updated
+             * @enum {string}
+             */
+            event_type?: "shareholding.created" | "shareholding.updated" | "shareholding.voided" | "shareholding.transferred" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
+        };
+        EventRefView: {
+            id: string;
+            /** @enum {string} */
+            type: "shareholding.created" | "shareholding.updated" | "shareholding.voided" | "shareholding.transferred" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
+        };
+        TestDeliveryView: {
+            /** @description true when the endpoint answered 2xx */
+            success: boolean;
+            /** @example whd_0123456789abcdef0123456789abcdef */
+            deliveryId: string;
+            /** @description The status received; 0 when no response came */
+            httpStatus: number;
+            /** @description Milliseconds until the response (or the failure) */
+            responseTime: number;
+            event: components["schemas"]["EventRefView"];
+            /** @description Why the attempt failed; only on failure */
+            error?: string;
+        };
+        ResendView: {
+            /**
+             * @description The new delivery, attempted at once
+             * @example whd_0123456789abcdef0123456789abcdef
+             */
+            deliveryId: string;
+            event: components["schemas"]["EventRefView"];
+        };
+        RotatedSecretView: {
+            /** @description The new secret (`whsec_…`), shown only here */
+            secret: string;
+            /**
+             * Format: date-time
+             * @description Until then the previous secret also signs every delivery (one `v1` each)
+             */
+            previousSecretExpiresAt: string;
+        };
+        AttemptView: {
+            /** Format: uuid */
+            id: string;
+            eventId: string;
+            /** @enum {string} */
+            eventType: "shareholding.created" | "shareholding.updated" | "shareholding.voided" | "shareholding.transferred" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
+            /** @description 1 for the first attempt of its delivery, up to 6 */
+            attempt: number;
+            /**
+             * Format: date-time
+             * @description When it was sent
+             */
+            timestamp: string;
+            /** @description The status received; 0 when no response came */
+            httpStatus: number;
+            /** @description Milliseconds */
+            responseTime: number;
+            /** @description The response body's first 1024 bytes; null when no response came */
+            responseBody: string | null;
+            /** @description Why no response came (URL refused, network error, timeout); null otherwise */
+            error: string | null;
+        };
+        AttemptListView: {
+            /** @description Newest first */
+            data: components["schemas"]["AttemptView"][];
         };
         /** @description `{error, message}`; `{error, key, message}` for keyed errors; `{message}` on the routes that say so. Some refusals add details (`problems`, `rows`, `fields`). */
         ErrorBody: ({
@@ -18091,6 +18239,344 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    WebhookActions_test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organization: string;
+                webhook: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestWebhookDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestDeliveryView"];
+                };
+            };
+            /** @description event_type not an event type of spec section 6 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Requires `canEditOrganization` in the organization `{error, message}`; or refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description No such endpoint (or event) in this organization
+             *
+             *     The organization or record does not exist, or is not the path organization’s
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    WebhookActions_resend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organization: string;
+                webhook: string;
+                event: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendView"];
+                };
+            };
+            /** @description Malformed path, query or body `{error, message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Requires `canEditOrganization` in the organization `{error, message}`; or refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description No such endpoint (or event) in this organization
+             *
+             *     The organization or record does not exist, or is not the path organization’s
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The endpoint is disabled */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    WebhookActions_rotate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organization: string;
+                webhook: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedSecretView"];
+                };
+            };
+            /** @description Malformed path, query or body `{error, message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Requires `canEditOrganization` in the organization `{error, message}`; or refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description No such endpoint (or event) in this organization
+             *
+             *     The organization or record does not exist, or is not the path organization’s
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description 5 secrets are active already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    WebhookActions_history: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description Cursor: an attempt id of this endpoint; only older attempts follow */
+                after?: string;
+            };
+            header?: never;
+            path: {
+                organization: string;
+                webhook: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttemptListView"];
+                };
+            };
+            /** @description limit outside 1..100, after not an attempt of it; or a query parameter the route does not know `{message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Requires `canViewOrganization` in the organization `{error, message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description No such endpoint (or event) in this organization
+             *
+             *     The organization or record does not exist, or is not the path organization’s
+             */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -72,6 +72,8 @@ export const EVENT_AUDIENCE: Readonly<Record<EventType, PermissionName>> = {
   'subscription.cancelled': 'canEditOrganizationBilling',
   'payment.succeeded': 'canEditOrganizationBilling',
   'payment.failed': 'canEditOrganizationBilling',
+  // A notice for those who can re-enable the endpoint.
+  'webhook.disabled': 'canEditOrganization',
 };
 
 /** Entries written with `POST .../action` are the members' own notes: the whole organization. */

@@ -42,3 +42,7 @@ export const PUBLIC_EVENT_TYPES = [
 ] as const satisfies readonly EventType[];
 
 export type PublicEventType = (typeof PUBLIC_EVENT_TYPES)[number];
+
+const PUBLIC = new Set<string>(PUBLIC_EVENT_TYPES);
+
+export const isPublicEventType = (type: string): type is PublicEventType => PUBLIC.has(type);

@@ -54,6 +54,7 @@ export const EVENT_TYPES = [
   'subscription.cancelled',
   'payment.succeeded',
   'payment.failed',
+  'webhook.disabled',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

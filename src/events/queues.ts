@@ -1,25 +1,48 @@
 import type { JobOptions } from 'bull';
+import { isPublicEventType } from './event-catalogue';
 import type { EventEnvelope } from './event-envelope';
 
 /** Every Bull queue of the service. Jobs on the event queues carry one domain event each. */
 export enum QueueName {
   Activity = 'activity',
   BillingCounts = 'billing-counts',
+  Webhooks = 'webhooks',
 }
 
 /** The payload type of each queue's jobs. */
 export interface QueuePayloads {
   [QueueName.Activity]: EventEnvelope;
   [QueueName.BillingCounts]: EventEnvelope;
+  [QueueName.Webhooks]: EventEnvelope;
 }
 
 /**
  * Which domain events each queue receives. `billing.*` events (a member or shareholder count
- * changed) are for the billing provider only; every other event is an activity-log entry.
+ * changed) are for the billing provider only; every other event is an activity-log entry. The
+ * catalogue's types (spec section 6) also go out to the organization's webhook endpoints.
  */
 export const EVENT_ROUTES: Record<QueueName, (type: string) => boolean> = {
   [QueueName.Activity]: (type) => !type.startsWith('billing.'),
   [QueueName.BillingCounts]: (type) => type.startsWith('billing.'),
+  [QueueName.Webhooks]: isPublicEventType,
+};
+
+/**
+ * Outbound webhook deliveries (queue Webhooks, besides its event jobs, which fan an event out to
+ * the endpoints): 6 attempts per delivery, the first at once, then each after the delay from the
+ * failed one before it (spec section 6). The retry state is the delivery row's in PostgreSQL;
+ * a `drain` job only wakes the worker for one endpoint at one time (`drain:<endpoint>:<second>`,
+ * so wake-ups for the same second coalesce), and is never retried itself: a lost one is the
+ * sweep's to redo.
+ */
+export const WEBHOOK_DELIVERY = {
+  attempts: 6,
+  retryDelaysMs: [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 24 * 3600_000] as const,
+  drain: {
+    name: 'drain',
+    jobId: (endpointId: string, dueSecond: number) => `drain:${endpointId}:${dueSecond}`,
+    options: { attempts: 1, removeOnComplete: true, removeOnFail: true } satisfies JobOptions,
+  },
 };
 
 /**

@@ -5,6 +5,11 @@ import { ForeignKey } from '../database';
 export const DISABLED_REASONS = ['gone', 'failing'] as const;
 export type DisabledReason = (typeof DISABLED_REASONS)[number];
 
+export interface RetiredSecret {
+  secret: string;
+  expires: string;
+}
+
 /** An organization's outbound webhook endpoint (spec section 6). */
 @Entity('webhook_endpoint')
 @Index('webhook_endpoint_organization_idx', ['organizationId', 'created'])
@@ -38,6 +43,24 @@ export class WebhookEndpoint {
 
   @Column({ type: 'varchar', length: 20, nullable: true })
   disabledReason: DisabledReason | null;
+
+  /**
+   * Secrets replaced by a rotation that still sign deliveries until `expires` (ISO time), each
+   * sealed like `secret`.
+   */
+  @Column({ type: 'jsonb', default: () => "'[]'" })
+  retiredSecrets: RetiredSecret[];
+
+  /** The first failed attempt since the last success; null while healthy. */
+  @Column({ type: 'timestamptz', nullable: true })
+  failingSince: Date | null;
+
+  /** The delivery worker holding the endpoint (one sends at a time), and until when. */
+  @Column({ type: 'uuid', nullable: true })
+  leaseToken: string | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  leaseUntil: Date | null;
 
   @CreateDateColumn({ type: 'timestamptz' })
   created: Date;

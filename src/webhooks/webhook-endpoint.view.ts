@@ -4,7 +4,7 @@ import { PUBLIC_EVENT_TYPES } from '../events';
 import { EVENT_CHOICES } from './webhook-endpoint.dto';
 import { DISABLED_REASONS } from './webhook-endpoint.entity';
 
-class LastDeliveryView {
+export class LastDelivery {
   @ApiProperty({ format: 'date-time' })
   timestamp: string;
 
@@ -53,11 +53,11 @@ export class CreatedWebhookView extends WebhookFieldsView {
 /** An endpoint as listed and changed; never its secret. */
 export class WebhookView extends WebhookFieldsView {
   @ApiProperty({
-    type: LastDeliveryView,
+    type: LastDelivery,
     nullable: true,
     description: 'null before the first delivery',
   })
-  lastDelivery: LastDeliveryView | null;
+  lastDelivery: LastDelivery | null;
 
   @ApiProperty({ type: String, format: 'date-time', nullable: true })
   disabledAt: string | null;

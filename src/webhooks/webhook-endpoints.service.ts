@@ -2,22 +2,20 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { Repository } from 'typeorm';
-import { DomainError, SecretBox } from '../common';
-import { Env } from '../config';
-import { WebhookHostResolver } from './host-resolver';
-import { refusedWebhookUrl } from './url-policy';
+import { DomainError } from '../common';
+import { endPendingDeliveries } from './delivery/endpoint-disabler';
+import type { RotatedSecretView } from './delivery/webhook-actions.view';
+import { WebhookClock } from './delivery/webhook-clock';
+import { WebhookSender } from './delivery/webhook-sender';
 import { ALL_EVENTS, CreateWebhookDto, UpdateWebhookDto } from './webhook-endpoint.dto';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
-import { CreatedWebhookView, WebhookView } from './webhook-endpoint.view';
+import { newSecret, WebhookSecrets } from './webhook-secrets';
+import { CreatedWebhookView, LastDelivery, WebhookView } from './webhook-endpoint.view';
 
 /** Endpoints one organization may register: each event is delivered to every one of them. */
 export const MAX_ENDPOINTS = 16;
 
 const newId = () => `wh_${randomBytes(16).toString('hex')}`;
-const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
-
-/** The secret is sealed bound to its endpoint, so a copied column opens for no other. */
-const secretAad = (id: string) => `webhook:${id}`;
 
 function checkEvents(events: string[] | undefined) {
   if (events && events.length > 1 && events.includes(ALL_EVENTS)) {
@@ -30,9 +28,9 @@ function checkEvents(events: string[] | undefined) {
 export class WebhookEndpointsService {
   constructor(
     @InjectRepository(WebhookEndpoint) private readonly endpoints: Repository<WebhookEndpoint>,
-    private readonly box: SecretBox,
-    private readonly env: Env,
-    private readonly resolver: WebhookHostResolver,
+    private readonly secrets: WebhookSecrets,
+    private readonly sender: WebhookSender,
+    private readonly clock: WebhookClock,
   ) {}
 
   async create(organizationId: string, dto: CreateWebhookDto): Promise<CreatedWebhookView> {
@@ -59,7 +57,7 @@ export class WebhookEndpointsService {
           events: dto.events ?? [ALL_EVENTS],
           description: dto.description ?? null,
           active: dto.active ?? true,
-          secret: this.box.encrypt(secret, secretAad(id)),
+          secret: this.secrets.seal(id, secret),
           disabledAt: null,
           disabledReason: null,
         }),
@@ -73,44 +71,97 @@ export class WebhookEndpointsService {
       where: { organizationId },
       order: { created: 'ASC', id: 'ASC' },
     });
-    return endpoints.map(toView);
+    const last = await this.lastDeliveries(endpoints.map((e) => e.id));
+    return endpoints.map((e) => toView(e, last.get(e.id) ?? null));
   }
 
+  /** An inactive endpoint is sent nothing: turning it off ends its pending deliveries. */
   async update(organizationId: string, id: string, dto: UpdateWebhookDto): Promise<WebhookView> {
-    const endpoint = await this.find(organizationId, id);
     checkEvents(dto.events);
     if (dto.url !== undefined) await this.checkUrl(dto.url);
-    if (dto.url !== undefined) endpoint.url = dto.url;
-    if (dto.events !== undefined) endpoint.events = dto.events;
-    if (dto.description !== undefined) endpoint.description = dto.description;
-    if (dto.active !== undefined) endpoint.active = dto.active;
-    if (dto.active) {
-      endpoint.disabledAt = null;
-      endpoint.disabledReason = null;
-    }
-    return toView(await this.endpoints.save(endpoint));
+    const saved = await this.endpoints.manager.transaction(async (m) => {
+      const endpoint = await m.findOne(WebhookEndpoint, {
+        where: { id, organizationId },
+        lock: { mode: 'pessimistic_write' },
+      });
+      if (!endpoint) throw DomainError.notFound();
+      if (dto.url !== undefined) endpoint.url = dto.url;
+      if (dto.events !== undefined) endpoint.events = dto.events;
+      if (dto.description !== undefined) endpoint.description = dto.description;
+      if (dto.active === false && endpoint.active) await endPendingDeliveries(m, endpoint.id);
+      if (dto.active !== undefined) endpoint.active = dto.active;
+      if (dto.active) {
+        endpoint.disabledAt = null;
+        endpoint.disabledReason = null;
+        endpoint.failingSince = null;
+      }
+      return m.save(endpoint);
+    });
+    const last = await this.lastDeliveries([saved.id]);
+    return toView(saved, last.get(saved.id) ?? null);
   }
 
+  /** Removes the endpoint with its deliveries: nothing pending is sent afterwards. */
   async remove(organizationId: string, id: string): Promise<void> {
     await this.endpoints.delete({ id: (await this.find(organizationId, id)).id });
   }
 
-  /** Another organization's endpoint is as unknown as a missing one. */
-  private async find(organizationId: string, id: string): Promise<WebhookEndpoint> {
+  /** A new secret; the one it replaces keeps signing for 24 hours. */
+  async rotateSecret(organizationId: string, id: string): Promise<RotatedSecretView> {
+    return this.endpoints.manager.transaction(async (m) => {
+      const endpoint = await m.findOne(WebhookEndpoint, {
+        where: { id, organizationId },
+        lock: { mode: 'pessimistic_write' },
+      });
+      if (!endpoint) throw DomainError.notFound();
+      const { secret, retiredUntil } = this.secrets.rotate(endpoint, this.clock.now());
+      await m.update(WebhookEndpoint, endpoint.id, {
+        secret: endpoint.secret,
+        retiredSecrets: endpoint.retiredSecrets,
+      });
+      return { secret, previousSecretExpiresAt: retiredUntil };
+    });
+  }
+
+  /** The endpoint; another organization's is as unknown as a missing one (404). */
+  async find(organizationId: string, id: string): Promise<WebhookEndpoint> {
     const endpoint = await this.endpoints.findOneBy({ id, organizationId });
     if (!endpoint) throw DomainError.notFound();
     return endpoint;
   }
 
-  private async checkUrl(url: string) {
-    const refused = await refusedWebhookUrl(
-      url,
-      {
-        production: this.env.NODE_ENV === 'production',
-        allowPrivate: this.env.WEBHOOK_ALLOW_PRIVATE_URLS === true,
-      },
-      (host) => this.resolver.resolve(host),
+  /** Each endpoint's most recent attempted delivery. */
+  private async lastDeliveries(endpointIds: string[]): Promise<Map<string, LastDelivery>> {
+    if (!endpointIds.length) return new Map();
+    const rows = (await this.endpoints.query(
+      `SELECT DISTINCT ON (endpoint_id) endpoint_id, last_attempt_at, status, last_http_status,
+              event_type
+       FROM webhook_delivery
+       WHERE endpoint_id = ANY($1) AND last_attempt_at IS NOT NULL
+       ORDER BY endpoint_id, last_attempt_at DESC, sequence DESC`,
+      [endpointIds],
+    )) as {
+      endpoint_id: string;
+      last_attempt_at: Date;
+      status: LastDelivery['status'];
+      last_http_status: number;
+      event_type: string;
+    }[];
+    return new Map(
+      rows.map((r) => [
+        r.endpoint_id,
+        {
+          timestamp: r.last_attempt_at.toISOString(),
+          status: r.status,
+          httpStatus: r.last_http_status,
+          eventType: r.event_type,
+        },
+      ]),
     );
+  }
+
+  private async checkUrl(url: string) {
+    const refused = await this.sender.refused(url);
     if (refused) throw DomainError.keyed('webhookUrlNotAllowed', refused);
   }
 }
@@ -126,11 +177,10 @@ function fieldsOf(endpoint: WebhookEndpoint) {
   };
 }
 
-function toView(endpoint: WebhookEndpoint): WebhookView {
+function toView(endpoint: WebhookEndpoint, lastDelivery: LastDelivery | null): WebhookView {
   return {
     ...fieldsOf(endpoint),
-    // No delivery exists before the delivery worker.
-    lastDelivery: null,
+    lastDelivery,
     disabledAt: endpoint.disabledAt?.toISOString() ?? null,
     disabledReason: endpoint.disabledReason,
   };

@@ -8,6 +8,7 @@ import {
   MemberRepository,
 } from '../members/member.repository';
 import { OrganizationType } from '../organizations/organization.entity';
+import { OrganizationView, toOrganizationView } from '../organizations/organization.view';
 import { OrganizationRepository } from '../organizations/organization.repository';
 import { PermissionService } from '../permissions/permission.service';
 import type { PermissionName } from '../permissions/permissions';
@@ -44,6 +45,20 @@ export class OrganizationsDirectory {
    */
   organizationsPermitting(userId: string, permission: PermissionName): Promise<string[]> {
     return this.permissions.organizationsPermitting(userId, permission);
+  }
+
+  /**
+   * The members (with a user account) whose role holds the permission, for notices to those who
+   * may act on them.
+   */
+  membersPermitted(organizationId: string, permission: PermissionName) {
+    return this.permissions.membersPermitted(organizationId, permission);
+  }
+
+  /** The organization as `GET /v1/organization/:organization` answers it; null when deleted. */
+  async organizationView(id: string): Promise<OrganizationView | null> {
+    const o = await this.organizations.find(id);
+    return o && toOrganizationView(o);
   }
 
   /** The organization unless deleted; in the caller's transaction when given (an export's snapshot). */

@@ -13,6 +13,15 @@ export interface MembershipRow {
   role_permissions: string[] | null;
 }
 
+/** An active member of an organization with a user account, with its role. */
+export interface MemberRoleRow {
+  user_id: string;
+  name: string;
+  email: string | null;
+  role_id: string;
+  role_permissions: string[] | null;
+}
+
 /** The reads of the permission guard: one prepared query per request. */
 @Injectable()
 export class AccessRepository extends AggregateRepository<Member> {
@@ -38,6 +47,19 @@ export class AccessRepository extends AggregateRepository<Member> {
        WHERE m.user_id = $1 AND m.status = 'active' AND m.role_id IS NOT NULL
        ORDER BY m.created, m.organization_id`,
       [userId],
+    );
+  }
+
+  /** The organization's active members who have a user account, with their roles. */
+  activeUserMembers(organizationId: string): Promise<MemberRoleRow[]> {
+    return this.prepared<MemberRoleRow>(
+      `SELECT m.user_id, m.name, m.email, m.role_id, r.permissions AS role_permissions
+       FROM member m
+       LEFT JOIN role r ON r.id = m.role_id
+       WHERE m.organization_id = $1 AND m.status = 'active' AND m.user_id IS NOT NULL
+         AND m.role_id IS NOT NULL
+       ORDER BY m.created, m.id`,
+      [organizationId],
     );
   }
 

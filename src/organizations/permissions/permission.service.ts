@@ -79,6 +79,15 @@ export class PermissionService implements PermissionChecker {
       .map((r) => r.organization_id);
   }
 
+  /** The organization's active members with a user account whose role holds the permission. */
+  async membersPermitted(organizationId: string, permission: PermissionName) {
+    const asked = ORGANIZATION_EQUIVALENT[permission] ?? permission;
+    const rows = await this.access.activeUserMembers(organizationId);
+    return rows
+      .filter((r) => permissionsOf(r.role_id, r.role_permissions).has(asked))
+      .map((r) => ({ userId: r.user_id, name: r.name, email: r.email }));
+  }
+
   private async siteAdmin(userId: string): Promise<AccessContext> {
     if (!(await this.access.isSiteAdmin(userId))) {
       throw DomainError.forbidden('site administrators only');

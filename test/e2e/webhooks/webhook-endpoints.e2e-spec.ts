@@ -10,6 +10,7 @@ import { loggedInAgent } from '../../support/users';
 const path = (org: string) => `/v1/organization/${org}/webhook`;
 const unknownWebhookId = () => `wh_${randomBytes(16).toString('hex')}`;
 // Literal public addresses (documentation ranges): no name lookup, and no test ever sends to them.
+// Endpoints with such a URL are registered inactive wherever events may follow: nothing is sent.
 const PUBLIC_URL = 'https://203.0.113.10/ledgerline';
 const URL_REFUSED = {
   error: 'Bad Request',
@@ -177,7 +178,10 @@ describe('webhook endpoints (spec section 6)', () => {
 
   it('changes url, events, description and active; checks a new URL; active: true re-enables', async () => {
     const { owner, org } = await ownerWithOrg();
-    const created = await owner.agent.post(path(org.id)).send({ url: PUBLIC_URL }).expect(201);
+    const created = await owner.agent
+      .post(path(org.id))
+      .send({ url: PUBLIC_URL, active: false })
+      .expect(201);
     const url = `${path(org.id)}/${created.body.id}`;
     const res = await owner.agent
       .patch(url)
@@ -232,7 +236,9 @@ describe('webhook endpoints (spec section 6)', () => {
   it('takes at most 16 endpoints per organization, racing registrations included (409 beyond, nothing stored)', async () => {
     const { owner, org } = await ownerWithOrg();
     const answers = await Promise.all(
-      Array.from({ length: 20 }, () => owner.agent.post(path(org.id)).send({ url: PUBLIC_URL })),
+      Array.from({ length: 20 }, () =>
+        owner.agent.post(path(org.id)).send({ url: PUBLIC_URL, active: false }),
+      ),
     );
     expect(answers.filter((a) => a.status === 201)).toHaveLength(16);
     for (const refused of answers.filter((a) => a.status !== 201)) {
@@ -242,12 +248,18 @@ describe('webhook endpoints (spec section 6)', () => {
     expect(await stored(org.id)).toHaveLength(16);
     // Another organization is not held to this one's count.
     const other = await ownerWithOrg('Other Hooks');
-    await other.owner.agent.post(path(other.org.id)).send({ url: PUBLIC_URL }).expect(201);
+    await other.owner.agent
+      .post(path(other.org.id))
+      .send({ url: PUBLIC_URL, active: false })
+      .expect(201);
   });
 
   it('deletes an endpoint: 200 {}, then 404', async () => {
     const { owner, org } = await ownerWithOrg();
-    const created = await owner.agent.post(path(org.id)).send({ url: PUBLIC_URL }).expect(201);
+    const created = await owner.agent
+      .post(path(org.id))
+      .send({ url: PUBLIC_URL, active: false })
+      .expect(201);
     const url = `${path(org.id)}/${created.body.id}`;
     expect((await owner.agent.delete(url).expect(200)).body).toEqual({});
     expect((await owner.agent.get(path(org.id)).expect(200)).body).toEqual({ data: [] });
@@ -260,7 +272,10 @@ describe('webhook endpoints (spec section 6)', () => {
   it('answers 404 for another organization’s endpoint and an unknown one, 400 for a malformed id', async () => {
     const { owner, org } = await ownerWithOrg();
     const other = await createOrg(owner.agent, 'Other');
-    const foreign = await owner.agent.post(path(other.id)).send({ url: PUBLIC_URL }).expect(201);
+    const foreign = await owner.agent
+      .post(path(other.id))
+      .send({ url: PUBLIC_URL, active: false })
+      .expect(201);
     for (const id of [foreign.body.id, unknownWebhookId()]) {
       const url = `${path(org.id)}/${id}`;
       expect((await owner.agent.patch(url).send({ active: false }).expect(404)).body).toEqual(
@@ -277,7 +292,10 @@ describe('webhook endpoints (spec section 6)', () => {
 
   it('needs a session (401), canViewOrganization to list and canEditOrganization to write (403)', async () => {
     const { owner, org } = await ownerWithOrg();
-    const created = await owner.agent.post(path(org.id)).send({ url: PUBLIC_URL }).expect(201);
+    const created = await owner.agent
+      .post(path(org.id))
+      .send({ url: PUBLIC_URL, active: false })
+      .expect(201);
     const one = `${path(org.id)}/${created.body.id}`;
     const calls = (agent: ReturnType<TestApp['agent']>) => [
       agent.get(path(org.id)),

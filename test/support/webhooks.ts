@@ -1,0 +1,80 @@
+import { DataSource } from 'typeorm';
+import { WebhookClock } from '../../src/webhooks/delivery/webhook-clock';
+import { WebhookDeliveries } from '../../src/webhooks/delivery/webhook-deliveries.service';
+import type { Received, WebhookReceiver } from '../fakes/webhook-receiver';
+import type { TestApp } from './app';
+import { eventually } from './eventually';
+
+export const webhookPath = (org: string) => `/v1/organization/${org}/webhook`;
+
+type Agent = ReturnType<TestApp['agent']>;
+
+/** Registers an endpoint of the organization at the receiver's `path`; answers it with its secret. */
+export async function registerEndpoint(
+  agent: Agent,
+  org: string,
+  receiver: WebhookReceiver,
+  options: { path?: string; events?: string[] } = {},
+): Promise<{ id: string; secret: string }> {
+  const res = await agent
+    .post(webhookPath(org))
+    .send({
+      url: receiver.url(options.path),
+      ...(options.events ? { events: options.events } : {}),
+    })
+    .expect(201);
+  return res.body as { id: string; secret: string };
+}
+
+/**
+ * The app's delivery clock, moved by the test: `set` fixes the time the worker sees (attempt
+ * times, retry schedule, failing streaks, leases).
+ */
+export function controlClock(t: TestApp) {
+  const clock = t.get<WebhookClock>(WebhookClock);
+  let now = new Date();
+  const spy = jest.spyOn(clock, 'now').mockImplementation(() => new Date(now));
+  return {
+    get now() {
+      return new Date(now);
+    },
+    set(at: Date) {
+      now = new Date(at);
+    },
+    advance(ms: number) {
+      now = new Date(now.getTime() + ms);
+      return new Date(now);
+    },
+    restore: () => spy.mockRestore(),
+  };
+}
+
+/** Runs the endpoint's worker now (as its wake-up job would) and waits for it. */
+export const drain = (t: TestApp, endpointId: string) =>
+  t.get<WebhookDeliveries>(WebhookDeliveries).drain(endpointId);
+
+/** The stored deliveries of an endpoint, oldest event first. */
+export const deliveriesOf = (t: TestApp, endpointId: string) =>
+  t.get<DataSource>(DataSource).query(
+    `SELECT id, event_id, event_type, status, attempts, next_attempt_at, test
+       FROM webhook_delivery WHERE endpoint_id = $1 ORDER BY event_created, sequence`,
+    [endpointId],
+  ) as Promise<
+    {
+      id: string;
+      event_id: string;
+      event_type: string;
+      status: string;
+      attempts: number;
+      next_attempt_at: Date | null;
+      test: boolean;
+    }[]
+  >;
+
+/** Waits until the receiver has `count` requests at `path`; answers them. */
+export const receivedAt = (receiver: WebhookReceiver, path: string, count: number, ms = 10_000) =>
+  eventually(async (): Promise<Received[]> => {
+    const got = receiver.at(path);
+    if (got.length < count) throw new Error(`${got.length} of ${count} requests at ${path}`);
+    return got;
+  }, ms);
