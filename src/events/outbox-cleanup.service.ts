@@ -2,15 +2,13 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Interval } from '@nestjs/schedule';
 import { DataSource } from 'typeorm';
+import { deleteInBatches } from '../database';
 import { RedisConnections } from '../redis';
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
 /** How long the event list keeps an event (issue 21). */
 export const EVENT_RETENTION_DAYS = 30;
-/** Rows one statement deletes, and statements one run makes: a run stays short whatever piled up. */
-const BATCH = 1000;
-const BATCHES_PER_RUN = 100;
 
 /**
  * Once a day across instances, deletes the outbox rows relayed more than 30 days ago (by their
@@ -37,19 +35,12 @@ export class OutboxCleanup {
   }
 
   /** Deletes relayed rows past their retention, in bounded batches; answers how many. */
-  async clean(): Promise<number> {
-    let total = 0;
-    for (let i = 0; i < BATCHES_PER_RUN; i++) {
-      const [, deleted] = (await this.dataSource.query(
-        `DELETE FROM outbox_event WHERE id IN (
-           SELECT id FROM outbox_event
-            WHERE created < now() - make_interval(days => $1) AND relayed_at IS NOT NULL
-            LIMIT $2)`,
-        [EVENT_RETENTION_DAYS, BATCH],
-      )) as [unknown, number];
-      total += deleted;
-      if (deleted < BATCH) break;
-    }
-    return total;
+  clean(): Promise<number> {
+    return deleteInBatches(
+      this.dataSource,
+      'outbox_event',
+      `created < now() - make_interval(days => $2) AND relayed_at IS NOT NULL`,
+      [EVENT_RETENTION_DAYS],
+    );
   }
 }

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { MailModule } from '../mail';
 import { OrganizationsModule } from '../organizations';
+import { DeliveryCleanup } from './delivery/delivery-cleanup';
 import { EndpointDisabler } from './delivery/endpoint-disabler';
 import { WebhookActionsController } from './delivery/webhook-actions.controller';
 import { WebhookActions } from './delivery/webhook-actions.service';
@@ -41,6 +42,7 @@ import { WebhookSecrets } from './webhook-secrets';
     WebhookActions,
     WebhookConsumer,
     WebhookSweep,
+    DeliveryCleanup,
   ],
 })
 export class WebhooksModule {}

@@ -78,3 +78,23 @@ export const receivedAt = (receiver: WebhookReceiver, path: string, count: numbe
     if (got.length < count) throw new Error(`${got.length} of ${count} requests at ${path}`);
     return got;
   }, ms);
+
+/** Waits until no worker holds the endpoint (a wake-up job may still be finishing). */
+export const leaseFree = (t: TestApp, endpointId: string) =>
+  eventually(async () => {
+    const [row] = (await t
+      .get<DataSource>(DataSource)
+      .query(`SELECT lease_token FROM webhook_endpoint WHERE id = $1`, [endpointId])) as {
+      lease_token: string | null;
+    }[];
+    if (row?.lease_token) throw new Error('endpoint still held');
+    return true;
+  });
+
+/** The endpoint's attempts, oldest first, straight from the table. */
+export const attemptsOf = (t: TestApp, endpointId: string) =>
+  t.get<DataSource>(DataSource).query(
+    `SELECT event_id, attempt, timestamp, http_status FROM webhook_attempt
+       WHERE endpoint_id = $1 ORDER BY timestamp, attempt`,
+    [endpointId],
+  ) as Promise<{ event_id: string; attempt: number; timestamp: Date; http_status: number }[]>;
