@@ -36,7 +36,7 @@ function startInstance(env: Record<string, string>): ChildProcess {
 describe('at-least-once delivery (issue 21)', () => {
   let receiver: WebhookReceiver;
   let child: ChildProcess | undefined;
-  let apps: TestApp[] = [];
+  const apps: TestApp[] = [];
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
   });
