@@ -78,3 +78,10 @@ export const receivedAt = (receiver: WebhookReceiver, path: string, count: numbe
     if (got.length < count) throw new Error(`${got.length} of ${count} requests at ${path}`);
     return got;
   }, ms);
+
+/** A received request's Standard Webhooks headers, as `verifyStandardSignature` takes them. */
+export const standardHeaders = (r: Received) => ({
+  id: r.headers['webhook-id'],
+  timestamp: r.headers['webhook-timestamp'],
+  signature: r.headers['webhook-signature'],
+});
