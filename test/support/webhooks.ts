@@ -98,3 +98,10 @@ export const attemptsOf = (t: TestApp, endpointId: string) =>
        WHERE endpoint_id = $1 ORDER BY timestamp, attempt`,
     [endpointId],
   ) as Promise<{ event_id: string; attempt: number; timestamp: Date; http_status: number }[]>;
+
+/** A received request's Standard Webhooks headers, as `verifyStandardSignature` takes them. */
+export const standardHeaders = (r: Received) => ({
+  id: r.headers['webhook-id'],
+  timestamp: r.headers['webhook-timestamp'],
+  signature: r.headers['webhook-signature'],
+});

@@ -12,6 +12,7 @@ import {
   deliveriesOf,
   receivedAt,
   registerEndpoint,
+  standardHeaders,
   webhookPath,
 } from '../../support/webhooks';
 
@@ -72,11 +73,7 @@ describe('webhook delivery (spec section 6)', () => {
     expect(
       verifyServiceSignature(got.headers['service-signature'], got.body, endpoint.secret),
     ).toBe(true);
-    const standard = {
-      id: got.headers['webhook-id'],
-      timestamp: got.headers['webhook-timestamp'],
-      signature: got.headers['webhook-signature'],
-    };
+    const standard = standardHeaders(got);
     expect(verifyStandardSignature(standard, got.body, endpoint.secret)).toBe(true);
     const otherSecret = `whsec_${randomBytes(32).toString('base64')}`;
     expect(verifyServiceSignature(got.headers['service-signature'], got.body, otherSecret)).toBe(
@@ -342,17 +339,12 @@ describe('webhook delivery (spec section 6)', () => {
       const [got] = await receivedAt(receiver, path, 1);
       expect(got.headers['service-signature'].match(/v1=/g)).toHaveLength(2);
       expect(got.headers['webhook-signature'].split(' ')).toHaveLength(2);
-      const standard = (r: typeof got) => ({
-        id: r.headers['webhook-id'],
-        timestamp: r.headers['webhook-timestamp'],
-        signature: r.headers['webhook-signature'],
-      });
       const now = Math.floor(clock.now.getTime() / 1000);
       for (const secret of [endpoint.secret, fresh]) {
         expect(
           verifyServiceSignature(got.headers['service-signature'], got.body, secret, { now }),
         ).toBe(true);
-        expect(verifyStandardSignature(standard(got), got.body, secret, { now })).toBe(true);
+        expect(verifyStandardSignature(standardHeaders(got), got.body, secret, { now })).toBe(true);
       }
       clock.advance(24 * 3600_000 + 1000);
       await rename('Rotated again');
@@ -369,7 +361,9 @@ describe('webhook delivery (spec section 6)', () => {
           now: then,
         }),
       ).toBe(false);
-      expect(verifyStandardSignature(standard(later), later.body, fresh, { now: then })).toBe(true);
+      expect(
+        verifyStandardSignature(standardHeaders(later), later.body, fresh, { now: then }),
+      ).toBe(true);
     } finally {
       clock.restore();
     }
