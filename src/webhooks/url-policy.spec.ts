@@ -102,4 +102,17 @@ describe('webhook URL policy', () => {
     expect(refusedAddress('example', true)).toBe('example, not an IP address');
     expect(refusedAddress('8.8.8.8', false)).toBeUndefined();
   });
+
+  it('checks the IPv4 address a NAT64 or 6to4 address reaches', () => {
+    expect(refusedAddress('64:ff9b::a9fe:a9fe', true)).toMatch(
+      /169\.254\.169\.254, a cloud metadata/,
+    );
+    expect(refusedAddress('64:ff9b::169.254.169.254', true)).toMatch(/cloud metadata/);
+    expect(refusedAddress('64:ff9b::7f00:1', false)).toMatch(/reaches 127\.0\.0\.1/);
+    expect(refusedAddress('2002:a00:1::1', false)).toMatch(/reaches 10\.0\.0\.1/);
+    expect(refusedAddress('2002:a9fe:a9fe::', true)).toMatch(/cloud metadata/);
+    expect(refusedAddress('64:ff9b::7f00:1', true)).toBeUndefined();
+    expect(refusedAddress('64:ff9b::cb00:710a', false)).toBeUndefined(); // 203.0.113.10
+    expect(refusedAddress('2001:db8::7f00:1', false)).toBeUndefined();
+  });
 });

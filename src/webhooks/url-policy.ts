@@ -43,10 +43,50 @@ const PRIVATE = blockList([
   ['fe80::', 10],
 ]);
 
+/**
+ * The IPv4 address an IPv6 address carries and reaches through a translator: NAT64 (64:ff9b::/96,
+ * the last 32 bits) and 6to4 (2002::/16, bits 16 to 47). IPv4-mapped forms BlockList matches itself.
+ */
+function embeddedIpv4(address: string): string | undefined {
+  const groups = expandIpv6(address);
+  if (!groups) return undefined;
+  const quad = (high: number, low: number) =>
+    [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
+  if (groups[0] === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((g) => g === 0)) {
+    return quad(groups[6], groups[7]);
+  }
+  if (groups[0] === 0x2002) return quad(groups[1], groups[2]);
+  return undefined;
+}
+
+/** The eight 16-bit groups of an IPv6 address (a dotted IPv4 tail included). */
+function expandIpv6(address: string): number[] | undefined {
+  let text = address.toLowerCase();
+  const tail = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (tail) {
+    const [a, b, c, d] = tail[1].split('.').map(Number);
+    text = `${text.slice(0, -tail[1].length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, rest] = text.split('::');
+  const part = (s: string | undefined) => (s ? s.split(':').map((g) => parseInt(g, 16)) : []);
+  const left = part(head);
+  const right = part(rest);
+  const groups =
+    rest === undefined
+      ? left
+      : [...left, ...Array(8 - left.length - right.length).fill(0), ...right];
+  return groups.length === 8 && groups.every((g) => g >= 0 && g <= 0xffff) ? groups : undefined;
+}
+
 /** The address and why it is refused ("10.0.0.1, a ... address"), or undefined when allowed. */
 export function refusedAddress(address: string, allowPrivate: boolean): string | undefined {
   const family = isIP(address);
   if (!family) return `${address}, not an IP address`;
+  const carried = family === 6 ? embeddedIpv4(address) : undefined;
+  if (carried) {
+    const refused = refusedAddress(carried, allowPrivate);
+    if (refused) return `${address}, which reaches ${refused}`;
+  }
   const type = family === 6 ? 'ipv6' : 'ipv4';
   if (METADATA.check(address, type)) return `${address}, a cloud metadata address`;
   if (!allowPrivate && PRIVATE.check(address, type)) {
