@@ -395,6 +395,18 @@ describe('BOLA matrix over the route table', () => {
     ['POST', '/v1/organization/:organization/webhook', 'canEditOrganization'],
     ['PATCH', '/v1/organization/:organization/webhook/:webhook', 'canEditOrganization'],
     ['DELETE', '/v1/organization/:organization/webhook/:webhook', 'canEditOrganization'],
+    ['POST', '/v1/organization/:organization/webhook/:webhook/test', 'canEditOrganization'],
+    [
+      'POST',
+      '/v1/organization/:organization/webhook/:webhook/event/:event/resend',
+      'canEditOrganization',
+    ],
+    [
+      'POST',
+      '/v1/organization/:organization/webhook/:webhook/secret/rotate',
+      'canEditOrganization',
+    ],
+    ['GET', '/v1/organization/:organization/webhook/:webhook/delivery', 'canViewOrganization'],
   ];
 
   it('has the routes it must cover, each addressed by the victim’s ids', () => {
