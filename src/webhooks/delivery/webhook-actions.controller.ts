@@ -7,7 +7,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { Access, AccessContext, Permission } from '../../common';
+import { Access, AccessContext, ApiErrors, Permission } from '../../common';
 import { WebhookEndpointsService } from '../webhook-endpoints.service';
 import {
   DEFAULT_ATTEMPT_LIMIT,
@@ -15,7 +15,7 @@ import {
   ListAttemptsQuery,
   TestWebhookDto,
 } from './webhook-actions.dto';
-import { WebhookActions } from './webhook-actions.service';
+import { SEND_LIMIT, WebhookActions } from './webhook-actions.service';
 import {
   AttemptListView,
   ResendView,
@@ -24,6 +24,10 @@ import {
 } from './webhook-actions.view';
 
 const NOT_FOUND = 'No such endpoint (or event) in this organization';
+const SENDS_LIMITED =
+  `More than ${SEND_LIMIT.limit} test events and resends of the organization in a minute ` +
+  '(`Retry-After` in seconds, `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`: ' +
+  'the end of the window as a unix timestamp)';
 
 @ApiTags('webhooks')
 @Controller('v1/organization/:organization/webhook/:webhook')
@@ -47,6 +51,7 @@ export class WebhookActionsController {
       '`error` says why, e.g. the URL is no longer allowed).',
   })
   @ApiOkResponse({ type: TestDeliveryView })
+  @ApiErrors([429, SENDS_LIMITED])
   @ApiBadRequestResponse({ description: 'event_type not an event type of spec section 6' })
   @ApiNotFoundResponse({ description: NOT_FOUND })
   test(
@@ -69,6 +74,7 @@ export class WebhookActionsController {
       'organization’s event list, whether or not the endpoint subscribes to its type.',
   })
   @ApiOkResponse({ type: ResendView })
+  @ApiErrors([429, SENDS_LIMITED])
   @ApiConflictResponse({ description: 'The endpoint is disabled' })
   @ApiNotFoundResponse({ description: NOT_FOUND })
   resend(

@@ -1,7 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { DomainError } from '../../common';
+import type Redis from 'ioredis';
+import { DomainError, RateLimiter } from '../../common';
+import { RedisConnections } from '../../redis';
 import { API_VERSION, EventLog, newEventId, PublicEventType } from '../../events';
 import { OrganizationsDirectory } from '../../organizations';
 import { WebhookEndpointsService } from '../webhook-endpoints.service';
@@ -11,9 +13,18 @@ import { WebhookAttempt } from './webhook-attempt.entity';
 import { WebhookClock } from './webhook-clock';
 import { WebhookDeliveries } from './webhook-deliveries.service';
 
+/**
+ * Test events and resends an organization may ask for per minute: each is a request to an outside
+ * server (a test one waits for it), so a loop of them is cut short.
+ */
+export const SEND_LIMIT = { limit: 30, windowMs: 60_000 };
+
 /** The routes that act on one endpoint's deliveries: test, resend, history. */
 @Injectable()
-export class WebhookActions {
+export class WebhookActions implements OnModuleDestroy {
+  private readonly redis: Redis;
+  private readonly limiter: RateLimiter;
+
   constructor(
     @InjectRepository(WebhookAttempt) private readonly attempts: Repository<WebhookAttempt>,
     private readonly endpoints: WebhookEndpointsService,
@@ -21,7 +32,15 @@ export class WebhookActions {
     private readonly events: EventLog,
     private readonly directory: OrganizationsDirectory,
     private readonly clock: WebhookClock,
-  ) {}
+    connections: RedisConnections,
+  ) {
+    this.redis = connections.session();
+    this.limiter = new RateLimiter(this.redis, `${connections.prefix}webhook-sends:`, SEND_LIMIT);
+  }
+
+  onModuleDestroy() {
+    this.redis.disconnect();
+  }
 
   /**
    * One attempt, now, of an event of `type` carrying the organization as its GET route answers
@@ -29,6 +48,7 @@ export class WebhookActions {
    */
   async test(organizationId: string, id: string, type: PublicEventType): Promise<TestDeliveryView> {
     const endpoint = await this.endpoints.find(organizationId, id);
+    await this.limiter.consume(organizationId);
     const organization = await this.directory.organizationView(organizationId);
     if (!organization) throw DomainError.notFound();
     const event = {
@@ -60,6 +80,7 @@ export class WebhookActions {
     if (!endpoint.active) {
       throw DomainError.conflict('the endpoint is disabled; enable it (PATCH active: true) first');
     }
+    await this.limiter.consume(organizationId);
     const deliveryId = await this.deliveries.resend(endpoint, event);
     return { deliveryId, event: { id: event.id, type: event.type } };
   }

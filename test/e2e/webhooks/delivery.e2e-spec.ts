@@ -369,6 +369,32 @@ describe('webhook delivery (spec section 6)', () => {
     }
   });
 
+  it('takes 30 test events and resends per organization and minute, then 429 with Retry-After', async () => {
+    const { owner, org, path, endpoint, rename } = await world();
+    await rename('Limited');
+    const [got] = await receivedAt(receiver, path, 1);
+    const base = `${webhookPath(org.id)}/${endpoint.id}`;
+    for (let i = 0; i < 29; i++) await owner.agent.post(`${base}/test`).send({}).expect(200);
+    await owner.agent.post(`${base}/event/${got.event.id}/resend`).expect(200);
+    const sent = receiver.at(path).length;
+    for (const res of [
+      await owner.agent.post(`${base}/test`).send({}),
+      await owner.agent.post(`${base}/event/${got.event.id}/resend`),
+    ]) {
+      expect(res.status).toBe(429);
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      expect(res.headers['x-ratelimit-limit']).toBe('30');
+    }
+    expect(receiver.at(path).length).toBeLessThanOrEqual(sent + 1);
+    // Another organization's sends are counted apart.
+    const other = await world();
+    await owner.agent.get(webhookPath(org.id)).expect(200);
+    await other.owner.agent
+      .post(`${webhookPath(other.org.id)}/${other.endpoint.id}/test`)
+      .send({})
+      .expect(200);
+  });
+
   it('allows at most 5 signing secrets at once (409)', async () => {
     const { owner, org, endpoint } = await world();
     const rotate = () => owner.agent.post(`${webhookPath(org.id)}/${endpoint.id}/secret/rotate`);
