@@ -18330,6 +18330,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description More than 30 test events and resends of the organization in a minute (`Retry-After` in seconds, `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`: the end of the window as a unix timestamp) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -18413,6 +18422,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description More than 30 test events and resends of the organization in a minute (`Retry-After` in seconds, `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`: the end of the window as a unix timestamp) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
