@@ -68,6 +68,14 @@ export class WebhookDeliveries {
     return endpoints.map(({ id }) => id);
   }
 
+  /**
+   * Whether the organization has an active endpoint now. None: the event has nowhere to go, and
+   * an endpoint registered later gets no earlier event.
+   */
+  hasActiveEndpoint(organizationId: string): Promise<boolean> {
+    return this.endpoints.exists({ where: { organizationId, active: true } });
+  }
+
   /** A delivery of a stored event to one endpoint again, with the whole retry schedule. */
   async resend(endpoint: WebhookEndpoint, event: PublicEvent): Promise<string> {
     const delivery = this.newDelivery(endpoint.id, event, this.clock.now());

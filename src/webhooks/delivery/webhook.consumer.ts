@@ -35,6 +35,8 @@ export class WebhookConsumer {
   async fanOut(job: Job<EventEnvelope>): Promise<void> {
     const event = job.data;
     if (!event.organization || !isPublicEventType(event.type)) return;
+    // Most organizations have no endpoint: one indexed read instead of a transaction per event.
+    if (!(await this.deliveries.hasActiveEndpoint(event.organization))) return;
     const wire = wireEvent({ ...event, type: event.type, organization: event.organization });
     let endpoints: string[] | undefined;
     await this.consumers.once(CONSUMER, event.id, async (manager) => {

@@ -139,7 +139,13 @@ describe('seat count pushes', () => {
       return s.requested_seq > s.pushed_seq;
     });
     const queue = t.get<Queue>(getQueueToken(QueueName.BillingCounts));
-    await (await queue.getJob(BILLING_COUNT_PUSH.jobId(org.id)))?.remove();
+    // The consumer adds the push job just after counting the change: lose it once it is waiting.
+    const job = await eventually(async () => {
+      const waiting = await queue.getJob(BILLING_COUNT_PUSH.jobId(org.id));
+      if (!waiting || !(await waiting.isDelayed())) throw new Error('no push waiting yet');
+      return waiting;
+    });
+    await job.remove();
     await sleep(6000);
     expect(pushesTo(providerId!)).toEqual([[1, 1]]);
     expect(await t.get<CountSweep>(CountSweep).sweep()).toBeGreaterThanOrEqual(1);
