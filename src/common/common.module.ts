@@ -2,6 +2,7 @@ import { Global, Logger, Module } from '@nestjs/common';
 import { Env } from '../config';
 import { parseKey, SecretBox } from './crypto/secret-box';
 import { TokenService } from './crypto/token.service';
+import { InProcessRequests } from './http/in-process-requests';
 import { ListResponder } from './http/list-responder';
 import { RecordResolvers } from './http/record-resolvers';
 import { UploadSlots } from './http/upload-slots';
@@ -15,7 +16,8 @@ const DEV_ENCRYPTION_KEY = 'ledgerline-development-only-key!';
 /**
  * The shared singletons of Common: the registry every module adds its record resolvers to, the
  * SecretBox keyed by ENCRYPTION_KEY, the TokenService, the ListResponder (with its cache) and the
- * UploadSlots every upload route counts its callers' uploads in.
+ * UploadSlots every upload route counts its callers' uploads in, and InProcessRequests (requests of
+ * this API run in process as their caller).
  * Global, imported once by the app.
  */
 @Global()
@@ -34,7 +36,15 @@ const DEV_ENCRYPTION_KEY = 'ledgerline-development-only-key!';
     TokenService,
     ListResponder,
     UploadSlots,
+    InProcessRequests,
   ],
-  exports: [RecordResolvers, SecretBox, TokenService, ListResponder, UploadSlots],
+  exports: [
+    RecordResolvers,
+    SecretBox,
+    TokenService,
+    ListResponder,
+    UploadSlots,
+    InProcessRequests,
+  ],
 })
 export class CommonModule {}

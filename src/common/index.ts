@@ -38,6 +38,13 @@ export { NormalizeEmail, Trim, TrimUpper } from './http/transforms';
 export { DateField, DecimalField, Omittable, QueryFlag } from './http/value-decorators';
 export { PageQuery } from './http/page-query';
 export { RateLimiter } from './http/rate-limiter';
+export { InProcessRequests } from './http/in-process-requests';
+export type {
+  InProcessCaller,
+  InProcessMethod,
+  InProcessRequest,
+  InProcessResponse,
+} from './http/in-process-requests';
 export type { RateLimit } from './http/rate-limiter';
 export {
   ApiErrors,

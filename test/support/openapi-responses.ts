@@ -74,9 +74,9 @@ export class ResponseChecker {
               ),
         );
       };
-      // An in-process read of `POST /v1/query` answers through light-my-request, whose `end` writes
-      // its chunk through `write` and emits `finish` twice: each chunk is kept once, each answer
-      // checked once.
+      // An in-process request (`InProcessRequests`: `POST /v1/query`'s reads) answers through
+      // light-my-request, whose `end` writes its chunk through `write` and emits `finish` twice:
+      // each chunk is kept once, each answer checked once.
       let ending = false;
       res.write = ((chunk: unknown, ...rest: unknown[]) => {
         if (!ending && isJson(res)) keep(chunk, rest[0]);
