@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Env, validateEnv } from './env.schema';
+import { agentEnabled, Env, validateEnv } from './env.schema';
 
 const root = join(__dirname, '..', '..');
 const declared = Object.keys(new Env());
@@ -145,6 +145,135 @@ describe('validateEnv', () => {
     expect(() => validateEnv({ BILLING_CURRENCY: 'usd' })).toThrow(/BILLING_CURRENCY/);
     expect(() => validateEnv({ BILLING_COUNTS_DEBOUNCE_MS: 'soon' })).toThrow(
       /BILLING_COUNTS_DEBOUNCE_MS must be an integer from 0 to 3600000/,
+    );
+  });
+
+  /** The agent's variables unset, or blank. */
+  const agentDefaults = {
+    LLM_API_KEY: undefined,
+    LLM_BASE_URL: undefined,
+    LLM_MODEL: 'claude-sonnet-4-6',
+    LLM_ALLOWED_MODELS: [],
+    LLM_MAX_TOKENS: 4096,
+    LLM_TIMEOUT_MS: 120_000,
+    LLM_MAX_RETRIES: 2,
+    AGENT_ENABLED: true,
+    AGENT_CONFIRM_WRITE_OPERATIONS: true,
+    AGENT_MAX_TOOL_CALLS_PER_MINUTE: 30,
+    AGENT_MAX_WRITE_OPS_PER_MINUTE: 10,
+    AGENT_MAX_DESTRUCTIVE_PER_HOUR: 5,
+    AGENT_PENDING_TTL_MINUTES: 60,
+    AGENT_MAX_TOOL_ROUNDS: 8,
+    ONBOARDING_IP_LIMIT: 10,
+  };
+
+  it('turns the agent on only with LLM_API_KEY, unless AGENT_ENABLED is false', () => {
+    const env = validateEnv({});
+    expect(agentEnabled(env)).toBe(false);
+    expect(env).toMatchObject(agentDefaults);
+    expect(agentEnabled(validateEnv({ LLM_API_KEY: 'key' }))).toBe(true);
+    expect(agentEnabled(validateEnv({ LLM_API_KEY: 'key', AGENT_ENABLED: '' }))).toBe(true);
+    expect(agentEnabled(validateEnv({ LLM_API_KEY: 'key', AGENT_ENABLED: 'true' }))).toBe(true);
+    expect(agentEnabled(validateEnv({ LLM_API_KEY: 'key', AGENT_ENABLED: 'false' }))).toBe(false);
+    expect(agentEnabled(validateEnv({ LLM_API_KEY: '', AGENT_ENABLED: 'true' }))).toBe(false);
+    expect(() => validateEnv({ AGENT_ENABLED: 'off' })).toThrow(
+      /AGENT_ENABLED must be true or false/,
+    );
+    expect(
+      validateEnv({ AGENT_CONFIRM_WRITE_OPERATIONS: 'false' }).AGENT_CONFIRM_WRITE_OPERATIONS,
+    ).toBe(false);
+  });
+
+  it('takes the agent settings, blanks meaning the defaults', () => {
+    const blanks = Object.fromEntries(Object.keys(agentDefaults).map((name) => [name, '']));
+    expect(validateEnv(blanks)).toMatchObject(agentDefaults);
+    const set = validateEnv({
+      LLM_BASE_URL: 'http://127.0.0.1:8080/anthropic',
+      LLM_MODEL: 'claude-haiku-4-5',
+      LLM_MAX_TOKENS: '1024',
+      LLM_TIMEOUT_MS: '30000',
+      LLM_MAX_RETRIES: '0',
+    });
+    expect(set).toMatchObject({
+      LLM_BASE_URL: 'http://127.0.0.1:8080/anthropic',
+      LLM_MODEL: 'claude-haiku-4-5',
+      LLM_MAX_TOKENS: 1024,
+      LLM_TIMEOUT_MS: 30000,
+      LLM_MAX_RETRIES: 0,
+    });
+    expect(() => validateEnv({ LLM_BASE_URL: 'https://api.anthropic.com/v1' })).toThrow(
+      /LLM_BASE_URL must not end in \/v1/,
+    );
+    expect(() => validateEnv({ LLM_BASE_URL: 'api.anthropic.com' })).toThrow(/LLM_BASE_URL/);
+    expect(() => validateEnv({ LLM_MAX_TOKENS: '0' })).toThrow(
+      /LLM_MAX_TOKENS must be an integer from 1 to 1000000/,
+    );
+    expect(() => validateEnv({ LLM_MAX_RETRIES: '11' })).toThrow(
+      /LLM_MAX_RETRIES must be an integer from 0 to 10/,
+    );
+    expect(() => validateEnv({ LLM_TIMEOUT_MS: '2m' })).toThrow(
+      /LLM_TIMEOUT_MS must be an integer/,
+    );
+    expect(() => validateEnv({ LLM_MODEL: 'claude sonnet' })).toThrow(
+      /LLM_MODEL must be a model id/,
+    );
+  });
+
+  it('keeps LLM_MODEL within LLM_ALLOWED_MODELS, and requires it set with the list', () => {
+    const env = validateEnv({
+      LLM_MODEL: 'claude-sonnet-4-6',
+      LLM_ALLOWED_MODELS: ' claude-sonnet-4-6 , Claude-Custom-1,',
+    });
+    expect(env.LLM_ALLOWED_MODELS).toEqual(['claude-sonnet-4-6', 'Claude-Custom-1']);
+    for (const unset of [{}, { LLM_MODEL: '' }]) {
+      expect(() => validateEnv({ ...unset, LLM_ALLOWED_MODELS: 'claude-sonnet-4-6' })).toThrow(
+        'LLM_MODEL: required with LLM_ALLOWED_MODELS (one of claude-sonnet-4-6)',
+      );
+    }
+    expect(() =>
+      validateEnv({
+        LLM_MODEL: 'claude-opus-4-6',
+        LLM_ALLOWED_MODELS: 'claude-sonnet-4-6,claude-haiku-4-5',
+      }),
+    ).toThrow(
+      'LLM_MODEL: must be one of LLM_ALLOWED_MODELS (claude-sonnet-4-6, claude-haiku-4-5) (got "claude-opus-4-6")',
+    );
+  });
+
+  it('bounds the agent limits; the pending time may be a fraction of a minute', () => {
+    expect(validateEnv({ AGENT_PENDING_TTL_MINUTES: '0.5' }).AGENT_PENDING_TTL_MINUTES).toBe(0.5);
+    expect(validateEnv({ AGENT_PENDING_TTL_MINUTES: '' }).AGENT_PENDING_TTL_MINUTES).toBe(60);
+    for (const bad of ['0', '-1', 'soon', '20000']) {
+      expect(() => validateEnv({ AGENT_PENDING_TTL_MINUTES: bad })).toThrow(
+        `AGENT_PENDING_TTL_MINUTES must be a number of minutes above 0, at most 10080 (got "`,
+      );
+    }
+    const set = validateEnv({
+      AGENT_MAX_TOOL_CALLS_PER_MINUTE: '60',
+      AGENT_MAX_WRITE_OPS_PER_MINUTE: '20',
+      AGENT_MAX_DESTRUCTIVE_PER_HOUR: '1',
+      AGENT_MAX_TOOL_ROUNDS: '3',
+      ONBOARDING_IP_LIMIT: '25',
+    });
+    expect(set).toMatchObject({
+      AGENT_MAX_TOOL_CALLS_PER_MINUTE: 60,
+      AGENT_MAX_WRITE_OPS_PER_MINUTE: 20,
+      AGENT_MAX_DESTRUCTIVE_PER_HOUR: 1,
+      AGENT_MAX_TOOL_ROUNDS: 3,
+      ONBOARDING_IP_LIMIT: 25,
+    });
+    for (const name of [
+      'AGENT_MAX_TOOL_CALLS_PER_MINUTE',
+      'AGENT_MAX_WRITE_OPS_PER_MINUTE',
+      'AGENT_MAX_DESTRUCTIVE_PER_HOUR',
+      'AGENT_MAX_TOOL_ROUNDS',
+      'ONBOARDING_IP_LIMIT',
+    ]) {
+      expect(() => validateEnv({ [name]: '0' })).toThrow(`${name} must be an integer`);
+      expect(() => validateEnv({ [name]: '1.5' })).toThrow(`${name} must be an integer`);
+    }
+    expect(() => validateEnv({ AGENT_MAX_TOOL_ROUNDS: '101' })).toThrow(
+      'AGENT_MAX_TOOL_ROUNDS must be an integer from 1 to 100',
     );
   });
 

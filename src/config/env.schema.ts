@@ -3,7 +3,9 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
+  IsNumber,
   IsOptional,
+  IsPositive,
   IsString,
   IsUrl,
   Matches,
@@ -38,7 +40,8 @@ const toList = ({ value }: { value: unknown }) =>
         .map((s) => s.trim().toLowerCase())
         .filter(Boolean)
     : value;
-const toOriginList = ({ value }: { value: unknown }) =>
+/** Comma-separated, each trimmed, case kept (origins, model ids). */
+const toTrimmedList = ({ value }: { value: unknown }) =>
   typeof value === 'string'
     ? value
         .split(',')
@@ -61,6 +64,23 @@ const integer = (min: number, max?: number) => ({
   message: (args: { property: string; value: unknown }) =>
     `${args.property} must be an integer ${max === undefined ? `>= ${min}` : `from ${min} to ${max}`} (got "${String(args.value)}")`,
 });
+
+const yesNo = (value: unknown) => toBool({ value });
+
+/** IsInt, Min and (when given) Max, each with the message of `integer(min, max)`. */
+const IntegerIn =
+  (min: number, max?: number): PropertyDecorator =>
+  (target, property) => {
+    const message = integer(min, max);
+    IsInt(message)(target, property);
+    Min(min, message)(target, property);
+    if (max !== undefined) Max(max, message)(target, property);
+  };
+
+const pendingMinutes = {
+  message: (args: { property: string; value: unknown }) =>
+    `${args.property} must be a number of minutes above 0, at most 10080 (got "${String(args.value)}")`,
+};
 
 /** The largest statement_timeout PostgreSQL takes (ms, a 32-bit integer). */
 const PG_MAX_TIMEOUT_MS = 2_147_483_647;
@@ -144,7 +164,7 @@ export class Env {
   API_PUBLIC_URL?: string;
 
   /** Further origins (besides FRONTEND_URL) whose browsers may send state-changing requests. */
-  @Transform(toOriginList)
+  @Transform(toTrimmedList)
   @IsUrl(urlOpts, {
     each: true,
     message: 'ALLOWED_ORIGINS must be a comma-separated list of http(s) origins',
@@ -415,6 +435,91 @@ export class Env {
   @IsBoolean({ message: 'WEBHOOK_ALLOW_PRIVATE_URLS must be true or false' })
   WEBHOOK_ALLOW_PRIVATE_URLS?: boolean;
 
+  // The AI assistant (the agent): on when LLM_API_KEY is set and AGENT_ENABLED is not false.
+  /** The language-model provider's API key (sent as `Authorization: Bearer`); unset: agent off. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  LLM_API_KEY?: string;
+
+  /**
+   * An Anthropic Messages API endpoint (a proxy, a gateway, a test fake) without `/v1`: the
+   * client appends `/v1/messages`. Unset: https://api.anthropic.com.
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsUrl(urlOpts, {
+    message: 'LLM_BASE_URL must be an http(s) URL such as https://api.anthropic.com',
+  })
+  @Matches(/^(?!.*\/v1\/?$)/, {
+    message: 'LLM_BASE_URL must not end in /v1 (the client appends /v1/messages)',
+  })
+  LLM_BASE_URL?: string;
+
+  /** The model a request names when it names none; one of LLM_ALLOWED_MODELS when that is set. */
+  @Transform(blankTo('claude-sonnet-4-6'))
+  @Matches(/^\S+$/, { message: 'LLM_MODEL must be a model id such as claude-sonnet-4-6' })
+  LLM_MODEL = 'claude-sonnet-4-6';
+
+  /** The models a request may name; empty: any. */
+  @Transform(toTrimmedList)
+  @IsString({ each: true })
+  LLM_ALLOWED_MODELS: string[] = [];
+
+  /** `max_tokens` of a request that sets none: the most tokens one answer of the model may have. */
+  @Transform(blankTo(4096, Number))
+  @IntegerIn(1, 1_000_000)
+  LLM_MAX_TOKENS = 4096;
+
+  /** How long one attempt may take, from sending the request to the end of the answer. */
+  @Transform(blankTo(120_000, Number))
+  @IntegerIn(1, 3_600_000)
+  LLM_TIMEOUT_MS = 120_000;
+
+  /** Further attempts after a 408, 409, 429, 5xx, timeout or lost connection; then 503. */
+  @Transform(blankTo(2, Number))
+  @IntegerIn(0, 10)
+  LLM_MAX_RETRIES = 2;
+
+  /** Only `false` turns the agent off (it is off anyway without LLM_API_KEY). */
+  @Transform(blankTo(true, yesNo))
+  @IsBoolean({ message: 'AGENT_ENABLED must be true or false' })
+  AGENT_ENABLED = true;
+
+  /** Write actions the agent proposes wait for the user's confirmation. */
+  @Transform(blankTo(true, yesNo))
+  @IsBoolean({ message: 'AGENT_CONFIRM_WRITE_OPERATIONS must be true or false' })
+  AGENT_CONFIRM_WRITE_OPERATIONS = true;
+
+  @Transform(blankTo(30, Number))
+  @IntegerIn(1, 10_000)
+  AGENT_MAX_TOOL_CALLS_PER_MINUTE = 30;
+
+  @Transform(blankTo(10, Number))
+  @IntegerIn(1, 10_000)
+  AGENT_MAX_WRITE_OPS_PER_MINUTE = 10;
+
+  @Transform(blankTo(5, Number))
+  @IntegerIn(1, 10_000)
+  AGENT_MAX_DESTRUCTIVE_PER_HOUR = 5;
+
+  /** How long a write action waits for its confirmation, in minutes (fractions allowed). */
+  @Transform(blankTo(60, Number))
+  @IsNumber({ allowNaN: false, allowInfinity: false }, pendingMinutes)
+  @IsPositive(pendingMinutes)
+  @Max(10_080, pendingMinutes)
+  AGENT_PENDING_TTL_MINUTES = 60;
+
+  /** Round trips to the model (each answering its tool calls) within one chat message. */
+  @Transform(blankTo(8, Number))
+  @IntegerIn(1, 100)
+  AGENT_MAX_TOOL_ROUNDS = 8;
+
+  /** Requests to the public onboarding routes allowed per client IP. */
+  @Transform(blankTo(10, Number))
+  @IntegerIn(1)
+  ONBOARDING_IP_LIMIT = 10;
+
   /** The parsed TRUST_PROXY, in the form express's `trust proxy` setting takes. */
   get trustProxy(): TrustProxy {
     return parseTrustProxy(this.TRUST_PROXY);
@@ -425,6 +530,10 @@ export class Env {
     return Boolean(this.BILLING_PROVIDER_URL && this.BILLING_API_KEY);
   }
 }
+
+/** The agent's routes exist only when the model's API key is set and AGENT_ENABLED is not false. */
+export const agentEnabled = (env: Env): boolean =>
+  Boolean(env.LLM_API_KEY) && env.AGENT_ENABLED !== false;
 
 export function validateEnv(raw: Record<string, unknown>): Env {
   const env = plainToInstance(Env, raw, { exposeDefaultValues: true });
@@ -452,6 +561,18 @@ export function validateEnv(raw: Record<string, unknown>): Env {
         ? '  BILLING_API_KEY: required with BILLING_PROVIDER_URL (or unset both: billing off)'
         : '  BILLING_PROVIDER_URL: required with BILLING_API_KEY (or unset both: billing off)',
     );
+  }
+  if (env.LLM_ALLOWED_MODELS.length) {
+    const named = typeof raw.LLM_MODEL === 'string' && raw.LLM_MODEL.trim() !== '';
+    if (!named) {
+      problems.push(
+        `  LLM_MODEL: required with LLM_ALLOWED_MODELS (one of ${env.LLM_ALLOWED_MODELS.join(', ')})`,
+      );
+    } else if (!env.LLM_ALLOWED_MODELS.includes(env.LLM_MODEL)) {
+      problems.push(
+        `  LLM_MODEL: must be one of LLM_ALLOWED_MODELS (${env.LLM_ALLOWED_MODELS.join(', ')}) (got "${env.LLM_MODEL}")`,
+      );
+    }
   }
   if (env.NODE_ENV === 'production' && !env.ENCRYPTION_KEY) {
     problems.push('  ENCRYPTION_KEY: required when NODE_ENV=production (64 hex characters)');

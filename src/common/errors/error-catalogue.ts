@@ -40,6 +40,8 @@ export const ERROR_CATALOGUE = {
   idempotencyKeyInProgress: { wire: 'idempotencyKeyInProgress', status: 409 },
   // A webhook URL with a refused scheme or address (issue 21's SSRF rules).
   webhookUrlNotAllowed: { wire: 'webhookUrlNotAllowed', status: 400 },
+  // The language model of the agent gave no answer (after its retries): try again later.
+  agentUnavailable: { wire: 'agentUnavailable', status: 503 },
 } as const satisfies Record<string, { wire: string; status: number }>;
 
 export type ErrorKey = keyof typeof ERROR_CATALOGUE;
