@@ -1275,6 +1275,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/plan/{plan}/pool": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a pool to a stock plan
+         * @description The pool a PUT of the plan would create when listed without an id (the same pool-created transaction, dated today): the plan’s other fields and pools stay as they are. Fractional quantities only for an LLC. A pool beyond the plan’s unallocated reservation → 400 `insufficientShares`: the plan reserves more than its class has unissued (authorized − issued − reserved by other plans), or its pools reserve more than the plan. Answers the plan as PUT does, the new pool among its pools (ordered by creation). Event plan.updated with the previous attributes.
+         */
+        post: operations["Plan_addPool"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/plan/{plan}/dashboard": {
         parameters: {
             query?: never;
@@ -1405,6 +1425,26 @@ export interface paths {
          * @description Shares of `security` at the lowest of the cap price and the round price less the discount: a post-money SAFE by the YC post-money safe (Company Capitalization = the cap table the day before `date`: issued shares of every class as converted, outstanding grants and warrants, available pool shares, the shares of notes and pre-money SAFEs converted on the same date, and the conversion shares of every post-money SAFE outstanding), a pre-money SAFE over that capitalization without the SAFEs, a note on its principal outstanding plus interest owed on `date`. `pricePerShare` is the round’s price; `preMoneyValuation` is recorded with the conversion, not used. Whole shares (rounded down) unless the organization is an LLC. Notes and SAFEs only (400); not active (converted twice) → 409; more shares than the class has unissued → `insufficientShares`.
          */
         post: operations["Holdings_convert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organization/{organization}/holding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization’s holdings, oldest first (`?limit`, `?offset`, `?type`)
+         * @description Option grants, RSUs, SARs, warrants, convertible notes and SAFEs of every status, each as `GET /v1/holding/:holding` shows it; `?type` keeps one type. Requires `canViewOrganization`, as the organization’s option list: a role with `canViewHolding` (the permission of `GET /v1/holding/:holding`) sees every holding, any other (a Shareholder) only the holdings of their own member records.
+         */
+        get: operations["OrganizationHoldings_list"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -12915,6 +12955,109 @@ export interface operations {
             };
         };
     };
+    Plan_addPool: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional; 1 to 255 printable ASCII characters, unique per request (a UUID). The first answer to a key (a success, or a refusal other than 409, 429 and 5xx) is kept 24 hours for the caller; a retry with the same key, method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing. Keys are per user. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                plan: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewPoolDto"];
+            };
+        };
+        responses: {
+            /** @description The plan with its pools, the new one included */
+            201: {
+                headers: {
+                    /** @description `true` when the answer is the one kept for the request’s `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanView"];
+                };
+            };
+            /** @description Keyed errors: `insufficientShares`; or `{error, message}` for a malformed body; or `{error, key: "invalidIdempotencyKey", message}`: an `Idempotency-Key` that is not 1 to 255 printable ASCII characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Requires `canEditPlan` in the organization `{error, message}`; or refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization or record does not exist, or is not the path organization’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `{error, key: "idempotencyKeyReused", message}`: this `Idempotency-Key` was sent with another method, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     Plan_dashboard: {
         parameters: {
             query?: never;
@@ -13746,6 +13889,78 @@ export interface operations {
             };
             /** @description `{error, key: "idempotencyKeyReused", message}`: this `Idempotency-Key` was sent with another method, path or body */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    OrganizationHoldings_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description Only holdings of this type; every type when left out. */
+                type?: "option_iso" | "option_nso" | "option" | "rsu" | "sar" | "warrant" | "convertible_note" | "safe";
+            };
+            header?: never;
+            path: {
+                organization: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The holdings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": (components["schemas"]["GrantView"] | components["schemas"]["WarrantView"] | components["schemas"]["NoteView"] | components["schemas"]["SafeView"])[];
+                };
+            };
+            /** @description Malformed path, query or body `{error, message}`; or a query parameter the route does not know `{message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Requires `canViewOrganization` in the organization `{error, message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization or record does not exist, or is not the path organization’s */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,19 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '../../common';
+import { AccessContext, DomainError } from '../../common';
 import { InTransaction } from '../../database';
 import { OrganizationsDirectory } from '../../organizations';
 import { LegalRecordsService } from '../../profiles';
 import { today } from '../quantities';
 import { toShareholdingView } from '../shareholdings/shareholding.view';
-import { ListMyHoldingsQuery } from './holding.dto';
+import { ListMyHoldingsQuery, ListOrganizationHoldingsQuery } from './holding.dto';
 import { Holding } from './holding.entity';
 import { HoldingRepository } from './holding.repository';
 import { HoldingView, PortfolioEntry, toHoldingView } from './holding.view';
 
 /**
- * Reading holdings: one (the guard decided), the caller's own across organizations, and an
- * entity's portfolio (its owner sees all of it, an organization's cap-table viewers their
- * organization's part).
+ * Reading holdings: one (the guard decided), the caller's own across organizations, an
+ * organization's (all of them, or the caller's own), and an entity's portfolio (its owner sees
+ * all of it, an organization's cap-table viewers their organization's part).
  */
 @Injectable()
 export class HoldingReadsService {
@@ -33,6 +33,25 @@ export class HoldingReadsService {
   async mine(userId: string, query: ListMyHoldingsQuery): Promise<HoldingView[]> {
     const members = await this.organizations.memberIdsOfUser(userId);
     const rows = await this.holdings.ofMembers(members, {
+      limit: query.limit ?? 100,
+      offset: query.offset ?? 0,
+    });
+    return this.views(rows);
+  }
+
+  /**
+   * `GET /v1/organization/:organization/holding`, oldest first. The route needs only
+   * `canViewOrganization`; a caller whose role lacks `canViewHolding` (a Shareholder) reads the
+   * holdings of their own member records alone, as `GET /v1/holding/:holding` lets them.
+   */
+  async ofOrganization(
+    access: AccessContext,
+    query: ListOrganizationHoldingsQuery,
+  ): Promise<HoldingView[]> {
+    const seesAll = access.scope === 'all' && access.permissions.has('canViewHolding');
+    const rows = await this.holdings.ofOrganization(access.organizationId!, {
+      ownOf: seesAll ? undefined : access.userId,
+      type: query.type,
       limit: query.limit ?? 100,
       offset: query.offset ?? 0,
     });

@@ -246,3 +246,12 @@ export class ConvertDto {
 
 /** `GET /v1/holding`: `?limit` (default 100, at most 1000) and `?offset`. */
 export class ListMyHoldingsQuery extends PageQuery {}
+
+/** `GET /v1/organization/:organization/holding`: a page (`?limit`, `?offset`), of one `?type`. */
+export class ListOrganizationHoldingsQuery extends PageQuery {
+  /** Only holdings of this type; every type when left out. */
+  @ApiPropertyOptional({ enum: HOLDING_TYPES })
+  @IsOptional()
+  @IsIn(HOLDING_TYPES)
+  type?: HoldingType;
+}

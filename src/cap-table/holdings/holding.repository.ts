@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
 import { AggregateRepository, InTransaction } from '../../database';
+import { membersOfUserSql } from '../../organizations';
+import type { HoldingType } from '../ledger/incentive-types';
 import { Shareholding } from '../shareholdings/shareholding.entity';
 import { VestingScheduleEntity } from '../vesting-schedules/vesting-schedule.entity';
 import { Holding } from './holding.entity';
@@ -38,6 +40,31 @@ export class HoldingRepository extends AggregateRepository<Holding> {
       order: { created: 'ASC', id: 'ASC' },
       ...(page && { take: page.limit, skip: page.offset }),
     });
+  }
+
+  /**
+   * A page of the organization's holdings, oldest first: of one type with `type`, only those of
+   * the user's own member records (not removed) with `ownOf`.
+   */
+  ofOrganization(
+    organizationId: string,
+    filter: { ownOf?: string; type?: HoldingType; limit: number; offset: number },
+  ): Promise<Holding[]> {
+    const query = this.repository
+      .createQueryBuilder('h')
+      .where('h.organizationId = :organizationId', { organizationId });
+    if (filter.type) query.andWhere('h.type = :type', { type: filter.type });
+    if (filter.ownOf !== undefined) {
+      query.andWhere(`h.memberId IN ${membersOfUserSql(':organizationId', ':userId')}`, {
+        userId: filter.ownOf,
+      });
+    }
+    return query
+      .orderBy('h.created', 'ASC')
+      .addOrderBy('h.id', 'ASC')
+      .limit(filter.limit)
+      .offset(filter.offset)
+      .getMany();
   }
 
   activeShareholdingsOf(memberIds: string[]): Promise<Shareholding[]> {

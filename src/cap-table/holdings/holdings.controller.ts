@@ -26,6 +26,7 @@ import {
   ConvertDto,
   CreateHoldingDto,
   ListMyHoldingsQuery,
+  ListOrganizationHoldingsQuery,
   RepayDto,
 } from './holding.dto';
 import { HoldingReadsService } from './holding-reads.service';
@@ -201,5 +202,29 @@ export class HoldingsController {
   })
   convert(@Access() access: AccessContext, @Param('holding') id: string, @Body() dto: ConvertDto) {
     return this.settlements.convert(access, id, dto);
+  }
+}
+
+@ApiTags('cap table')
+@ApiExtraModels(...HOLDING_VIEWS)
+@Controller('v1/organization/:organization/holding')
+export class OrganizationHoldingsController {
+  constructor(private readonly reads: HoldingReadsService) {}
+
+  @Get()
+  @Permission('canViewOrganization')
+  @ApiOperation({
+    summary: 'The organization’s holdings, oldest first (`?limit`, `?offset`, `?type`)',
+    description:
+      'Option grants, RSUs, SARs, warrants, convertible notes and SAFEs of every status, each as `GET /v1/holding/:holding` shows it; `?type` keeps one type. ' +
+      'Requires `canViewOrganization`, as the organization’s option list: a role with `canViewHolding` (the permission of `GET /v1/holding/:holding`) sees every holding, ' +
+      'any other (a Shareholder) only the holdings of their own member records.',
+  })
+  @ApiOkResponse({
+    description: 'The holdings',
+    schema: { type: 'array', items: HOLDING_VIEW_SCHEMA },
+  })
+  list(@Access() access: AccessContext, @Query() query: ListOrganizationHoldingsQuery) {
+    return this.reads.ofOrganization(access, query);
   }
 }

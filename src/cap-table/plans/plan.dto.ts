@@ -17,7 +17,7 @@ import { CANCELLATION_BEHAVIORS, CancellationBehavior } from '../ledger/incentiv
 /** More pools than any real plan has; keeps one request's transaction bounded. */
 export const MAX_POOLS = 100;
 
-/** A pool as the plan's POST creates it. */
+/** A pool as the plan’s POST creates it, and `POST /v1/plan/:plan/pool` adds one. */
 export class NewPoolDto {
   @Trim()
   @IsString()

@@ -8,7 +8,7 @@ import {
 } from '@nestjs/swagger';
 import { Access, AccessContext, ApiKeyedErrors, Permission, EMPTY_OBJECT } from '../../common';
 import { Idempotent } from '../../idempotency';
-import { CreatePlanDto, ReplacePlanDto } from './plan.dto';
+import { CreatePlanDto, NewPoolDto, ReplacePlanDto } from './plan.dto';
 import { PlanReadsService } from './plan-reads.service';
 import { PlanDashboard, PlanView, PoolListItem } from './plan.view';
 import { PlansService } from './plans.service';
@@ -90,6 +90,26 @@ export class PlanController {
   @ApiConflictResponse({ description: 'A pool left out has grants' })
   replace(@Access() access: AccessContext, @Param('plan') id: string, @Body() dto: ReplacePlanDto) {
     return this.plans.replace(access, id, dto);
+  }
+
+  @Post('pool')
+  @Idempotent()
+  @Permission('canEditPlan', { record: 'plan' })
+  @ApiOperation({
+    summary: 'Add a pool to a stock plan',
+    description:
+      'The pool a PUT of the plan would create when listed without an id (the same ' +
+      'pool-created transaction, dated today): the plan’s other fields and pools stay as they ' +
+      `are. Fractional quantities only for an LLC. A pool beyond the plan’s unallocated reservation → 400 ${INSUFFICIENT}. ` +
+      'Answers the plan as PUT does, the new pool among its pools (ordered by creation). Event plan.updated with the previous attributes.',
+  })
+  @ApiCreatedResponse({
+    description: 'The plan with its pools, the new one included',
+    type: PlanView,
+  })
+  @ApiKeyedErrors('insufficientShares')
+  addPool(@Access() access: AccessContext, @Param('plan') id: string, @Body() dto: NewPoolDto) {
+    return this.plans.addPool(access, id, dto);
   }
 
   @Delete()

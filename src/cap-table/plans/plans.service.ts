@@ -8,7 +8,7 @@ import { LedgerChange, LedgerWriter } from '../ledger/ledger-writer';
 import type { PlanState } from '../ledger/ledger-state';
 import { quantity, today } from '../quantities';
 import { PlanStep, planSteps, WantedPlan } from './plan-changes';
-import { CreatePlanDto, ReplacePlanDto } from './plan.dto';
+import { CreatePlanDto, NewPoolDto, ReplacePlanDto } from './plan.dto';
 import { Plan } from './plan.entity';
 import { PlanView, toPlanView } from './plan.view';
 import { Pool } from './pool.entity';
@@ -86,21 +86,28 @@ export class PlansService {
           body: { field: 'security' },
         });
       }
-      const before = await this.read(c, id);
-      const steps = planSteps(plan, [...c.state.pools.values()], wanted);
-      if (!steps.length) return before;
-      const date = today();
-      for (const step of steps) await c.apply(step.type, date, step.payload);
-      const after = await this.read(c, id);
-      await c.record({
-        type: 'plan.updated',
-        organizationId: organization.id,
-        actorUserId: access.userId,
-        object: after,
-        previous: previousAttributes(before, { ...after, updated: before.updated }),
-        description: `plan ${before.name}: ${describe(steps, before).join('; ')}`,
-      });
-      return after;
+      return this.applySteps(access, c, id, planSteps(plan, [...c.state.pools.values()], wanted));
+    });
+  }
+
+  /**
+   * One new pool (`POST /v1/plan/:plan/pool`): what a PUT listing the plan as it is plus this
+   * pool does, the same STOCK_PLAN_POOL_CREATED under the same rules and event.
+   */
+  async addPool(access: AccessContext, id: string, dto: NewPoolDto): Promise<PlanView> {
+    const organization = access.organization!;
+    const pool = {
+      name: dto.name,
+      sharesReserved: quantity(dto.sharesReserved, 'sharesReserved', organization),
+    };
+    return this.ledger.change(organization.id, access.userId, { plans: [id] }, async (c) => {
+      this.current(c, id);
+      return this.applySteps(access, c, id, [
+        {
+          type: 'STOCK_PLAN_POOL_CREATED',
+          payload: { pool: { id: randomUUID(), planId: id, ...pool } },
+        },
+      ]);
     });
   }
 
@@ -122,6 +129,29 @@ export class PlansService {
         this.counts.members(access),
       );
     });
+  }
+
+  /** Applies a change's steps today and records plan.updated; nothing when there are none. */
+  private async applySteps(
+    access: AccessContext,
+    c: LedgerChange,
+    id: string,
+    steps: PlanStep[],
+  ): Promise<PlanView> {
+    const before = await this.read(c, id);
+    if (!steps.length) return before;
+    const date = today();
+    for (const step of steps) await c.apply(step.type, date, step.payload);
+    const after = await this.read(c, id);
+    await c.record({
+      type: 'plan.updated',
+      organizationId: access.organizationId!,
+      actorUserId: access.userId,
+      object: after,
+      previous: previousAttributes(before, { ...after, updated: before.updated }),
+      description: `plan ${before.name}: ${describe(steps, before).join('; ')}`,
+    });
+    return after;
   }
 
   private current(c: LedgerChange, id: string): PlanState {

@@ -75,6 +75,23 @@ const freshPool = (name: string, sharesReserved: string) => ({
   outstanding: '0',
 });
 
+/** A validation refusal: 400 naming the field, with `invalidFields` when it is missing. */
+const refusal = (field: string, missing: boolean) => ({
+  error: 'Bad Request',
+  ...(missing ? { key: 'invalidFields' } : {}),
+  message: expect.stringContaining(field),
+});
+
+/** What a plan's body and a pool's body both refuse: [label, change, field, missing]. */
+const NAME_AND_RESERVATION_CASES: [string, Record<string, unknown>, string, boolean][] = [
+  ['name missing', { name: undefined }, 'name', true],
+  ['name empty', { name: '  ' }, 'name', false],
+  ['name too long', { name: 'x'.repeat(201) }, 'name', false],
+  ['sharesReserved missing', { sharesReserved: undefined }, 'sharesReserved', true],
+  ['sharesReserved negative', { sharesReserved: '-1' }, 'sharesReserved', false],
+  ['sharesReserved not a number', { sharesReserved: 'many' }, 'sharesReserved', false],
+];
+
 describe('stock plans and pools', () => {
   let t: TestApp;
   let db: DataSource;
@@ -451,14 +468,9 @@ describe('stock plans and pools', () => {
     });
 
     it.each([
-      ['name missing', { name: undefined }, 'name', true],
-      ['name empty', { name: '  ' }, 'name', false],
-      ['name too long', { name: 'x'.repeat(201) }, 'name', false],
+      ...NAME_AND_RESERVATION_CASES,
       ['security missing', { security: undefined }, 'security', true],
       ['security not a UUID', { security: 'common' }, 'security', false],
-      ['sharesReserved missing', { sharesReserved: undefined }, 'sharesReserved', true],
-      ['sharesReserved negative', { sharesReserved: '-1' }, 'sharesReserved', false],
-      ['sharesReserved not a number', { sharesReserved: 'many' }, 'sharesReserved', false],
       [
         'boardApprovalDate invalid',
         { boardApprovalDate: '2024-02-30' },
@@ -499,11 +511,7 @@ describe('stock plans and pools', () => {
           ...change,
         })
         .expect(400);
-      expect(res.body).toEqual({
-        error: 'Bad Request',
-        ...(missing ? { key: 'invalidFields' } : {}),
-        message: expect.stringContaining(field),
-      });
+      expect(res.body).toEqual(refusal(field, missing));
       expect(await snapshot(owner.agent, org.id, security.id)).toEqual(before);
     });
 
@@ -998,6 +1006,172 @@ describe('stock plans and pools', () => {
     });
   });
 
+  describe('POST /v1/plan/:plan/pool', () => {
+    const poolPath = (id: string) => `${planPath(id)}/pool`;
+
+    it('adds one pool: 201 with the plan and its pools (the new one last), one pool-created transaction dated today, plan.updated; GET shows it', async () => {
+      const { owner, org, security } = await capTable();
+      const plan = await createPlan(owner.agent, org.id, security.id);
+      const logBefore = await log(org.id);
+      const res = await owner.agent
+        .post(poolPath(plan.id))
+        // An id is not the client's to set: it is left out.
+        .send({ name: '  Advisors ', sharesReserved: 300000, id: MISSING })
+        .expect(201);
+      expect(res.body).toEqual({
+        ...plan,
+        // By creation: the later request's pool comes after Employees, whatever its name.
+        pools: [...plan.pools, freshPool('Advisors', '300000')],
+        updated: expect.stringMatching(TIMESTAMP),
+      });
+      const after = res.body as PlanBody;
+      expect(after.pools[1].id).not.toBe(MISSING);
+      expect((await owner.agent.get(planPath(plan.id)).expect(200)).body).toEqual(after);
+      const listed = (await owner.agent.get(poolsPath(org.id)).expect(200)).body;
+      expect(listed.map((x: { id: string }) => x.id)).toEqual(after.pools.map((x) => x.id));
+
+      expect((await log(org.id)).slice(logBefore.length)).toEqual([
+        {
+          type: 'STOCK_PLAN_POOL_CREATED',
+          effectiveDate: today(),
+          actor: owner.user.id,
+          payload: {
+            pool: {
+              id: after.pools[1].id,
+              planId: plan.id,
+              name: 'Advisors',
+              sharesReserved: '300000',
+            },
+          },
+        },
+      ]);
+      expect((await events(org.id)).filter((e) => e.type === 'plan.updated')).toEqual([
+        {
+          type: 'plan.updated',
+          actor: owner.user.id,
+          description: 'plan 2024 Equity Incentive Plan: pool Advisors created (300000)',
+          data: { object: after, previous_attributes: { pools: plan.pools } },
+        },
+      ]);
+      // Nothing moved in the class: the plan's reservation is what it was.
+      const cls = await owner.agent
+        .get(`/v1/organization/${org.id}/security/${security.id}`)
+        .expect(200);
+      expect(cls.body.reservedShares).toBe('1000000');
+      expect(await verifyLedger(t, org.id)).toMatchObject({ code: 0 });
+    });
+
+    it('takes an Idempotency-Key: a retry answers the first 201 and adds nothing', async () => {
+      const { owner, org, security } = await capTable();
+      const plan = await createPlan(owner.agent, org.id, security.id);
+      const key = randomUUID();
+      const send = () =>
+        owner.agent
+          .post(poolPath(plan.id))
+          .set('Idempotency-Key', key)
+          .send({ name: 'Advisors', sharesReserved: '1000' })
+          .expect(201);
+      const first = await send();
+      const retry = await send();
+      expect(retry.body).toEqual(first.body);
+      expect(retry.headers['idempotent-replayed']).toBe('true');
+      const stored = (await owner.agent.get(planPath(plan.id)).expect(200)).body as PlanBody;
+      expect(stored.pools.map((x) => x.name)).toEqual(['Employees', 'Advisors']);
+      expect((await log(org.id)).filter((r) => r.type === 'STOCK_PLAN_POOL_CREATED')).toHaveLength(
+        2,
+      );
+    });
+
+    it('keeps the pools within the plan: beyond its unallocated reservation 400 insufficientShares, nothing recorded; exactly the rest fits', async () => {
+      const { owner, org, security } = await capTable();
+      const plan = await createPlan(owner.agent, org.id, security.id);
+      const before = await snapshot(owner.agent, org.id, security.id);
+      const res = await owner.agent
+        .post(poolPath(plan.id))
+        .send({ name: 'Advisors', sharesReserved: '400001' })
+        .expect(400);
+      expect(res.body).toEqual({
+        error: 'Bad Request',
+        key: 'insufficientShares',
+        message: expect.stringContaining('1000001'),
+      });
+      expect(await snapshot(owner.agent, org.id, security.id)).toEqual(before);
+      const ok = await owner.agent
+        .post(poolPath(plan.id))
+        .send({ name: 'Advisors', sharesReserved: '400000' })
+        .expect(201);
+      expect(ok.body.pools.map((x: PoolBody) => x.available)).toEqual(['600000', '400000']);
+      // Full: not one more share.
+      await owner.agent
+        .post(poolPath(plan.id))
+        .send({ name: 'Directors', sharesReserved: '1' })
+        .expect(400)
+        .expect((r) => expect(r.body.key).toBe('insufficientShares'));
+      expect(await verifyLedger(t, org.id)).toMatchObject({ code: 0 });
+    });
+
+    it('takes fractional quantities for an LLC only', async () => {
+      const { owner, org, security } = await capTable();
+      const plan = await createPlan(owner.agent, org.id, security.id);
+      const res = await owner.agent
+        .post(poolPath(plan.id))
+        .send({ name: 'A', sharesReserved: '10.25' })
+        .expect(400);
+      expect(res.body).toEqual({
+        error: 'Bad Request',
+        message: expect.stringContaining('sharesReserved'),
+        field: 'sharesReserved',
+      });
+      const llc = await owner.agent
+        .post('/v1/organization')
+        .send({ name: 'Units LLC', type: 'llc' })
+        .expect(201);
+      const units = await createSecurity(owner.agent, llc.body.id, { authorizedShares: '1000.5' });
+      const unitPlan = await createPlan(owner.agent, llc.body.id, units.id, {
+        sharesReserved: '100.5',
+        pools: [],
+      });
+      const added = await owner.agent
+        .post(poolPath(unitPlan.id))
+        .send({ name: 'A', sharesReserved: '10.25' })
+        .expect(201);
+      expect(added.body.pools).toEqual([freshPool('A', '10.25')]);
+    });
+
+    it.each(NAME_AND_RESERVATION_CASES)(
+      'refuses %s (400) and records nothing',
+      async (_label, change, field, missing) => {
+        const { owner, org, security } = await capTable();
+        const plan = await createPlan(owner.agent, org.id, security.id);
+        const before = await snapshot(owner.agent, org.id, security.id);
+        const res = await owner.agent
+          .post(poolPath(plan.id))
+          .send({ name: 'Advisors', sharesReserved: '100', ...change })
+          .expect(400);
+        expect(res.body).toEqual(refusal(field, missing));
+        expect(await snapshot(owner.agent, org.id, security.id)).toEqual(before);
+      },
+    );
+
+    it('an unknown or deleted plan is 404, a bad id 400', async () => {
+      const { owner, org, security } = await capTable();
+      const plan = await createPlan(owner.agent, org.id, security.id, { pools: [] });
+      await owner.agent.delete(planPath(plan.id)).expect(200);
+      for (const id of [MISSING, plan.id]) {
+        await owner.agent
+          .post(poolPath(id))
+          .send({ name: 'A', sharesReserved: '1' })
+          .expect(404)
+          .expect(errorBody(404));
+      }
+      await owner.agent
+        .post(poolPath('not-a-uuid'))
+        .send({ name: 'A', sharesReserved: '1' })
+        .expect(400);
+      expect((await log(org.id)).filter((r) => r.type === 'STOCK_PLAN_POOL_CREATED')).toEqual([]);
+    });
+  });
+
   describe('DELETE /v1/plan/:plan', () => {
     it('deletes an empty plan: 200 `{}`, then 404 everywhere; the reservation returns; plan.deleted and the billing member count', async () => {
       const { owner, org, security } = await capTable();
@@ -1303,6 +1477,8 @@ describe('stock plans and pools', () => {
       pools: plan.pools.map(({ id, name: n, sharesReserved }) => ({ id, name: n, sharesReserved })),
     });
 
+    const newPool = { name: 'Advisors', sharesReserved: '1' };
+
     it('401 without a session on every route', async () => {
       const { org, security, plan } = await world();
       const answers = await Promise.all([
@@ -1312,6 +1488,7 @@ describe('stock plans and pools', () => {
         t.http.get(plansPath(org.id)),
         t.http.get(planPath(plan.id)),
         t.http.put(planPath(plan.id)).send(body(plan)),
+        t.http.post(`${planPath(plan.id)}/pool`).send(newPool),
         t.http.delete(planPath(plan.id)),
         t.http.get(`${planPath(plan.id)}/dashboard`),
         t.http.get(poolsPath(org.id)),
@@ -1338,23 +1515,32 @@ describe('stock plans and pools', () => {
           .expect(403)
           .expect(errorBody(403));
         await agent.put(planPath(plan.id)).send(body(plan)).expect(403).expect(errorBody(403));
+        await agent
+          .post(`${planPath(plan.id)}/pool`)
+          .send(newPool)
+          .expect(403)
+          .expect(errorBody(403));
         await agent.delete(planPath(plan.id)).expect(403).expect(errorBody(403));
         expect(await snapshot(owner.agent, org.id, security.id)).toEqual(before);
       }
     });
 
-    it('an Editor creates, replaces and deletes plans', async () => {
+    it('an Editor creates, replaces, adds pools to and deletes plans', async () => {
       const { owner, org, security } = await world();
       const editor = await memberAgent(t, owner.agent, org.id, 'Editor');
       const plan = await createPlan(editor.agent, org.id, security.id, { name: 'Editor plan' });
       await editor.agent.put(planPath(plan.id)).send(body(plan, 'Edited')).expect(200);
+      await editor.agent
+        .post(`${planPath(plan.id)}/pool`)
+        .send(newPool)
+        .expect(201);
       await editor.agent.delete(planPath(plan.id)).expect(200);
       const [created] = await events(org.id, 'plan.created');
       expect(created).toBeDefined();
       expect((await events(org.id, 'plan.deleted'))[0].actor).toBe(editor.user.id);
     });
 
-    it('PUT and DELETE need canEditPlan: canEditCapTable alone creates but cannot replace or delete (403)', async () => {
+    it('PUT, POST .../pool and DELETE need canEditPlan: canEditCapTable alone creates but cannot replace, add a pool or delete (403)', async () => {
       const { owner, org, security, plan } = await world();
       const role = await owner.agent
         .post(`/v1/organization/${org.id}/role`)
@@ -1372,11 +1558,16 @@ describe('stock plans and pools', () => {
       const before = await snapshot(owner.agent, org.id, security.id);
       for (const p of [plan, mine]) {
         await clerk.agent.put(planPath(p.id)).send(body(p)).expect(403).expect(errorBody(403));
+        await clerk.agent
+          .post(`${planPath(p.id)}/pool`)
+          .send(newPool)
+          .expect(403)
+          .expect(errorBody(403));
         await clerk.agent.delete(planPath(p.id)).expect(403).expect(errorBody(403));
       }
       expect(await snapshot(owner.agent, org.id, security.id)).toEqual(before);
 
-      // And canEditPlan alone replaces and deletes, but does not create.
+      // And canEditPlan alone replaces, adds pools and deletes, but does not create.
       const planner = await owner.agent
         .post(`/v1/organization/${org.id}/role`)
         .send({ name: 'Planner', permissions: ['canViewOrganization', 'canEditPlan'] })
@@ -1387,6 +1578,10 @@ describe('stock plans and pools', () => {
         .send({ name: 'P', security: security.id, sharesReserved: '1', pools: [] })
         .expect(403);
       await p2.agent.put(planPath(mine.id)).send(body(mine, 'Planned')).expect(200);
+      await p2.agent
+        .post(`${planPath(mine.id)}/pool`)
+        .send({ name: 'Planned pool', sharesReserved: '10' })
+        .expect(201);
       await p2.agent.delete(planPath(mine.id)).expect(200);
     });
 
@@ -1415,6 +1610,12 @@ describe('stock plans and pools', () => {
         .expect(403)
         .expect(errorBody(403));
       await a.put(planPath(id)).send(body(victim.plan)).expect(403).expect(errorBody(403));
+      // Not a member of the plan's organization: refused by the guard before anything is read.
+      await a
+        .post(`${planPath(id)}/pool`)
+        .send(newPool)
+        .expect(403)
+        .expect(errorBody(403));
       await a.delete(planPath(id)).expect(403).expect(errorBody(403));
       await a.get(plansPath(victim.org.id)).expect(403);
       await a.get(poolsPath(victim.org.id)).expect(403);
@@ -1448,11 +1649,16 @@ describe('stock plans and pools', () => {
       await a.get(planPath(MISSING)).expect(404).expect(errorBody(404));
       await a.get(`${planPath(MISSING)}/dashboard`).expect(404);
       await a.delete(planPath(MISSING)).expect(404);
+      await a
+        .post(`${planPath(MISSING)}/pool`)
+        .send(newPool)
+        .expect(404)
+        .expect(errorBody(404));
       await a.get(planPath('not-a-uuid')).expect(400);
     });
   });
 
-  it('a history of creates, PUTs, grants, cancellations and deletes replays to the same tables (ledger:verify)', async () => {
+  it('a history of creates, PUTs, added pools, grants, cancellations and deletes replays to the same tables (ledger:verify)', async () => {
     const { owner, org, security } = await capTable('100000');
     const holder = await createHolder(owner.agent, org.id);
     const plan = await createPlan(owner.agent, org.id, security.id, {
@@ -1478,6 +1684,10 @@ describe('stock plans and pools', () => {
         ],
       })
       .expect(200);
+    await owner.agent
+      .post(`${planPath(plan.id)}/pool`)
+      .send({ name: 'D', sharesReserved: '5000' })
+      .expect(201);
     await owner.agent
       .put(planPath(plan.id))
       .send({

@@ -407,6 +407,8 @@ describe('BOLA matrix over the route table', () => {
       'canEditOrganization',
     ],
     ['GET', '/v1/organization/:organization/webhook/:webhook/delivery', 'canViewOrganization'],
+    ['GET', '/v1/organization/:organization/holding', 'canViewOrganization'],
+    ['POST', '/v1/plan/:plan/pool', 'canEditPlan'],
   ];
 
   it('has the routes it must cover, each addressed by the victim’s ids', () => {
