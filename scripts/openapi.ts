@@ -44,6 +44,9 @@ function generateMetadata(filename: string) {
 
 async function document(): Promise<object> {
   const { NestFactory } = await import('@nestjs/core');
+  // The contract documents the agent's routes too: they are composed only with an LLM key.
+  // eslint-disable-next-line no-restricted-properties -- the document is built, not served
+  process.env.LLM_API_KEY ??= 'openapi-document';
   const { AppModule } = await import('../src/app.module');
   const { openApiDocument } = await import('../src/openapi');
   const app = await NestFactory.create(AppModule, { preview: true, logger: false });

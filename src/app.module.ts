@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import { ActivityModule } from './activity';
+import { AgentModule } from './agent';
 import { AuthModule } from './auth';
 import { BillingModule } from './billing';
 import { CapTableModule } from './cap-table';
@@ -42,6 +43,7 @@ import { WebhooksModule } from './webhooks';
     OcfModule,
     BillingModule,
     WebhooksModule,
+    AgentModule.register(),
   ],
   providers: [
     { provide: APP_GUARD, useClass: CsrfGuard },

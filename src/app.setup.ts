@@ -6,6 +6,7 @@ import { sessionMiddleware } from './auth';
 import { BILLING_WEBHOOK_PATH } from './billing';
 import {
   AllExceptionsFilter,
+  ApiDocument,
   conditionalListShortcut,
   JSON_TYPES,
   jsonBody,
@@ -62,6 +63,7 @@ export async function setupApp(app: INestApplication): Promise<INestApplication>
   app.useGlobalFilters(new AllExceptionsFilter());
   app.enableShutdownHooks();
 
+  app.get(ApiDocument).provide(() => openApiDocument(app));
   if (!isProduction(env) && env.SWAGGER_ENABLED !== false) await mountOpenApi(app, env);
   return app;
 }

@@ -2508,6 +2508,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/agent/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the agent is on
+         * @description Served only while the agent is on (LLM_API_KEY set, AGENT_ENABLED not `false`); otherwise this and every agent route answer 404.
+         */
+        get: operations["AgentStatus_status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agent/chat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * One turn of a conversation with the agent about an organization
+         * @description The agent reads with the caller’s permissions; write and destructive tools wait as `pendingConfirmations` (writes only while AGENT_CONFIRM_WRITE_OPERATIONS is not false) until `POST /v1/agent/confirm`. A turn makes at most AGENT_MAX_TOOL_ROUNDS rounds of tools (`truncated: true` when it stopped there). `history` seeds a new conversation. Another user’s or organization’s conversation is 404; the organization’s main conversation (`mainConversationId` of the context) is any member’s. 503 when the language model cannot be reached after its retries.
+         */
+        post: operations["Chat_turn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agent/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm (run) or reject a pending step
+         * @description Runs the step’s route as the confirming person after checking their current permission (refused: 200 `failed` with `error`, the step decided). Steps of the main conversation may be decided by any member. A step waits AGENT_PENDING_TTL_MINUTES (default 60).
+         */
+        post: operations["Chat_confirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organization/{organization}/agent/context": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the agent works with here: the organization, the caller’s role, counts, tools and limits
+         * @description What the agent works with here: the organization, the caller’s role, counts, tools and limits. Needs `canViewOrganization` in the organization the route addresses.
+         */
+        get: operations["AgentContext_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organization/{organization}/agent/tools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The agent’s tools in this organization, for the caller
+         * @description Every tool of the catalogue, each a route of this API run as the caller; the ones the caller’s role cannot use are `allowed: false` and never offered to the model.
+         */
+        get: operations["AgentTools_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5960,6 +6060,170 @@ export interface components {
         AttemptListView: {
             /** @description Newest first */
             data: components["schemas"]["AttemptView"][];
+        };
+        AgentStatusView: {
+            /**
+             * @description Always true: without the agent the route is absent
+             * @enum {boolean}
+             */
+            enabled: true;
+            /**
+             * @description The version of the tool catalogue
+             * @example 2026-11-27
+             */
+            version: string;
+        };
+        HistoryMessageDto: {
+            /** @enum {string} */
+            role: "user" | "assistant";
+            content: string;
+        };
+        ChatDto: {
+            /**
+             * Format: uuid
+             * @description The organization the conversation is about
+             */
+            organization: string;
+            message: string;
+            /**
+             * Format: uuid
+             * @description Continue this conversation (the caller’s own, or the organization’s main one)
+             */
+            conversationId?: string;
+            /** @description Seeds a new conversation only: roles alternate from `user` to a final `assistant` */
+            history?: components["schemas"]["HistoryMessageDto"][];
+        };
+        ToolCallView: {
+            /** @description The model’s tool_use id */
+            id: string;
+            name: string;
+            input: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            status: "executed" | "pending" | "failed";
+            /** @description The route’s answer, when executed */
+            result?: ({
+                [key: string]: unknown;
+            } | unknown[] | string | number | boolean) | null;
+            error?: string;
+        };
+        PendingConfirmationView: {
+            /** Format: uuid */
+            stepId: string;
+            tool: string;
+            /** @enum {string} */
+            kind: "write" | "destructive";
+            input: {
+                [key: string]: unknown;
+            };
+            /** @description What it would do, in words */
+            summary: string;
+            /** Format: date-time */
+            expiresAt: string;
+        };
+        ChatView: {
+            /** @description The agent’s answer (its last text) */
+            response: string;
+            /** Format: uuid */
+            conversationId: string;
+            /** @description true when the turn stopped at AGENT_MAX_TOOL_ROUNDS rounds of tools */
+            truncated: boolean;
+            toolCalls: components["schemas"]["ToolCallView"][];
+            pendingConfirmations: components["schemas"]["PendingConfirmationView"][];
+        };
+        ConfirmDto: {
+            /** Format: uuid */
+            stepId: string;
+            /** @description true runs the step, false rejects it */
+            confirmed: boolean;
+        };
+        ConfirmView: {
+            /** Format: uuid */
+            stepId: string;
+            /** @enum {string} */
+            status: "executed" | "rejected" | "failed";
+            /** @description The route’s answer, when executed */
+            result?: ({
+                [key: string]: unknown;
+            } | unknown[] | string | number | boolean) | null;
+            /** @description Why it failed (e.g. the permission is no longer held) */
+            error?: string;
+        };
+        OrganizationSummaryView: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            legalName: string | null;
+            currency: string;
+            type: string;
+        };
+        CountsView: {
+            /** @description Current members */
+            members: number;
+            /** @description Members holding active shares */
+            shareholders: number;
+            /** @description Members with active shares or an active grant, warrant or convertible */
+            stakeholders: number;
+        };
+        CapabilitiesView: {
+            /** @description Writes wait for a confirmation (destructive actions always do) */
+            confirmWrites: boolean;
+            /** @description The tools offered to this caller */
+            tools: string[];
+        };
+        LimitView: {
+            limit: number;
+            remaining: number;
+            /** @description End of the window, unix seconds */
+            reset: number;
+        };
+        LimitsView: {
+            /** @description Tool calls per minute */
+            toolCalls: components["schemas"]["LimitView"];
+            /** @description Executed writes per minute */
+            writes: components["schemas"]["LimitView"];
+            /** @description Executed destructive actions per hour */
+            destructive: components["schemas"]["LimitView"];
+        };
+        AgentContextView: {
+            organization: components["schemas"]["OrganizationSummaryView"];
+            /**
+             * Format: uuid
+             * @description The caller’s role
+             */
+            role: string | null;
+            /** @description The permissions of the caller’s role */
+            permissions: string[];
+            counts: components["schemas"]["CountsView"];
+            capabilities: components["schemas"]["CapabilitiesView"];
+            /** @description The caller’s agent limits now */
+            limits: components["schemas"]["LimitsView"];
+            /**
+             * Format: uuid
+             * @description The organization’s shared conversation
+             */
+            mainConversationId: string;
+        };
+        AgentToolView: {
+            /** @example list_shareholdings */
+            name: string;
+            description: string;
+            /** @enum {string} */
+            kind: "read" | "write" | "destructive";
+            /**
+             * @description The permission its route needs
+             * @example canViewCapTable
+             */
+            permission: string;
+            /** @description Runs only once a person confirms it (POST /v1/agent/confirm) */
+            requiresConfirmation: boolean;
+            /** @description The caller’s role may use it and its route is served; only these are offered */
+            allowed: boolean;
+            /** @description JSON Schema of its input: the route’s body, query and record ids; null when absent */
+            inputSchema: {
+                [key: string]: unknown;
+            } | null;
         };
         /** @description `{error, message}`; `{error, key, message}` for keyed errors; `{message}` on the routes that say so. Some refusals add details (`problems`, `rows`, `fields`). */
         ErrorBody: ({
@@ -18809,6 +19073,369 @@ export interface operations {
              *
              *     The organization or record does not exist, or is not the path organization’s
              */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    AgentStatus_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentStatusView"];
+                };
+            };
+            /** @description A query parameter the route does not know `{message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Chat_turn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatView"];
+                };
+            };
+            /** @description Keyed errors: `agentUnavailable`; or `{error, message}` for a malformed body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Requires `canViewOrganization` in the organization `{error, message}`; or refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description No such conversation of the caller in this organization
+             *
+             *     The organization or record does not exist, or is not the path organization’s
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A limit of the agent was reached (tool calls per minute, writes per minute, destructive actions per hour): `Retry-After` in seconds, `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` (unix seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Chat_confirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfirmDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConfirmView"];
+                };
+            };
+            /** @description Malformed path, query or body `{error, message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such step, or another user’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The step is decided or has expired */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A limit of the agent was reached (tool calls per minute, writes per minute, destructive actions per hour): `Retry-After` in seconds, `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` (unix seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    AgentContext_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organization: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentContextView"];
+                };
+            };
+            /** @description Malformed path, query or body `{error, message}`; or a query parameter the route does not know `{message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Requires `canViewOrganization` in the organization `{error, message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization or record does not exist, or is not the path organization’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    AgentTools_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organization: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentToolView"][];
+                };
+            };
+            /** @description Malformed path, query or body `{error, message}`; or a query parameter the route does not know `{message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Requires `canViewOrganization` in the organization `{error, message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
                 headers: {
                     [name: string]: unknown;

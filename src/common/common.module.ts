@@ -2,6 +2,7 @@ import { Global, Logger, Module } from '@nestjs/common';
 import { Env } from '../config';
 import { parseKey, SecretBox } from './crypto/secret-box';
 import { TokenService } from './crypto/token.service';
+import { ApiDocument } from './http/api-document';
 import { InProcessRequests } from './http/in-process-requests';
 import { ListResponder } from './http/list-responder';
 import { RecordResolvers } from './http/record-resolvers';
@@ -37,6 +38,7 @@ const DEV_ENCRYPTION_KEY = 'ledgerline-development-only-key!';
     ListResponder,
     UploadSlots,
     InProcessRequests,
+    ApiDocument,
   ],
   exports: [
     RecordResolvers,
@@ -45,6 +47,7 @@ const DEV_ENCRYPTION_KEY = 'ledgerline-development-only-key!';
     ListResponder,
     UploadSlots,
     InProcessRequests,
+    ApiDocument,
   ],
 })
 export class CommonModule {}

@@ -45,7 +45,7 @@ export type {
   InProcessRequest,
   InProcessResponse,
 } from './http/in-process-requests';
-export type { RateLimit } from './http/rate-limiter';
+export type { RateLimit, RateLimitState } from './http/rate-limiter';
 export {
   ApiErrors,
   ApiKeyedErrors,
@@ -66,3 +66,5 @@ export type { IssuedSecret } from './crypto/token.service';
 
 export { AppLogger } from './logging/app-logger';
 export { freePort, portAnswers } from './net';
+export { ApiDocument } from './http/api-document';
+export { pinnedOrganization, pinOrganization } from './http/organization-pin';

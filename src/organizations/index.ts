@@ -7,6 +7,7 @@ export {
   OWN_PERMISSIONS,
   PERMISSIONS,
   ROLE_PERMISSIONS,
+  SELF_PERMISSIONS,
 } from './permissions/permissions';
 export type { PermissionName } from './permissions/permissions';
 export {

@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, Inject, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
+import { pinnedOrganization } from './organization-pin';
 import './session.types';
 import { DomainError } from '../errors/domain-error';
 import {
@@ -63,6 +64,10 @@ export class AccessGuard implements CanActivate {
     ]);
     const form = upload && req.is('multipart/form-data') ? 'unread' : undefined;
     await this.checker.authorize(req, access.permission, access.target, form);
+    const pinned = pinnedOrganization(req);
+    if (pinned !== undefined && req.access?.organizationId !== pinned) {
+      throw DomainError.notFound();
+    }
     return true;
   }
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Request } from 'express';
 import { DispatchFunc, inject } from 'light-my-request';
+import { pinOrganization } from './organization-pin';
 
 export type InProcessMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -11,7 +12,12 @@ export interface InProcessRequest {
   url: string;
   body?: unknown;
   headers?: Record<string, string>;
+  /** Pins the request to this organization (`pinOrganization`): any other one answers 404. */
+  organization?: string;
 }
+
+/** Carries a pin from `callAs` to the dispatched request, where it becomes the request's own. */
+const PIN_HEADER = 'x-in-process-organization-pin';
 
 /** Its answer: `body` parsed when JSON (null when empty), `bytes` the size of the raw body. */
 export interface InProcessResponse {
@@ -74,6 +80,8 @@ export class InProcessRequests {
     }
     const hasBody = request.body !== undefined;
     if (hasBody) headers['content-type'] = 'application/json';
+    delete headers[PIN_HEADER];
+    if (request.organization) headers[PIN_HEADER] = request.organization;
     headers.cookie = caller.cookie;
     headers['x-request-id'] = caller.requestId ?? '';
     const answer = await inject(dispatch, {
@@ -116,6 +124,9 @@ export class InProcessRequests {
         request: over(Object.getPrototypeOf(req) as object, app.request),
         response: over(Object.getPrototypeOf(res) as object, app.response),
       });
+      const pin = req.headers[PIN_HEADER];
+      delete req.headers[PIN_HEADER];
+      if (typeof pin === 'string') pinOrganization(req, pin);
       Object.assign(req, { complete: true });
       Object.assign(req.socket, { readable: true });
       injected.handle(req, res);

@@ -1,6 +1,13 @@
 import type Redis from 'ioredis';
 import { DomainError } from '../errors/domain-error';
 
+/** `X-RateLimit-*` as a value: the limit, calls left, the window's end in unix seconds. */
+export interface RateLimitState {
+  limit: number;
+  remaining: number;
+  reset: number;
+}
+
 export interface RateLimit {
   /** Calls allowed per window. */
   limit: number;
@@ -20,24 +27,40 @@ export class RateLimiter {
     private readonly rule: RateLimit,
   ) {}
 
-  /** Counts one call of `key`; throws the 429 when it is one too many. */
-  async consume(key: string): Promise<void> {
+  /**
+   * Counts `count` calls of `key` (1 by default); throws the 429 when they would pass the limit,
+   * and then counts none of them (a batch runs whole or not at all).
+   */
+  async consume(key: string, count = 1): Promise<void> {
     const redisKey = `${this.prefix}${key}`;
     const results = await this.redis
       .multi()
       // The first call of a window starts it: the key expires with the window.
       .set(redisKey, '0', 'PX', this.rule.windowMs, 'NX')
-      .incr(redisKey)
+      .incrby(redisKey, count)
       .pttl(redisKey)
       .exec();
-    const count = Number(results?.[1]?.[1] ?? 0);
+    const total = Number(results?.[1]?.[1] ?? 0);
     const ttlMs = Number(results?.[2]?.[1] ?? this.rule.windowMs);
-    if (count <= this.rule.limit) return;
+    if (total <= this.rule.limit) return;
+    await this.redis.decrby(redisKey, count);
     const leftMs = ttlMs > 0 ? ttlMs : this.rule.windowMs;
     throw DomainError.tooManyRequests(
       leftMs / 1000,
       'too many requests, retry later',
       this.rule.limit,
     );
+  }
+
+  /** Where `key` stands: its limit, the calls left in the window and when the window ends. */
+  async state(key: string, now = Date.now()): Promise<RateLimitState> {
+    const redisKey = `${this.prefix}${key}`;
+    const [used, ttlMs] = await Promise.all([this.redis.get(redisKey), this.redis.pttl(redisKey)]);
+    const windowLeft = ttlMs > 0 ? ttlMs : this.rule.windowMs;
+    return {
+      limit: this.rule.limit,
+      remaining: Math.max(0, this.rule.limit - Number(used ?? 0)),
+      reset: Math.ceil((now + windowLeft) / 1000),
+    };
   }
 }

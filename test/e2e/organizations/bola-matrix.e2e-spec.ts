@@ -1,3 +1,4 @@
+import '../../support/agent-on';
 import type { Agent, Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { listRoutes, RouteEntry } from '../../../src/common';
@@ -254,7 +255,8 @@ describe('BOLA matrix over the route table', () => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp();
+    // The agent's routes are in the matrix; its model is never reached (a closed local port).
+    t = await createTestApp({ env: { LLM_BASE_URL: 'http://127.0.0.1:9' } });
     routes = listRoutes(t.app);
     const v = await makeSide('Victim');
     victim = v;

@@ -1,0 +1,65 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { agentEnabled, loadEnv } from '../config';
+import { OrganizationsModule } from '../organizations';
+import { AgentChat } from './chat/agent-chat.service';
+import { AgentSteps } from './chat/agent-steps.service';
+import { ChatController } from './chat/chat.controller';
+import { AgentContextController } from './context/agent-context.controller';
+import { AgentContext } from './context/agent-context.service';
+import { AgentLimits } from './limits/agent-limits';
+import { LlmClient } from './llm/llm-client';
+import { AgentStatusController } from './status/agent-status.controller';
+import { AgentConversation } from './store/agent-conversation.entity';
+import { AgentMessage } from './store/agent-message.entity';
+import { AgentStep } from './store/agent-step.entity';
+import { Conversations } from './store/conversations';
+import { AgentToolsController } from './tools/agent-tools.controller';
+import { AgentTools } from './tools/agent-tools.service';
+import { ToolRunner } from './tools/tool-runner';
+
+/**
+ * Whether the agent is on, decided when the app's modules are composed. An invalid configuration
+ * counts as off here: start-up reports it by name right after.
+ */
+function enabled(): boolean {
+  try {
+    return agentEnabled(loadEnv());
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The AI agent (issue 23). Present only when LLM_API_KEY is set and AGENT_ENABLED is not `false`:
+ * otherwise no route of it is mounted (404) and nothing of it runs.
+ */
+@Module({})
+export class AgentModule {
+  static register(): DynamicModule {
+    if (!enabled()) return { module: AgentModule };
+    return {
+      module: AgentModule,
+      imports: [
+        TypeOrmModule.forFeature([AgentConversation, AgentMessage, AgentStep]),
+        OrganizationsModule,
+      ],
+      controllers: [
+        AgentStatusController,
+        ChatController,
+        AgentContextController,
+        AgentToolsController,
+      ],
+      providers: [
+        LlmClient,
+        AgentTools,
+        ToolRunner,
+        AgentLimits,
+        Conversations,
+        AgentSteps,
+        AgentChat,
+        AgentContext,
+      ],
+    };
+  }
+}

@@ -1,0 +1,189 @@
+import { Injectable } from '@nestjs/common';
+import type Anthropic from '@anthropic-ai/sdk';
+import type { Request } from 'express';
+import { AccessContext, DomainError } from '../../common';
+import { Env } from '../../config';
+import { AgentLimits } from '../limits/agent-limits';
+import { LlmClient } from '../llm/llm-client';
+import { AgentConversation } from '../store/agent-conversation.entity';
+import { Conversations } from '../store/conversations';
+import { AgentTools } from '../tools/agent-tools.service';
+import { TOOLS, ToolDefinition } from '../tools/tool-catalogue';
+import { outputText, ToolOutcome, ToolRunner } from '../tools/tool-runner';
+import { AgentSteps } from './agent-steps.service';
+import { ChatDto } from './chat.dto';
+import { ChatView, ToolCallView } from './chat.view';
+import { systemPrompt, untrusted } from './untrusted';
+
+type ToolUse = Anthropic.ToolUseBlock;
+type ToolResult = Anthropic.ToolResultBlockParam;
+
+/** Roles of a seeding history: alternating from `user` to a final `assistant`. */
+function checkHistory(dto: ChatDto) {
+  if (!dto.history) return;
+  if (dto.conversationId) {
+    throw DomainError.badRequest('history seeds a new conversation only: leave out conversationId');
+  }
+  const alternates = dto.history.every((m, i) => m.role === (i % 2 === 0 ? 'user' : 'assistant'));
+  if (!alternates || dto.history.length % 2 !== 0) {
+    throw DomainError.badRequest('history: roles alternate from user to a final assistant message');
+  }
+}
+
+const textOf = (content: Anthropic.ContentBlock[]) =>
+  content
+    .filter((b): b is Anthropic.TextBlock => b.type === 'text')
+    .map((b) => b.text)
+    .join('\n')
+    .trim();
+
+/**
+ * One chat turn: the person's message, then rounds of the model and its tools until it answers,
+ * at most AGENT_MAX_TOOL_ROUNDS rounds. Reads run at once as the person; writes and destructive
+ * actions wait as steps unless writes need no confirmation. Every message is stored, so the
+ * conversation goes on where it stopped (a refused round included).
+ */
+@Injectable()
+export class AgentChat {
+  constructor(
+    private readonly llm: LlmClient,
+    private readonly conversations: Conversations,
+    private readonly tools: AgentTools,
+    private readonly runner: ToolRunner,
+    private readonly limits: AgentLimits,
+    private readonly steps: AgentSteps,
+    private readonly env: Env,
+  ) {}
+
+  async turn(req: Request, access: AccessContext, dto: ChatDto): Promise<ChatView> {
+    checkHistory(dto);
+    const organizationId = access.organizationId!;
+    const conversation = dto.conversationId
+      ? await this.conversations.continued(organizationId, access.userId, dto.conversationId)
+      : await this.conversations.start(organizationId, access.userId, dto.history);
+    await this.conversations.append(conversation.id, 'user', [{ type: 'text', text: dto.message }]);
+
+    const offered = (await this.tools.forCaller(access)).filter((t) => t.allowed);
+    const usable = new Map(
+      offered.map((t) => [t.name, TOOLS.find((d) => d.name === t.name)!] as const),
+    );
+    const apiTools: Anthropic.Tool[] = offered.map((t) => ({
+      name: t.name,
+      description: t.description,
+      input_schema: t.inputSchema!,
+    }));
+    const view: ChatView = {
+      response: '',
+      conversationId: conversation.id,
+      truncated: false,
+      toolCalls: [],
+      pendingConfirmations: [],
+    };
+    for (let round = 1; ; round++) {
+      const reply = await this.llm.createMessage({
+        system: systemPrompt(organizationId),
+        messages: (await this.conversations.prompt(conversation.id)) as Anthropic.MessageParam[],
+        ...(apiTools.length ? { tools: apiTools } : {}),
+      });
+      await this.conversations.append(conversation.id, 'assistant', reply.content);
+      view.response = textOf(reply.content) || view.response;
+      if (reply.stop_reason !== 'tool_use') return view;
+      const uses = reply.content.filter((b): b is ToolUse => b.type === 'tool_use');
+      await this.runRound(req, access, conversation, uses, usable, view);
+      if (round >= this.env.AGENT_MAX_TOOL_ROUNDS) {
+        view.truncated = true;
+        return view;
+      }
+    }
+  }
+
+  /**
+   * A round's tool calls, counted against the tool-call budget before any runs (over it none
+   * runs: each is answered "rate limited", the round is stored and the turn answers 429), then
+   * run in order. Their results are stored as the next message.
+   */
+  private async runRound(
+    req: Request,
+    access: AccessContext,
+    conversation: AgentConversation,
+    uses: ToolUse[],
+    usable: Map<string, ToolDefinition>,
+    view: ChatView,
+  ): Promise<ToolResult[]> {
+    try {
+      await this.limits.consume('toolCalls', access.userId, uses.length);
+    } catch (limited) {
+      await this.conversations.append(
+        conversation.id,
+        'user',
+        uses.map((use) => ({
+          type: 'tool_result',
+          tool_use_id: use.id,
+          is_error: true,
+          content: 'rate limited: too many tool calls; try again later',
+        })),
+      );
+      throw limited;
+    }
+    const results: ToolResult[] = [];
+    let refused: unknown;
+    for (const use of uses) {
+      const input = (use.input ?? {}) as Record<string, unknown>;
+      const call: ToolCallView = { id: use.id, name: use.name, input, status: 'failed' };
+      view.toolCalls.push(call);
+      const tool = usable.get(use.name);
+      if (!tool) {
+        call.error = `no tool ${use.name} is available to this person here`;
+        results.push(errorResult(use, call.error));
+        continue;
+      }
+      if (tool.kind !== 'read' && this.tools.requiresConfirmation(tool)) {
+        const pending = await this.steps.propose(conversation, access.userId, use.id, tool, input);
+        view.pendingConfirmations.push(pending);
+        call.status = 'pending';
+        results.push({
+          type: 'tool_result',
+          tool_use_id: use.id,
+          content:
+            `Not run: waits for the person's confirmation (step ${pending.stepId}, until ` +
+            `${pending.expiresAt}). Tell them what it will do.`,
+        });
+        continue;
+      }
+      if (tool.kind !== 'read') {
+        try {
+          await this.limits.consume('writes', access.userId);
+        } catch (limited) {
+          refused ??= limited;
+          call.error = 'rate limited: too many writes; try again later';
+          results.push(errorResult(use, call.error));
+          continue;
+        }
+      }
+      const outcome = await this.runner.run(req, access.organizationId!, tool, input);
+      settle(call, outcome);
+      results.push({
+        type: 'tool_result',
+        tool_use_id: use.id,
+        ...(outcome.ok ? {} : { is_error: true }),
+        content: untrusted(`tool:${tool.name}`, outputText(outcome)),
+      });
+    }
+    await this.conversations.append(conversation.id, 'user', results);
+    if (refused) throw refused;
+    return results;
+  }
+}
+
+function settle(call: ToolCallView, outcome: ToolOutcome) {
+  call.status = outcome.ok ? 'executed' : 'failed';
+  if (outcome.ok) call.result = outcome.body;
+  else call.error = outcome.error;
+}
+
+const errorResult = (use: ToolUse, error: string): ToolResult => ({
+  type: 'tool_result',
+  tool_use_id: use.id,
+  is_error: true,
+  content: error,
+});

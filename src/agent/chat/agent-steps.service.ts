@@ -1,0 +1,164 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Request } from 'express';
+import { Repository } from 'typeorm';
+import { DomainError } from '../../common';
+import { Env } from '../../config';
+import { OrganizationsDirectory, SELF_PERMISSIONS } from '../../organizations';
+import { AgentLimits } from '../limits/agent-limits';
+import { AgentConversation } from '../store/agent-conversation.entity';
+import { AgentStep } from '../store/agent-step.entity';
+import { Conversations } from '../store/conversations';
+import { TOOLS, ToolDefinition } from '../tools/tool-catalogue';
+import { outputText, ToolRunner } from '../tools/tool-runner';
+import { ConfirmView, PendingConfirmationView } from './chat.view';
+import { untrusted } from './untrusted';
+
+const SUMMARY_CHARS = 500;
+
+/** Write and destructive tool calls waiting for a person, and their decision. */
+@Injectable()
+export class AgentSteps {
+  constructor(
+    @InjectRepository(AgentStep) private readonly steps: Repository<AgentStep>,
+    @InjectRepository(AgentConversation)
+    private readonly conversationRows: Repository<AgentConversation>,
+    private readonly conversations: Conversations,
+    private readonly runner: ToolRunner,
+    private readonly limits: AgentLimits,
+    private readonly directory: OrganizationsDirectory,
+    private readonly env: Env,
+  ) {}
+
+  /** Stores the call as a pending step of the conversation. */
+  async propose(
+    conversation: AgentConversation,
+    proposedBy: string | null,
+    toolUseId: string,
+    tool: ToolDefinition,
+    input: Record<string, unknown>,
+  ): Promise<PendingConfirmationView> {
+    const summary = `${tool.description} ${JSON.stringify(input)}`.slice(0, SUMMARY_CHARS);
+    const expiresAt = new Date(Date.now() + this.env.AGENT_PENDING_TTL_MINUTES * 60_000);
+    const step = await this.steps.save(
+      this.steps.create({
+        conversationId: conversation.id,
+        organizationId: conversation.organizationId,
+        proposedBy,
+        toolUseId,
+        tool: tool.name,
+        kind: tool.kind as 'write' | 'destructive',
+        input,
+        summary,
+        status: 'pending',
+        decidedBy: null,
+        decidedAt: null,
+        result: null,
+        error: null,
+        expiresAt,
+      }),
+    );
+    return {
+      stepId: step.id,
+      tool: step.tool,
+      kind: step.kind,
+      input,
+      summary,
+      expiresAt: expiresAt.toISOString(),
+    };
+  }
+
+  /**
+   * A person's decision on a step: rejected, or run as that person after their current
+   * permission is checked again (a refusal then decides it as `failed`). The conversation gets
+   * the outcome, which the model reads on its next turn.
+   */
+  async decide(
+    req: Request,
+    userId: string,
+    stepId: string,
+    confirmed: boolean,
+  ): Promise<ConfirmView> {
+    const step = await this.steps.findOneBy({ id: stepId });
+    const conversation =
+      step && (await this.conversationRows.findOneBy({ id: step.conversationId }));
+    if (!step || !conversation || !(await this.mayDecide(conversation, userId))) {
+      throw DomainError.notFound();
+    }
+    if (step.status !== 'pending') throw DomainError.conflict(`the step is already ${step.status}`);
+    if (step.expiresAt.getTime() <= Date.now()) throw DomainError.conflict('the step has expired');
+    const tool = TOOLS.find((t) => t.name === step.tool)!;
+    if (!confirmed) {
+      await this.settle(step, userId, { status: 'rejected' });
+      await this.tell(conversation, step, 'was rejected by the person; it did not run');
+      return { stepId, status: 'rejected' };
+    }
+    if (!(await this.permitted(userId, step.organizationId, tool))) {
+      const error = `requires ${tool.permission}, which the confirming person does not hold`;
+      await this.settle(step, userId, { status: 'failed', error });
+      await this.tell(conversation, step, `failed: ${error}`);
+      return { stepId, status: 'failed', error };
+    }
+    // Refused by the limit: the step stays pending, to be confirmed later.
+    await this.limits.consume(tool.kind === 'destructive' ? 'destructive' : 'writes', userId);
+    if (!(await this.claim(step.id, userId))) {
+      throw DomainError.conflict('the step was decided meanwhile');
+    }
+    const outcome = await this.runner.run(req, step.organizationId, tool, step.input);
+    const status = outcome.ok ? 'executed' : 'failed';
+    await this.steps.update(step.id, {
+      status,
+      result: { status: outcome.status, body: outcome.body } as never,
+      error: outcome.error ?? null,
+    });
+    await this.tell(conversation, step, `was confirmed and run: ${outputText(outcome)}`);
+    return {
+      stepId,
+      status,
+      ...(outcome.ok ? { result: outcome.body } : { error: outcome.error }),
+    };
+  }
+
+  /** The caller's own chat, or the main conversation of an organization they belong to. */
+  private async mayDecide(conversation: AgentConversation, userId: string): Promise<boolean> {
+    if (conversation.kind === 'chat') return conversation.userId === userId;
+    if (conversation.kind !== 'main') return false;
+    const member = await this.directory.organizationsPermitting(userId, 'canViewOrganization');
+    return member.includes(conversation.organizationId);
+  }
+
+  private async permitted(userId: string, organizationId: string, tool: ToolDefinition) {
+    if (SELF_PERMISSIONS.has(tool.permission)) return true;
+    return (await this.directory.organizationsPermitting(userId, tool.permission)).includes(
+      organizationId,
+    );
+  }
+
+  /** Takes the decision for one caller: two confirmations at once run the step once. */
+  private async claim(stepId: string, userId: string): Promise<boolean> {
+    const [, affected] = (await this.steps.query(
+      `UPDATE agent_step SET decided_by = $2, decided_at = now()
+       WHERE id = $1 AND status = 'pending' AND decided_at IS NULL AND expires_at > now()`,
+      [stepId, userId],
+    )) as [unknown, number];
+    return affected === 1;
+  }
+
+  private async settle(step: AgentStep, userId: string, outcome: Partial<AgentStep>) {
+    const [, affected] = (await this.steps.query(
+      `UPDATE agent_step SET decided_by = $2, decided_at = now(), status = $3, error = $4
+       WHERE id = $1 AND status = 'pending' AND decided_at IS NULL`,
+      [step.id, userId, outcome.status, outcome.error ?? null],
+    )) as [unknown, number];
+    if (affected !== 1) throw DomainError.conflict('the step was decided meanwhile');
+  }
+
+  private async tell(conversation: AgentConversation, step: AgentStep, what: string) {
+    await this.conversations.append(conversation.id, 'user', [
+      {
+        type: 'text',
+        text: untrusted(`step:${step.tool}`, `Step ${step.id} (${step.tool}) ${what}.`),
+      },
+    ]);
+  }
+}

@@ -1,0 +1,1 @@
+export { AgentModule } from './agent.module';

@@ -1,0 +1,92 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { DomainError } from '../../common';
+import { AgentConversation } from './agent-conversation.entity';
+import { AgentMessage } from './agent-message.entity';
+
+/** Messages of a conversation sent back to the model at most (the oldest fall out of the window). */
+export const PROMPT_MESSAGES = 100;
+
+export interface SeedMessage {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+/** Conversations and their messages. */
+@Injectable()
+export class Conversations {
+  constructor(
+    @InjectRepository(AgentConversation)
+    private readonly conversations: Repository<AgentConversation>,
+    @InjectRepository(AgentMessage) private readonly messages: Repository<AgentMessage>,
+  ) {}
+
+  /**
+   * The conversation a chat turn continues: the caller's own chat in this organization, or the
+   * organization's main one (any member's). Anything else is unknown (404).
+   */
+  async continued(organizationId: string, userId: string, id: string): Promise<AgentConversation> {
+    const conversation = await this.conversations.findOneBy({ id, organizationId });
+    const mine = conversation?.kind === 'chat' && conversation.userId === userId;
+    if (!conversation || !(mine || conversation.kind === 'main')) throw DomainError.notFound();
+    return conversation;
+  }
+
+  /** A new chat of the caller, seeded with `history` when given. */
+  async start(organizationId: string, userId: string, history: SeedMessage[] = []) {
+    return this.conversations.manager.transaction(async (m) => {
+      const conversation = await m.save(
+        m.create(AgentConversation, { organizationId, userId, kind: 'chat', sessionKey: null }),
+      );
+      for (const message of history) {
+        await m.insert(AgentMessage, {
+          conversationId: conversation.id,
+          role: message.role,
+          content: [{ type: 'text', text: message.content }],
+        });
+      }
+      return conversation;
+    });
+  }
+
+  /** The organization's main conversation, made on first use. */
+  async main(organizationId: string): Promise<AgentConversation> {
+    await this.conversations
+      .createQueryBuilder()
+      .insert()
+      .values({ organizationId, userId: null, kind: 'main', sessionKey: null })
+      .orIgnore()
+      .execute();
+    return this.conversations.findOneByOrFail({ organizationId, kind: 'main' });
+  }
+
+  /** The main conversation's id when it exists (the context shows it; it is made on first use). */
+  async mainId(organizationId: string): Promise<string> {
+    return (await this.main(organizationId)).id;
+  }
+
+  async append(conversationId: string, role: 'user' | 'assistant', content: unknown[]) {
+    await this.messages.insert({ conversationId, role, content: content as never });
+  }
+
+  /**
+   * The latest messages, oldest first, for the prompt: at most PROMPT_MESSAGES, starting at a
+   * message of the person (never at tool results whose calls fell out of the window).
+   */
+  async prompt(conversationId: string): Promise<Pick<AgentMessage, 'role' | 'content'>[]> {
+    const latest = await this.messages.find({
+      select: { role: true, content: true, sequence: true },
+      where: { conversationId },
+      order: { sequence: 'DESC' },
+      take: PROMPT_MESSAGES,
+    });
+    const window = latest.reverse();
+    const start = window.findIndex(
+      (m) =>
+        m.role === 'user' &&
+        !(m.content as { type?: string }[]).some((block) => block.type === 'tool_result'),
+    );
+    return start < 0 ? [] : window.slice(start).map(({ role, content }) => ({ role, content }));
+  }
+}
