@@ -2,6 +2,7 @@ import '../../support/agent-on';
 import { FakeLlm } from '../../fakes/llm';
 import { createTestApp, TestApp } from '../../support/app';
 import { ERROR_BODIES } from '../../support/errors';
+import { eventually } from '../../support/eventually';
 import { createOrg, memberAgent } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
 
@@ -192,6 +193,33 @@ describe('agent chat (spec 4.2, issue 23)', () => {
     await other.agent.post('/v1/agent/confirm').send({ stepId, confirmed: true }).expect(404);
   });
 
+  it('lets any member decide a step of the main conversation, as that member; no one else', async () => {
+    const { owner, org, chat, legends } = await world();
+    const editor = await memberAgent(t, owner.agent, org.id, 'Editor');
+    const context = await owner.agent.get(`/v1/organization/${org.id}/agent/context`).expect(200);
+    fake.toolUse([{ name: 'create_legend', input: { name: 'Main', text: 'Main.' } }]).reply('?');
+    const res = await chat(owner.agent, 'Add it', {
+      conversationId: context.body.mainConversationId,
+    }).expect(200);
+    expect(res.body.conversationId).toBe(context.body.mainConversationId);
+    const { stepId } = res.body.pendingConfirmations[0];
+    const outsider = await loggedInAgent(t);
+    await outsider.agent.post('/v1/agent/confirm').send({ stepId, confirmed: true }).expect(404);
+    const done = await editor.agent
+      .post('/v1/agent/confirm')
+      .send({ stepId, confirmed: true })
+      .expect(200);
+    expect(done.body.status).toBe('executed');
+    expect(await legends()).toEqual(['Main']);
+    // Run as the member who confirmed: the activity log names them.
+    const entry = await eventually(async () => {
+      const actions = (await owner.agent.get(`/v1/organization/${org.id}/action`).expect(200))
+        .body as { type: string; userId: string | null }[];
+      return actions.find((a) => a.type === 'legend.created');
+    });
+    expect(entry?.userId).toBe(editor.user.id);
+  });
+
   it('refuses a step whose confirming person lost the permission: failed, decided', async () => {
     const { owner, org, legends } = await world();
     const editor = await memberAgent(t, owner.agent, org.id, 'Editor');
@@ -275,6 +303,52 @@ describe('agent chat (spec 4.2, issue 23)', () => {
     expect(res.headers['x-ratelimit-limit']).toBe('30');
     expect(res.headers['x-ratelimit-remaining']).toBeDefined();
     expect(Number(res.headers['x-ratelimit-reset'])).toBeGreaterThan(Date.now() / 1000);
+  });
+
+  it('counts confirmed writes (10 a minute) and destructive actions (5 an hour): 429, the step left pending', async () => {
+    const { owner, org, chat, legends } = await world();
+    const confirm = (stepId: string) =>
+      owner.agent.post('/v1/agent/confirm').send({ stepId, confirmed: true });
+    fake.toolUse(
+      Array.from({ length: 11 }, (_v, i) => ({
+        name: 'create_legend',
+        input: { name: `L${i}`, text: 'Text.' },
+      })),
+    );
+    fake.reply('Eleven to confirm.');
+    const writes = (await chat(owner.agent, 'Add eleven').expect(200)).body
+      .pendingConfirmations as {
+      stepId: string;
+    }[];
+    expect(writes).toHaveLength(11);
+    for (const step of writes.slice(0, 10)) await confirm(step.stepId).expect(200);
+    const refused = await confirm(writes[10].stepId).expect(429);
+    expect(refused.headers['x-ratelimit-limit']).toBe('10');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await legends()).toHaveLength(10);
+    const ids = (
+      (await owner.agent.get(`/v1/organization/${org.id}/legend`).expect(200)).body as {
+        id: string;
+      }[]
+    ).map((l) => l.id);
+    fake.toolUse(ids.slice(0, 6).map((legend) => ({ name: 'delete_legend', input: { legend } })));
+    fake.reply('Six to confirm.');
+    const deletes = (await chat(owner.agent, 'Delete six').expect(200)).body
+      .pendingConfirmations as { stepId: string; kind: string }[];
+    expect(deletes.map((d) => d.kind)).toEqual(Array(6).fill('destructive'));
+    for (const step of deletes.slice(0, 5)) await confirm(step.stepId).expect(200);
+    const limited = await confirm(deletes[5].stepId).expect(429);
+    expect(limited.headers['x-ratelimit-limit']).toBe('5');
+    expect(await legends()).toHaveLength(5);
+    // Still pending: a rejection decides it.
+    expect(
+      (
+        await owner.agent
+          .post('/v1/agent/confirm')
+          .send({ stepId: deletes[5].stepId, confirmed: false })
+          .expect(200)
+      ).body.status,
+    ).toBe('rejected');
   });
 
   it('answers 503 when the model stays overloaded after its retries', async () => {
