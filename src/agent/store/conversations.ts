@@ -72,7 +72,8 @@ export class Conversations {
 
   /**
    * The latest messages, oldest first, for the prompt: at most PROMPT_MESSAGES, starting at a
-   * message of the person (never at tool results whose calls fell out of the window).
+   * message of the person (never at tool results whose calls fell out of the window), the roles
+   * alternating.
    */
   async prompt(conversationId: string): Promise<Pick<AgentMessage, 'role' | 'content'>[]> {
     const latest = await this.messages.find({
@@ -87,6 +88,15 @@ export class Conversations {
         m.role === 'user' &&
         !(m.content as { type?: string }[]).some((block) => block.type === 'tool_result'),
     );
-    return start < 0 ? [] : window.slice(start).map(({ role, content }) => ({ role, content }));
+    if (start < 0) return [];
+    // Turns of one role in a row (a decision noted after the model's answer, a refused round,
+    // the next message) go as one: the roles alternate, and a round's results come first.
+    const turns: Pick<AgentMessage, 'role' | 'content'>[] = [];
+    for (const { role, content } of window.slice(start)) {
+      const last = turns[turns.length - 1];
+      if (last?.role === role) last.content = [...last.content, ...content];
+      else turns.push({ role, content: [...content] });
+    }
+    return turns;
   }
 }

@@ -173,9 +173,10 @@ describe('agent chat (spec 4.2, issue 23)', () => {
     expect(await legends()).toEqual([]);
     fake.reply('Understood.');
     await chat(owner.agent, 'ok', { conversationId: res.body.conversationId }).expect(200);
-    expect(JSON.stringify(fake.requests[fake.requests.length - 1].body.messages)).toMatch(
-      /rejected/,
-    );
+    const sent = fake.requests[fake.requests.length - 1].body.messages;
+    expect(JSON.stringify(sent)).toMatch(/rejected/);
+    // The decision and the next message go as one turn: the roles alternate.
+    expect(sent.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user']);
 
     fake.toolUse([{ name: 'create_legend', input: { name: 'Late', text: 'Late.' } }]).reply('?');
     const late = await chat(owner.agent, 'Add another').expect(200);
