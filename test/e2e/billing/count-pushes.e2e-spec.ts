@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { CountSweep } from '../../../src/billing/counts/count-sweep.service';
 import { BILLING_COUNT_PUSH, QueueName } from '../../../src/events';
 import { createTestApp, TestApp } from '../../support/app';
+import { testRedis } from '../../support/sessions';
 import { createSecurity, issue } from '../../support/cap-table';
 import { eventually, sleep } from '../../support/eventually';
 import { createOrg, OrgFixture } from '../../support/orgs';
@@ -138,6 +139,10 @@ describe('seat count pushes', () => {
       const s = await sync(org.id);
       return s.requested_seq > s.pushed_seq;
     });
+    // The minute's sweep would re-queue the lost push at its own time: hold its turn meanwhile.
+    const redis = testRedis();
+    const sweepTurn = `${t.redisPrefix}billing:count-sweep`;
+    await redis.set(sweepTurn, 'test', 'PX', 120_000);
     const queue = t.get<Queue>(getQueueToken(QueueName.BillingCounts));
     // The consumer adds the push job just after counting the change: lose it once it is waiting.
     const job = await eventually(async () => {
@@ -148,6 +153,8 @@ describe('seat count pushes', () => {
     await job.remove();
     await sleep(6000);
     expect(pushesTo(providerId!)).toEqual([[1, 1]]);
+    await redis.del(sweepTurn);
+    redis.disconnect();
     expect(await t.get<CountSweep>(CountSweep).sweep()).toBeGreaterThanOrEqual(1);
     await eventually(async () => (await sync(org.id))?.pushed_members === 2, 20_000, 200);
     expect(pushesTo(providerId!)).toEqual([
