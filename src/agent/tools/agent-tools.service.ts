@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AccessContext, ApiDocument } from '../../common';
-import { Env } from '../../config';
+import { Env, isProduction } from '../../config';
 import { SELF_PERMISSIONS } from '../../organizations';
 import { TOOLS, ToolDefinition, ToolKind } from './tool-catalogue';
 import { InputSchema, inputSchemaOf } from './tool-schemas';
@@ -28,7 +28,8 @@ export class AgentTools {
   async forCaller(access: AccessContext): Promise<OfferedTool[]> {
     const doc = await this.document.get();
     return TOOLS.map((tool) => {
-      const inputSchema = inputSchemaOf(doc, tool) ?? null;
+      const served = !(tool.notInProduction && isProduction(this.env));
+      const inputSchema = (served && inputSchemaOf(doc, tool)) || null;
       return {
         name: tool.name,
         description: tool.description,

@@ -20,6 +20,8 @@ export interface ToolDefinition {
   path: string;
   ids?: Record<string, string>;
   organizationIn?: 'body' | 'query';
+  /** Its route is absent in production (the data room, spec 4.4): never offered there. */
+  notInProduction?: true;
 }
 
 const read = (
@@ -109,6 +111,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     `${ORG}/document`,
     'canViewOrganization',
     'The data room’s documents and folders.',
+    { notInProduction: true },
   ),
   read('list_activity', `${ORG}/action`, 'canViewOrganization', 'The activity log, newest first.'),
 

@@ -14,7 +14,14 @@ describe('agent chat (spec 4.2, issue 23)', () => {
   beforeAll(async () => {
     fake = await FakeLlm.start();
     t = await createTestApp({
-      env: { ...fake.env(), LLM_MAX_RETRIES: '1', AGENT_PENDING_TTL_MINUTES: '0.05' },
+      env: {
+        ...fake.env(),
+        LLM_MAX_RETRIES: '1',
+        AGENT_PENDING_TTL_MINUTES: '0.05',
+        // Two models allowed, the default one of them.
+        LLM_MODEL: 'claude-sonnet-4-6',
+        LLM_ALLOWED_MODELS: 'claude-sonnet-4-6,claude-haiku-4-5',
+      },
     });
   });
   beforeEach(() => fake.reset());
@@ -106,6 +113,7 @@ describe('agent chat (spec 4.2, issue 23)', () => {
     });
     expect(fake.requests).toHaveLength(2);
     const [first, second] = fake.requests.map((r) => r.body);
+    expect(first.model).toBe('claude-sonnet-4-6');
     expect(first.tools!.map((tool) => (tool as { name: string }).name)).toContain('list_legends');
     expect(JSON.stringify(first.tools)).not.toContain('"organization"');
     const results = second.messages[second.messages.length - 1].content as {
