@@ -1,1 +1,7 @@
 export { OcfModule } from './ocf.module';
+export { OcfImportService } from './import/ocf-import.service';
+export type { OcfImportResult } from './import/ocf-import.service';
+export { planImport } from './import/ocf-mapping';
+export type { ImportCounts, ImportPlan } from './import/ocf-mapping';
+export type { OcfPackage } from './import/ocf-package';
+export type { OcfProblem } from './import/ocf-problems';

@@ -24,3 +24,6 @@ export type {
 } from './directory/organizations.directory';
 export { HolderMembers } from './members/holder-members.service';
 export type { KnownHolders, NewHolder } from './members/holder-members.service';
+export { OrganizationsService } from './organizations/organizations.service';
+export { CreateOrganizationDto } from './organizations/organization.dto';
+export type { OrganizationView } from './organizations/organization.view';

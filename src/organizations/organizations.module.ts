@@ -70,6 +70,6 @@ import { SiteAdminModule } from './site-admin/site-admin.module';
     OrganizationsDirectory,
     HolderMembers,
   ],
-  exports: [PERMISSION_CHECKER, OrganizationsDirectory, HolderMembers],
+  exports: [PERMISSION_CHECKER, OrganizationsDirectory, HolderMembers, OrganizationsService],
 })
 export class OrganizationsModule {}

@@ -49,33 +49,39 @@ export class LedgerWriter {
     scope: LedgerScope,
     work: (change: LedgerChange) => Promise<T>,
   ): Promise<T> {
+    return this.uow.run((tx) => this.changeIn(tx, organizationId, actorUserId, scope, work));
+  }
+
+  /**
+   * The same change inside a transaction the caller holds (one that also writes outside the cap
+   * table, such as the one creating the organization).
+   */
+  async changeIn<T>(
+    tx: Tx,
+    organizationId: string,
+    actorUserId: string,
+    scope: LedgerScope,
+    work: (change: LedgerChange) => Promise<T>,
+  ): Promise<T> {
+    const written = new Map<string, ObjectLiteral>();
     try {
-      return await this.uow.run(async (tx) => {
-        const state = await this.store.load(tx, organizationId, scope);
-        const written = new Map<string, ObjectLiteral>();
-        return work({
-          tx,
-          state,
-          record: (...events) => tx.record(...events),
-          current: async <E extends ObjectLiteral>(entity: EntityTarget<E>, id: string) =>
-            (written.get(id) as E | undefined) ??
-            tx.manager
-              .getRepository(entity)
-              .findOneByOrFail({ id } as unknown as FindOptionsWhere<E>),
-          apply: async (type, effectiveDate, payload) => {
-            const id = randomUUID();
-            const transaction = { id, type, effectiveDate, payload } as LedgerTransaction;
-            const rows = await this.store.apply(
-              tx,
-              organizationId,
-              actorUserId,
-              state,
-              transaction,
-            );
-            for (const [key, row] of rows) written.set(key, row);
-            return id;
-          },
-        });
+      const state = await this.store.load(tx, organizationId, scope);
+      return await work({
+        tx,
+        state,
+        record: (...events) => tx.record(...events),
+        current: async <E extends ObjectLiteral>(entity: EntityTarget<E>, id: string) =>
+          (written.get(id) as E | undefined) ??
+          tx.manager
+            .getRepository(entity)
+            .findOneByOrFail({ id } as unknown as FindOptionsWhere<E>),
+        apply: async (type, effectiveDate, payload) => {
+          const id = randomUUID();
+          const transaction = { id, type, effectiveDate, payload } as LedgerTransaction;
+          const rows = await this.store.apply(tx, organizationId, actorUserId, state, transaction);
+          for (const [key, row] of rows) written.set(key, row);
+          return id;
+        },
       });
     } catch (err) {
       throw err instanceof LedgerRuleError ? toDomainError(err) : err;

@@ -8,5 +8,6 @@ import { OcfImportService } from './ocf-import.service';
   imports: [CapTableCoreModule, CapTableExportsModule],
   controllers: [OcfImportController],
   providers: [OcfImportService],
+  exports: [OcfImportService],
 })
 export class OcfImportModule {}

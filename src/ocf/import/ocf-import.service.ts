@@ -12,7 +12,7 @@ import { allowLongStatements } from '../../database';
 import { Env } from '../../config';
 import { HolderMembers } from '../../organizations';
 import { ImportCounts, planImport, PlannedTransaction } from './ocf-mapping';
-import { readPackage } from './ocf-package';
+import { OcfPackage, readPackage } from './ocf-package';
 import { OcfProblem, OcfWarning } from './ocf-problems';
 import { readZip, ZIP_LIMITS, ZipLimits } from './ocf-zip';
 
@@ -93,7 +93,6 @@ export class OcfImportService {
     if ('problems' in zip) throw refused(zip.problems);
     const read = readPackage(zip.files, this.env.OCF_IMPORT_MAX_OBJECTS_PER_FILE);
     if ('problems' in read) throw refused(read.problems);
-    const organization = access.organization!;
 
     try {
       return await this.ledger.change(organizationId, access.userId, {}, async (c) => {
@@ -104,36 +103,56 @@ export class OcfImportService {
             'the organization already has a cap table: an OCF package is imported only into an empty one',
           );
         }
-        const emails = read.package.stakeholders.flatMap((s) => emailsOf(s.object));
-        const known = await this.holderMembers.find(c.tx, organizationId, [...new Set(emails)], []);
-        const planned = planImport(read.package, {
-          membersByEmail: known.byEmail,
-          currency: organization.currency,
-          fractional: organization.type === 'llc',
-        });
-        if ('problems' in planned) throw refused(planned.problems);
-        const { plan } = planned;
-        const result: OcfImportResult = {
-          dryRun,
-          imported: plan.counts,
-          warnings: [...read.warnings, ...plan.warnings],
-        };
+        const result = await this.write(c, access, read.package, read.warnings, dryRun);
         if (dryRun) throw new DryRun(result);
-        const created = plan.members.filter((m) => !m.existing);
-        const unique = [...new Map(created.map((m) => [m.memberId, m])).values()];
-        await this.holderMembers.add(
-          c.tx,
-          access,
-          unique.map((m) => ({ id: m.memberId, name: m.name, email: m.email })),
-        );
-        for (const p of plan.transactions) await this.apply(c, p);
-        await this.recordEvents(c, access, plan.state, plan.counts);
-        return { ...result, dryRun: false };
+        return result;
       });
     } catch (err) {
       if (err instanceof DryRun) return err.result;
       throw err;
     }
+  }
+
+  /**
+   * Writes a checked package into the empty cap table of the change's organization (the caller
+   * holds the import lock or made the organization in this transaction): stakeholders matched to
+   * members by e-mail or added as members, the transactions replayed through the writer, the
+   * events recorded. A refusal is 400 with every problem. On a dry run nothing is written.
+   */
+  async write(
+    c: LedgerChange,
+    access: AccessContext,
+    pkg: OcfPackage,
+    warnings: OcfWarning[],
+    dryRun = false,
+  ): Promise<OcfImportResult> {
+    const organizationId = access.organizationId!;
+    const organization = access.organization!;
+    const emails = pkg.stakeholders.flatMap((s) => emailsOf(s.object));
+    const known = await this.holderMembers.find(c.tx, organizationId, [...new Set(emails)], []);
+    const planned = planImport(pkg, {
+      membersByEmail: known.byEmail,
+      currency: organization.currency,
+      fractional: organization.type === 'llc',
+    });
+    if ('problems' in planned) throw refused(planned.problems);
+    const { plan } = planned;
+    const result: OcfImportResult = {
+      dryRun,
+      imported: plan.counts,
+      warnings: [...warnings, ...plan.warnings],
+    };
+    if (dryRun) return result;
+    const created = plan.members.filter((m) => !m.existing);
+    const unique = [...new Map(created.map((m) => [m.memberId, m])).values()];
+    await this.holderMembers.add(
+      c.tx,
+      access,
+      unique.map((m) => ({ id: m.memberId, name: m.name, email: m.email })),
+    );
+    for (const p of plan.transactions) await this.apply(c, p);
+    await this.recordEvents(c, access, plan.state, plan.counts);
+    return result;
   }
 
   /** One planned transaction through the writer; a refusal names the OCF transaction. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AccessContext, DomainError } from '../../common';
 import { UsersDirectory } from '../../auth';
-import { UnitOfWork, previousAttributes } from '../../events';
+import { Tx, UnitOfWork, previousAttributes } from '../../events';
 import { LegalRecordsService } from '../../profiles';
 import { definedOnly, describeChanges } from '../describe-changes';
 import { MemberRepository } from '../members/member.repository';
@@ -25,58 +25,64 @@ export class OrganizationsService {
   ) {}
 
   /** Creates the organization, its entity and address, and makes the creator its Owner. */
-  async create(userId: string, dto: CreateOrganizationDto): Promise<OrganizationView> {
+  create(userId: string, dto: CreateOrganizationDto): Promise<OrganizationView> {
+    return this.uow.run((tx) => this.createIn(tx, userId, dto));
+  }
+
+  /**
+   * The same inside a transaction the caller holds, which may go on to write the new
+   * organization's cap table (onboarding builds one in the transaction that creates it).
+   */
+  async createIn(tx: Tx, userId: string, dto: CreateOrganizationDto): Promise<OrganizationView> {
     const user = await this.users.findById(userId);
     if (!user) throw DomainError.unauthorized('the account no longer exists');
-    return this.uow.run(async (tx) => {
-      const id = randomUUID();
-      const entityId = await this.records.createOrganizationEntity(tx, {
-        id,
-        name: dto.legalName ?? dto.name,
-      });
-      const organization = await this.organizations.add(
-        {
-          id,
-          name: dto.name,
-          legalName: dto.legalName ?? null,
-          country: dto.country ?? null,
-          currency: dto.currency ?? 'USD',
-          type: dto.type ?? 'corporation',
-          entityId,
-          createdBy: userId,
-        },
-        tx,
-      );
-      organization.addressId = await this.records.createOrganizationAddress(tx, {
-        id,
-        country: organization.country,
-      });
-      await this.organizations.setAddress(id, organization.addressId, tx);
-      const owner = await this.members.add(
-        {
-          organizationId: id,
-          userId,
-          entityId: user.entityId,
-          name: user.name ?? user.email,
-          email: user.email,
-          roleId: OWNER_ROLE_ID,
-          status: 'active',
-        },
-        tx,
-      );
-      const view = toOrganizationView(organization);
-      await tx.record(
-        {
-          type: 'organization.created',
-          organizationId: id,
-          actorUserId: userId,
-          object: view,
-          description: `organization ${view.name}: created`,
-        },
-        memberEvent('member.added', userId, owner, `member ${user.email}: added as Owner`),
-      );
-      return view;
+    const id = randomUUID();
+    const entityId = await this.records.createOrganizationEntity(tx, {
+      id,
+      name: dto.legalName ?? dto.name,
     });
+    const organization = await this.organizations.add(
+      {
+        id,
+        name: dto.name,
+        legalName: dto.legalName ?? null,
+        country: dto.country ?? null,
+        currency: dto.currency ?? 'USD',
+        type: dto.type ?? 'corporation',
+        entityId,
+        createdBy: userId,
+      },
+      tx,
+    );
+    organization.addressId = await this.records.createOrganizationAddress(tx, {
+      id,
+      country: organization.country,
+    });
+    await this.organizations.setAddress(id, organization.addressId, tx);
+    const owner = await this.members.add(
+      {
+        organizationId: id,
+        userId,
+        entityId: user.entityId,
+        name: user.name ?? user.email,
+        email: user.email,
+        roleId: OWNER_ROLE_ID,
+        status: 'active',
+      },
+      tx,
+    );
+    const view = toOrganizationView(organization);
+    await tx.record(
+      {
+        type: 'organization.created',
+        organizationId: id,
+        actorUserId: userId,
+        object: view,
+        description: `organization ${view.name}: created`,
+      },
+      memberEvent('member.added', userId, owner, `member ${user.email}: added as Owner`),
+    );
+    return view;
   }
 
   /** Organizations where the caller is an active member. */
