@@ -190,9 +190,12 @@ export function checkDraft(draft: OnboardingDraft, options: CheckOptions): Draft
     fractional: options.fractional,
   });
   if ('problems' in planned) {
-    return { problems: [...problems, ...planned.problems.map(fromOcf)], warnings: [], totals };
+    // Every reference was checked above: a record the ledger cannot find is one it refused
+    // earlier (a plan's pools after the plan), which that refusal explains.
+    const explained = planned.problems.filter((p) => !/\(notFound\)/.test(p.reason));
+    return { problems: [...problems, ...explained.map(fromOcf)], warnings: [], totals };
   }
-  const warnings = planned.plan.warnings.filter(worthSaying).map(fromOcf);
+  const warnings = onePerItem(planned.plan.warnings.filter(worthSaying).map(fromOcf));
   return problems.length
     ? { problems, warnings, totals }
     : { problems, warnings, totals, plan: planned.plan };
@@ -204,3 +207,12 @@ export function checkDraft(draft: OnboardingDraft, options: CheckOptions): Draft
  */
 const worthSaying = (w: OcfProblem) =>
   /not imported$|has no counterpart/.test(w.reason) && !/comments|custom_id/.test(w.path);
+
+/** The first warning of each item (the import says why, then that it left the item out). */
+function onePerItem(warnings: DraftProblem[]): DraftProblem[] {
+  const seen = new Set<string>();
+  return warnings.filter((w) => {
+    const key = `${w.collection}/${w.index}`;
+    return !seen.has(key) && !!seen.add(key);
+  });
+}

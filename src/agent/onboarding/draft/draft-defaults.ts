@@ -21,8 +21,27 @@ export interface Defaulted {
 export const DEFAULT_COMMON_AUTHORIZED = '10000000';
 
 /** Webmail and other shared domains say nothing of the company. */
-const SHARED_DOMAINS =
-  /^(gmail|googlemail|outlook|hotmail|live|msn|yahoo|icloud|me|mac|aol|proton|protonmail|gmx|yandex|mail|zoho|fastmail|hey)\./;
+const SHARED_DOMAINS = new Set([
+  'gmail',
+  'googlemail',
+  'outlook',
+  'hotmail',
+  'live',
+  'msn',
+  'yahoo',
+  'icloud',
+  'me',
+  'mac',
+  'aol',
+  'proton',
+  'protonmail',
+  'gmx',
+  'yandex',
+  'mail',
+  'zoho',
+  'fastmail',
+  'hey',
+]);
 
 /** Second-level labels of country domains (`acme.co.uk`). */
 const SECOND_LEVEL = new Set(['co', 'com', 'org', 'net', 'ac', 'gov', 'ltd', 'plc']);
@@ -30,11 +49,10 @@ const SECOND_LEVEL = new Set(['co', 'com', 'org', 'net', 'ac', 'gov', 'ltd', 'pl
 /** `alice@mail.acme-labs.io` → `Acme Labs`; undefined for a webmail address. */
 export function nameFromEmail(email: string): string | undefined {
   const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
-  if (!domain || SHARED_DOMAINS.test(domain)) return undefined;
   const labels = domain.split('.').slice(0, -1);
   if (labels.length > 1 && SECOND_LEVEL.has(labels[labels.length - 1])) labels.pop();
   const label = labels.pop();
-  if (!label) return undefined;
+  if (!label || SHARED_DOMAINS.has(label)) return undefined;
   return label
     .split(/[-_]+/)
     .filter(Boolean)

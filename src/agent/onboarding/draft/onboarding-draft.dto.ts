@@ -12,6 +12,7 @@ import {
   IsISO4217CurrencyCode,
   IsNotEmpty,
   IsNumber,
+  IsObject,
   IsOptional,
   IsString,
   Matches,
@@ -379,6 +380,7 @@ export class DraftQuestion {
 
 /** The whole draft; every list may be left out (empty). */
 export class OnboardingDraft {
+  @IsObject()
   @ValidateNested()
   @Type(() => DraftOrganization)
   organization: DraftOrganization;
