@@ -2608,6 +2608,266 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/agent/onboarding/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start an AI-assisted onboarding (at sign-up, without a session)
+         * @description Stores the description and queues its analysis (poll `analysis-status/:id`). ONBOARDING_IP_LIMIT per client address per hour, then 429 with `Retry-After` and `X-RateLimit-*`.
+         */
+        post: operations["Onboarding_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agent/onboarding/first-login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether this is the first login after an onboarding built an organization
+         * @description From the caller’s latest linked onboarding: `isFirstLogin` until `complete`; all null and false when they have none.
+         */
+        get: operations["Onboarding_firstLogin"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agent/onboarding/analysis-status/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The analysis status of an onboarding
+         * @description No session needed while no user has linked the onboarding; from then on only the linked user’s session reads it (404 for anyone else).
+         */
+        get: operations["Onboarding_status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agent/onboarding/questions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The clarifying questions of an onboarding
+         * @description The model’s questions and one per failed check of the draft’s figures (answered ones included). No session needed while no user has linked the onboarding; from then on only the linked user’s session reads it (404 for anyone else).
+         */
+        get: operations["Onboarding_questions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agent/onboarding/showcase/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Preview of the organization a build would create
+         * @description Every item of the draft with its source, the model’s confidence and what the checks found wrong; totals. No session needed while no user has linked the onboarding; from then on only the linked user’s session reads it (404 for anyone else).
+         */
+        get: operations["Onboarding_showcase"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agent/onboarding/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An onboarding
+         * @description No session needed while no user has linked the onboarding; from then on only the linked user’s session reads it (404 for anyone else).
+         */
+        get: operations["Onboarding_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agent/onboarding/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Link an onboarding to the caller
+         * @description The caller’s onboarding: one they linked, or an unlinked one started with their e-mail address (which this links). 403 for an unlinked one of another address, 404 for one linked to someone else, 409 when it is linked to another account of the same address.
+         */
+        post: operations["Onboarding_link"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agent/onboarding/analyze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Analyse again, with the answers, the corrections and optional files
+         * @description JSON `{onboardingId}`, or a form with `onboardingId` and up to 5 PDF or CSV files (10 MiB each). Answers 200 with the onboarding: `analyzed`, or `failed` with `analysisError` when the model’s draft was not usable. The caller’s onboarding: one they linked, or an unlinked one started with their e-mail address (which this links). 403 for an unlinked one of another address, 404 for one linked to someone else, 409 when it is linked to another account of the same address.
+         */
+        post: operations["Onboarding_analyze"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agent/onboarding/clarify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer a clarifying question
+         * @description The answer must fit the question’s kind (400 otherwise). A number, date, choice or boolean answer about an item’s field also sets that field; a text answer is used by the next analysis. The caller’s onboarding: one they linked, or an unlinked one started with their e-mail address (which this links). 403 for an unlinked one of another address, 404 for one linked to someone else, 409 when it is linked to another account of the same address.
+         */
+        post: operations["Onboarding_clarify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agent/onboarding/correct": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Correct one field of a draft item
+         * @description `newValue` is coerced to the field’s type (400 when it does not fit or the item has no such field); the checks run again and their questions follow. Later analyses keep the correction. Answers the showcase. The caller’s onboarding: one they linked, or an unlinked one started with their e-mail address (which this links). 403 for an unlinked one of another address, 404 for one linked to someone else, 409 when it is linked to another account of the same address.
+         */
+        post: operations["Onboarding_correct"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agent/onboarding/build": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Build the organization from the analysed draft
+         * @description No model call. In one transaction: the organization (the caller its Owner), its members and its cap table, written through the ledger as an OCF import is. Repeating it answers the same organization and creates nothing. 400 `invalidFields` with `problems` when the draft fails its checks. The caller’s onboarding: one they linked, or an unlinked one started with their e-mail address (which this links). 403 for an unlinked one of another address, 404 for one linked to someone else, 409 when it is linked to another account of the same address.
+         */
+        post: operations["Onboarding_build"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agent/onboarding/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Analyse if needed, fill in defaults and build
+         * @description As `build`, but open questions do not hold it back: what the draft lacks gets a default (the name from the e-mail’s domain, USD, today’s dates, a Common class). Repeating it answers the same organization. The caller’s onboarding: one they linked, or an unlinked one started with their e-mail address (which this links). 403 for an unlinked one of another address, 404 for one linked to someone else, 409 when it is linked to another account of the same address.
+         */
+        post: operations["Onboarding_setup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agent/onboarding/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark the onboarding complete (the first login is over)
+         * @description 409 before the organization is built; repeating it changes nothing. The caller’s onboarding: one they linked, or an unlinked one started with their e-mail address (which this links). 403 for an unlinked one of another address, 404 for one linked to someone else, 409 when it is linked to another account of the same address.
+         */
+        post: operations["Onboarding_complete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -6224,6 +6484,383 @@ export interface components {
             inputSchema: {
                 [key: string]: unknown;
             } | null;
+        };
+        DraftPerson: {
+            /** @enum {string} */
+            source?: "prompt" | "document" | "answer";
+            /**
+             * @description Default INDIVIDUAL.
+             * @enum {string}
+             */
+            stakeholder_type?: "INDIVIDUAL" | "INSTITUTION";
+            name: string;
+            /** Format: email */
+            email?: string;
+            /** @description Role in the company ("CEO"). */
+            title?: string;
+            /** @description The model's own reference, unique within its list; other items point to it. */
+            id: string;
+        };
+        DraftShareClass: {
+            /** @enum {string} */
+            source?: "prompt" | "document" | "answer";
+            /**
+             * @description Default COMMON.
+             * @enum {string}
+             */
+            class_type?: "COMMON" | "PREFERRED";
+            /**
+             * @description Decimal: a string (or a JSON number), at most 28 digits before the point and 10 after
+             * @example 10000000
+             */
+            initial_shares_authorized: string;
+            /**
+             * @description Decimal: a string (or a JSON number), at most 28 digits before the point and 10 after
+             * @example 1
+             */
+            votes_per_share?: string;
+            /**
+             * @description Decimal: a string (or a JSON number), at most 28 digits before the point and 10 after
+             * @example 1.25
+             */
+            price_per_share?: string;
+            /**
+             * @description Decimal: a string (or a JSON number), at most 28 digits before the point and 10 after
+             * @example 0.0001
+             */
+            par_value?: string;
+            /**
+             * @description Order of liquidation (higher is paid first); default 1.
+             * @example 1
+             */
+            seniority?: number;
+            name: string;
+            /** @description Certificate prefix such as `CS-`. */
+            default_id_prefix?: string;
+            /** @description The model's own reference, unique within its list; other items point to it. */
+            id: string;
+        };
+        DraftShareholding: {
+            /** @enum {string} */
+            source?: "prompt" | "document" | "answer";
+            /**
+             * @description Decimal: a string (or a JSON number), at most 28 digits before the point and 10 after
+             * @example 4000000
+             */
+            quantity: string;
+            /**
+             * @description Decimal: a string (or a JSON number), at most 28 digits before the point and 10 after
+             * @example 0.0001
+             */
+            share_price?: string;
+            /**
+             * Format: date
+             * @description Issue date; default today.
+             * @example 2026-01-15
+             */
+            date?: string;
+            /** @description A person of the draft. */
+            stakeholder_id: string;
+            /** @description A share class of the draft; when left out, the defaults put it in the Common class. */
+            stock_class_id?: string;
+            /** @description The model's own reference, unique within its list; other items point to it. */
+            id: string;
+        };
+        DraftOptionPlan: {
+            /** @enum {string} */
+            source?: "prompt" | "document" | "answer";
+            /**
+             * @description Decimal: a string (or a JSON number), at most 28 digits before the point and 10 after
+             * @example 1500000
+             */
+            initial_shares_reserved: string;
+            /**
+             * Format: date
+             * @example 2026-01-15
+             */
+            board_approval_date?: string;
+            plan_name: string;
+            /** @description The share class its options exercise into; when left out, the defaults use the Common class. */
+            stock_class_id?: string;
+            /** @description The model's own reference, unique within its list; other items point to it. */
+            id: string;
+        };
+        DraftOptionPool: {
+            /** @enum {string} */
+            source?: "prompt" | "document" | "answer";
+            /**
+             * @description Decimal: a string (or a JSON number), at most 28 digits before the point and 10 after
+             * @example 1000000
+             */
+            shares_reserved: string;
+            /** @description An option plan of the draft. */
+            stock_plan_id: string;
+            name: string;
+            /** @description The model's own reference, unique within its list; other items point to it. */
+            id: string;
+        };
+        DraftOptionGrant: {
+            /** @enum {string} */
+            source?: "prompt" | "document" | "answer";
+            /**
+             * @description Decimal: a string (or a JSON number), at most 28 digits before the point and 10 after
+             * @example 100000
+             */
+            quantity: string;
+            /**
+             * @description Decimal: a string (or a JSON number), at most 28 digits before the point and 10 after
+             * @example 0.25
+             */
+            exercise_price: string;
+            /**
+             * Format: date
+             * @description Grant date; default today.
+             * @example 2026-01-15
+             */
+            date?: string;
+            /**
+             * Format: date
+             * @example 2026-01-15
+             */
+            expiration_date?: string;
+            /**
+             * Format: date
+             * @description Default the grant date.
+             * @example 2026-01-15
+             */
+            vesting_start_date?: string;
+            stakeholder_id: string;
+            stock_plan_id: string;
+            /** @description A pool of that plan; default its first pool. */
+            pool_id?: string;
+            /** @description A vesting schedule of the draft; none: vested at grant. */
+            vesting_terms_id?: string;
+            /** @description The model's own reference, unique within its list; other items point to it. */
+            id: string;
+        };
+        DraftConvertible: {
+            /** @enum {string} */
+            source?: "prompt" | "document" | "answer";
+            /**
+             * @description CONVERTIBLE_SECURITY has no counterpart in the ledger: it is reported, not built.
+             * @enum {string}
+             */
+            convertible_type: "SAFE" | "NOTE" | "CONVERTIBLE_SECURITY";
+            /**
+             * @description Decimal: a string (or a JSON number), at most 28 digits before the point and 10 after
+             * @example 500000
+             */
+            investment_amount: string;
+            /**
+             * Format: date
+             * @description Issue date; default today.
+             * @example 2026-01-15
+             */
+            date?: string;
+            /**
+             * @description Decimal: a string (or a JSON number), at most 28 digits before the point and 10 after
+             * @example 10000000
+             */
+            valuation_cap?: string;
+            /**
+             * @description Decimal: a string (or a JSON number), at most 28 digits before the point and 10 after
+             * @example 0.2
+             */
+            discount?: string;
+            /**
+             * @description Decimal: a string (or a JSON number), at most 28 digits before the point and 10 after
+             * @example 0.2
+             */
+            interest_rate?: string;
+            /**
+             * Format: date
+             * @description A note's maturity date (required for a note).
+             * @example 2026-01-15
+             */
+            maturity_date?: string;
+            stakeholder_id: string;
+            /** @description The model's own reference, unique within its list; other items point to it. */
+            id: string;
+        };
+        DraftVestingSchedule: {
+            /** @enum {string} */
+            source?: "prompt" | "document" | "answer";
+            /** @example 1 */
+            period_length: number;
+            /**
+             * @description Default MONTHS.
+             * @enum {string}
+             */
+            period_type?: "MONTHS" | "DAYS";
+            /**
+             * @description Number of periods: 48 for four years of monthly vesting.
+             * @example 48
+             */
+            occurrences: number;
+            /**
+             * @description Periods that vest together at the cliff: 12 for a one-year cliff of monthly vesting.
+             * @example 12
+             */
+            cliff_installment?: number;
+            name: string;
+            description?: string;
+            /** @description The model's own reference, unique within its list; other items point to it. */
+            id: string;
+        };
+        DraftQuestion: {
+            /** @enum {string} */
+            kind: "text" | "number" | "date" | "choice" | "boolean";
+            text: string;
+            /** @description The choices, for `choice`. */
+            options?: string[];
+            required: boolean;
+            /** @description The item the question is about. */
+            item_id?: string;
+            /** @description The field of that item (`quantity`). */
+            field_path?: string;
+        };
+        DraftOrganization: {
+            /** @enum {string} */
+            source?: "prompt" | "document" | "answer";
+            /**
+             * @description An LLC's units may be fractional; a corporation's shares are whole.
+             * @enum {string}
+             */
+            entity_type?: "corporation" | "llc";
+            /** @description The name in use; when left out, the "just set it up" defaults take it from the e-mail domain. */
+            name?: string;
+            legal_name?: string;
+            /** @description ISO 3166-1 alpha-2 (`US`, `DE`). */
+            country_of_formation?: string;
+            /** @description ISO 4217; every amount of the draft is in it (default USD). */
+            currency?: string;
+        };
+        OnboardingDraft: {
+            people?: components["schemas"]["DraftPerson"][];
+            shareClasses?: components["schemas"]["DraftShareClass"][];
+            shareholdings?: components["schemas"]["DraftShareholding"][];
+            optionPlans?: components["schemas"]["DraftOptionPlan"][];
+            optionPools?: components["schemas"]["DraftOptionPool"][];
+            optionGrants?: components["schemas"]["DraftOptionGrant"][];
+            convertibles?: components["schemas"]["DraftConvertible"][];
+            vestingSchedules?: components["schemas"]["DraftVestingSchedule"][];
+            questions?: components["schemas"]["DraftQuestion"][];
+            organization: components["schemas"]["DraftOrganization"];
+        };
+        CreateOnboardingDto: {
+            /**
+             * Format: email
+             * @description Where the founder will sign up; linking needs a session with this address.
+             */
+            email: string;
+            /** @description The founder's description of the company, its people and their equity. */
+            initialPrompt: string;
+        };
+        OnboardingView: {
+            /** @enum {string} */
+            status: "pending" | "analyzing" | "analyzed" | "building" | "built" | "completed" | "failed";
+            initialPrompt: string;
+            /** @description Why the last analysis gave no draft; null otherwise. */
+            analysisError: string | null;
+            /** @description Whether a user has linked it (from then on, only they may read it). */
+            linked: boolean;
+            organizationId: string | null;
+            /** @description What the build created; null until built. */
+            setupResult: {
+                [key: string]: unknown;
+            } | null;
+            welcomeMessage: string | null;
+            /** @description Built and not yet completed: the user's first login into the new organization. */
+            isFirstLogin: boolean;
+            /** Format: date-time */
+            created: string;
+            id: string;
+            /** @description A draft exists (analysed, or built from one). */
+            analysisComplete: boolean;
+            /** @description Some question is still unanswered. */
+            hasQuestions: boolean;
+        };
+        FirstLoginView: {
+            isFirstLogin: boolean;
+            onboardingId: string | null;
+            setupResult: {
+                [key: string]: unknown;
+            } | null;
+            welcomeMessage: string | null;
+        };
+        AnalysisStatusView: {
+            /** @enum {string} */
+            status: "pending" | "analyzing" | "analyzed" | "building" | "built" | "completed" | "failed";
+            id: string;
+            /** @description A draft exists (analysed, or built from one). */
+            analysisComplete: boolean;
+            /** @description Some question is still unanswered. */
+            hasQuestions: boolean;
+        };
+        QuestionView: {
+            /** @enum {string} */
+            kind: "text" | "number" | "date" | "choice" | "boolean";
+            questionId: string;
+            /** @description The showcase item it is about, if any. */
+            itemId: string | null;
+            fieldPath: string | null;
+            text: string;
+            /** @description The choices of a `choice` question. */
+            options: string[] | null;
+            /** @description The build waits for an answer (a `setup` uses defaults instead). */
+            required: boolean;
+            answer: string | null;
+        };
+        ShowcaseItemView: {
+            /** @enum {string} */
+            type: "organization" | "person" | "shareClass" | "shareholding" | "optionPlan" | "optionPool" | "optionGrant" | "convertible" | "vestingSchedule";
+            /** @enum {string} */
+            source: "prompt" | "document" | "answer" | "correction" | "default";
+            itemId: string;
+            label: string;
+            /** @description The item's fields, OCF names (see the `OnboardingDraft` schema). */
+            fields: {
+                [key: string]: unknown;
+            };
+            /** @description The model's confidence, 0–1. */
+            confidence: number;
+            /** @description What the checks found wrong with it (the build refuses while any remains). */
+            issues: string[];
+        };
+        ShowcaseView: {
+            items: components["schemas"]["ShowcaseItemView"][];
+            /** @description Counts per list and the share totals (decimal strings). */
+            totals: {
+                [key: string]: unknown;
+            };
+        };
+        OnboardingIdDto: {
+            /** Format: uuid */
+            onboardingId: string;
+        };
+        ClarifyDto: {
+            /** Format: uuid */
+            onboardingId: string;
+            /** Format: uuid */
+            questionId: string;
+            /** @description Checked against the question's kind (a number, a `YYYY-MM-DD` date, one of the options, `true`/`false`). */
+            answer: string;
+        };
+        CorrectDto: {
+            /** Format: uuid */
+            onboardingId: string;
+            /** Format: uuid */
+            itemId: string;
+            /** @description A field of the item, as the showcase names it (e.g. `quantity`, `name`). */
+            fieldPath: string;
+            /** @description The new value as text (a number or boolean is taken as its text); coerced to the field's type. */
+            newValue: string;
+        };
+        BuildView: {
+            organizationId: string;
+            setupResult: {
+                [key: string]: unknown;
+            };
         };
         /** @description `{error, message}`; `{error, key, message}` for keyed errors; `{message}` on the routes that say so. Some refusals add details (`problems`, `rows`, `fields`). */
         ErrorBody: ({
@@ -19437,6 +20074,932 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Onboarding_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateOnboardingDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnboardingView"];
+                };
+            };
+            /** @description Malformed path, query or body `{error, message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many onboardings from this address (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Onboarding_firstLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirstLoginView"];
+                };
+            };
+            /** @description A query parameter the route does not know `{message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Onboarding_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalysisStatusView"];
+                };
+            };
+            /** @description Malformed path, query or body `{error, message}`; or a query parameter the route does not know `{message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such onboarding (or not the caller’s) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Onboarding_questions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionView"][];
+                };
+            };
+            /** @description Malformed path, query or body `{error, message}`; or a query parameter the route does not know `{message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such onboarding (or not the caller’s) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Onboarding_showcase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShowcaseView"];
+                };
+            };
+            /** @description Malformed path, query or body `{error, message}`; or a query parameter the route does not know `{message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such onboarding (or not the caller’s) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Onboarding_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnboardingView"];
+                };
+            };
+            /** @description Malformed path, query or body `{error, message}`; or a query parameter the route does not know `{message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such onboarding (or not the caller’s) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Onboarding_link: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OnboardingIdDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnboardingView"];
+                };
+            };
+            /** @description Malformed path, query or body `{error, message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unlinked onboarding started with another e-mail address; or refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such onboarding, or linked to another user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Linked to another account of the same address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Onboarding_analyze: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["OnboardingIdDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnboardingView"];
+                };
+            };
+            /** @description Keyed errors: `agentUnavailable`; or `{error, message}` for a malformed body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unlinked onboarding started with another e-mail address; or refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such onboarding, or linked to another user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is already built */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payloadTooLarge`: a file is larger than the route’s limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyUploads`: the caller already has UPLOAD_CONCURRENCY_PER_USER uploads in progress */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Onboarding_clarify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClarifyDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionView"];
+                };
+            };
+            /** @description Malformed path, query or body `{error, message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unlinked onboarding started with another e-mail address; or refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such onboarding or question, or the onboarding is linked to another user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is already built */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Onboarding_correct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CorrectDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShowcaseView"];
+                };
+            };
+            /** @description Malformed path, query or body `{error, message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unlinked onboarding started with another e-mail address; or refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such onboarding or item, or the onboarding is linked to another user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is already built */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Onboarding_build: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OnboardingIdDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BuildView"];
+                };
+            };
+            /** @description Keyed errors: `invalidFields`; or `{error, message}` for a malformed body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unlinked onboarding started with another e-mail address; or refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such onboarding, or linked to another user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not analysed yet, the analysis failed, or (build) a required question is unanswered */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Onboarding_setup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OnboardingIdDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BuildView"];
+                };
+            };
+            /** @description Keyed errors: `invalidFields`, `agentUnavailable`; or `{error, message}` for a malformed body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unlinked onboarding started with another e-mail address; or refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such onboarding, or linked to another user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not analysed yet, the analysis failed, or (build) a required question is unanswered */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Onboarding_complete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OnboardingIdDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnboardingView"];
+                };
+            };
+            /** @description Malformed path, query or body `{error, message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unlinked onboarding started with another e-mail address; or refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such onboarding, or linked to another user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is not built yet */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

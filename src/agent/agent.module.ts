@@ -1,6 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { UsersModule } from '../auth';
+import { CapTableCoreModule } from '../cap-table';
 import { agentEnabled, loadEnv } from '../config';
+import { OcfModule } from '../ocf';
 import { OrganizationsModule } from '../organizations';
 import { AgentChat } from './chat/agent-chat.service';
 import { AgentSteps } from './chat/agent-steps.service';
@@ -9,6 +12,14 @@ import { AgentContextController } from './context/agent-context.controller';
 import { AgentContext } from './context/agent-context.service';
 import { AgentLimits } from './limits/agent-limits';
 import { LlmClient } from './llm/llm-client';
+import { OnboardingAnalysis } from './onboarding/onboarding-analysis.service';
+import { OnboardingBuilder } from './onboarding/onboarding-build.service';
+import { OnboardingCleanup } from './onboarding/onboarding-cleanup';
+import { OnboardingConsumer } from './onboarding/onboarding.consumer';
+import { OnboardingController } from './onboarding/onboarding.controller';
+import { OnboardingService } from './onboarding/onboarding.service';
+import { AgentOnboarding } from './onboarding/store/onboarding.entity';
+import { Onboardings } from './onboarding/store/onboardings';
 import { AgentStatusController } from './status/agent-status.controller';
 import { AgentConversation } from './store/agent-conversation.entity';
 import { AgentMessage } from './store/agent-message.entity';
@@ -41,14 +52,18 @@ export class AgentModule {
     return {
       module: AgentModule,
       imports: [
-        TypeOrmModule.forFeature([AgentConversation, AgentMessage, AgentStep]),
+        TypeOrmModule.forFeature([AgentConversation, AgentMessage, AgentStep, AgentOnboarding]),
         OrganizationsModule,
+        UsersModule,
+        CapTableCoreModule,
+        OcfModule,
       ],
       controllers: [
         AgentStatusController,
         ChatController,
         AgentContextController,
         AgentToolsController,
+        OnboardingController,
       ],
       providers: [
         LlmClient,
@@ -59,6 +74,12 @@ export class AgentModule {
         AgentSteps,
         AgentChat,
         AgentContext,
+        Onboardings,
+        OnboardingAnalysis,
+        OnboardingBuilder,
+        OnboardingService,
+        OnboardingConsumer,
+        OnboardingCleanup,
       ],
     };
   }

@@ -7,6 +7,7 @@ export enum QueueName {
   Activity = 'activity',
   BillingCounts = 'billing-counts',
   Webhooks = 'webhooks',
+  AgentOnboarding = 'agent-onboarding',
 }
 
 /** The payload type of each queue's jobs. */
@@ -14,6 +15,7 @@ export interface QueuePayloads {
   [QueueName.Activity]: EventEnvelope;
   [QueueName.BillingCounts]: EventEnvelope;
   [QueueName.Webhooks]: EventEnvelope;
+  [QueueName.AgentOnboarding]: { onboardingId: string };
 }
 
 /**
@@ -25,6 +27,7 @@ export const EVENT_ROUTES: Record<QueueName, (type: string) => boolean> = {
   [QueueName.Activity]: (type) => !type.startsWith('billing.'),
   [QueueName.BillingCounts]: (type) => type.startsWith('billing.'),
   [QueueName.Webhooks]: isPublicEventType,
+  [QueueName.AgentOnboarding]: () => false,
 };
 
 /**
@@ -69,3 +72,18 @@ export const defaultJobOptions = (attempts: number): JobOptions => ({
   removeOnComplete: { age: 24 * 3600, count: 5000 },
   removeOnFail: { age: 7 * 24 * 3600 },
 });
+
+/**
+ * The first analysis of an AI-assisted onboarding (queue AgentOnboarding, no events): one job
+ * per onboarding (`analysis:<id>`), 3 attempts 5 s apart while the language model is unavailable.
+ */
+export const ONBOARDING_ANALYSIS = {
+  name: 'analyse',
+  jobId: (onboardingId: string) => `analysis:${onboardingId}`,
+  options: {
+    attempts: 3,
+    backoff: { type: 'fixed', delay: 5_000 },
+    removeOnComplete: true,
+    removeOnFail: { age: 24 * 3600 },
+  } satisfies JobOptions,
+};

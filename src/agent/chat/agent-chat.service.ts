@@ -109,7 +109,7 @@ export class AgentChat {
     uses: ToolUse[],
     usable: Map<string, ToolDefinition>,
     view: ChatView,
-  ): Promise<ToolResult[]> {
+  ): Promise<void> {
     try {
       await this.limits.consume('toolCalls', access.userId, uses.length);
     } catch (limited) {
@@ -171,7 +171,6 @@ export class AgentChat {
     }
     await this.conversations.append(conversation.id, 'user', results);
     if (refused) throw refused;
-    return results;
   }
 }
 

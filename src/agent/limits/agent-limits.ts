@@ -18,6 +18,7 @@ export type LimitName = 'toolCalls' | 'writes' | 'destructive';
 export class AgentLimits implements OnModuleDestroy {
   private readonly redis: Redis;
   private readonly limiters: Record<LimitName, RateLimiter>;
+  private readonly onboardingCreates: RateLimiter;
 
   constructor(env: Env, connections: RedisConnections) {
     this.redis = connections.session();
@@ -28,6 +29,7 @@ export class AgentLimits implements OnModuleDestroy {
       writes: limiter('writes', env.AGENT_MAX_WRITE_OPS_PER_MINUTE, MINUTE),
       destructive: limiter('destructive', env.AGENT_MAX_DESTRUCTIVE_PER_HOUR, HOUR),
     };
+    this.onboardingCreates = limiter('onboarding-ip', env.ONBOARDING_IP_LIMIT, HOUR);
   }
 
   onModuleDestroy() {
@@ -37,6 +39,11 @@ export class AgentLimits implements OnModuleDestroy {
   /** Counts `count` of the limit for `who`, or throws the 429 and counts none. */
   consume(name: LimitName, who: string, count = 1): Promise<void> {
     return this.limiters[name].consume(who, count);
+  }
+
+  /** One onboarding created from a client address: ONBOARDING_IP_LIMIT per hour, else 429. */
+  consumeOnboardingCreate(clientIp: string): Promise<void> {
+    return this.onboardingCreates.consume(clientIp);
   }
 
   async state(who: string): Promise<Record<LimitName, RateLimitState>> {

@@ -8,6 +8,12 @@ import { AgentMessage } from './agent-message.entity';
 /** Messages of a conversation sent back to the model at most (the oldest fall out of the window). */
 export const PROMPT_MESSAGES = 100;
 
+/**
+ * Messages a conversation keeps (the oldest are deleted past it): the prompt never reads further
+ * back, and a shared main conversation would otherwise grow without end.
+ */
+export const STORED_MESSAGES = 1000;
+
 export interface SeedMessage {
   role: 'user' | 'assistant';
   content: string;
@@ -68,6 +74,12 @@ export class Conversations {
 
   async append(conversationId: string, role: 'user' | 'assistant', content: unknown[]) {
     await this.messages.insert({ conversationId, role, content: content as never });
+    await this.messages.query(
+      `DELETE FROM agent_message WHERE conversation_id = $1 AND sequence < (
+         SELECT sequence FROM agent_message WHERE conversation_id = $1
+         ORDER BY sequence DESC OFFSET $2 LIMIT 1)`,
+      [conversationId, STORED_MESSAGES - 1],
+    );
   }
 
   /**

@@ -20,16 +20,18 @@ export interface OfferedTool {
 /** The catalogue for one caller in one organization. */
 @Injectable()
 export class AgentTools {
+  /** Each tool's input schema (null: route not served), read once from the process's document. */
+  private schemas?: Promise<Map<string, InputSchema | null>>;
+
   constructor(
     private readonly document: ApiDocument,
     private readonly env: Env,
   ) {}
 
   async forCaller(access: AccessContext): Promise<OfferedTool[]> {
-    const doc = await this.document.get();
+    const schemas = await (this.schemas ??= this.readSchemas());
     return TOOLS.map((tool) => {
-      const served = !(tool.notInProduction && isProduction(this.env));
-      const inputSchema = (served && inputSchemaOf(doc, tool)) || null;
+      const inputSchema = schemas.get(tool.name) ?? null;
       return {
         name: tool.name,
         description: tool.description,
@@ -40,6 +42,17 @@ export class AgentTools {
         inputSchema,
       };
     });
+  }
+
+  private async readSchemas(): Promise<Map<string, InputSchema | null>> {
+    const doc = await this.document.get();
+    const production = isProduction(this.env);
+    return new Map(
+      TOOLS.map((tool) => [
+        tool.name,
+        (!(tool.notInProduction && production) && inputSchemaOf(doc, tool)) || null,
+      ]),
+    );
   }
 
   /** Destructive tools always wait for a person; writes unless AGENT_CONFIRM_WRITE_OPERATIONS=false. */

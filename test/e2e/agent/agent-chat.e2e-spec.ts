@@ -5,6 +5,8 @@ import { ERROR_BODIES } from '../../support/errors';
 import { eventually } from '../../support/eventually';
 import { createOrg, memberAgent } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
+import { DataSource } from 'typeorm';
+import { STORED_MESSAGES } from '../../../src/agent/store/conversations';
 
 type Agent = ReturnType<TestApp['agent']>;
 
@@ -447,5 +449,40 @@ describe('agent chat (spec 4.2, issue 23)', () => {
     });
     const again = await owner.agent.get(`/v1/organization/${org.id}/agent/context`).expect(200);
     expect(again.body.mainConversationId).toBe(res.body.mainConversationId);
+  });
+
+  it('answers 401 for the context and the tools without a session, 403 to a non-member', async () => {
+    const { org } = await world();
+    for (const path of ['context', 'tools']) {
+      const res = await t.http.get(`/v1/organization/${org.id}/agent/${path}`).expect(401);
+      expect(res.body).toEqual(ERROR_BODIES[401]);
+    }
+    const outsider = await loggedInAgent(t);
+    await outsider.agent.get(`/v1/organization/${org.id}/agent/context`).expect(403);
+    await outsider.agent.get(`/v1/organization/${org.id}/agent/tools`).expect(403);
+  });
+
+  it('keeps at most STORED_MESSAGES messages per conversation, deleting the oldest', async () => {
+    const { owner, chat } = await world();
+    fake.reply('First answer.');
+    const first = await chat(owner.agent, 'Hello').expect(200);
+    const conversationId = first.body.conversationId as string;
+    const db = t.get<DataSource>(DataSource);
+    await db.query(
+      `INSERT INTO agent_message (conversation_id, role, content)
+       SELECT $1, CASE WHEN n % 2 = 0 THEN 'user' ELSE 'assistant' END, '[{"type":"text","text":"filler"}]'
+       FROM generate_series(1, $2) AS n`,
+      [conversationId, STORED_MESSAGES],
+    );
+    fake.reply('Still here.');
+    await chat(owner.agent, 'And now?', { conversationId }).expect(200);
+    const [{ count, hello }] = await db.query(
+      `SELECT count(*)::int AS count,
+              count(*) FILTER (WHERE content::text LIKE '%Hello%')::int AS hello
+       FROM agent_message WHERE conversation_id = $1`,
+      [conversationId],
+    );
+    expect(count).toBe(STORED_MESSAGES);
+    expect(hello).toBe(0);
   });
 });

@@ -20,6 +20,14 @@ describe('agent off (AGENT_ENABLED=false with an LLM key)', () => {
       await owner.agent.post('/v1/agent/confirm').send({ stepId: org.id, confirmed: true }),
       await owner.agent.get(`/v1/organization/${org.id}/agent/context`),
       await owner.agent.get(`/v1/organization/${org.id}/agent/tools`),
+      await t.http
+        .post('/v1/agent/onboarding/create')
+        .send({ email: owner.email, initialPrompt: 'We are Acme.' }),
+      await t.http.get(`/v1/agent/onboarding/${org.id}`),
+      await t.http.get(`/v1/agent/onboarding/analysis-status/${org.id}`),
+      await owner.agent.get('/v1/agent/onboarding/first-login'),
+      await owner.agent.post('/v1/agent/onboarding/link').send({ onboardingId: org.id }),
+      await owner.agent.post('/v1/agent/onboarding/setup').send({ onboardingId: org.id }),
     ]) {
       expect(res.status).toBe(404);
       expect(res.body).toEqual(missing.body);

@@ -1,4 +1,4 @@
-import { numberInFigures } from '../../../documents/certificates/quantity-words';
+import { numberInFigures } from '../../../documents';
 import {
   CLASS_TYPES,
   CONVERTIBLE_TYPES,

@@ -1,11 +1,6 @@
 import { toDecimal, toDecimalString } from '../../../../libs/cap-math';
 import type { HoldingRecord } from '../../../cap-table';
-import type {
-  ClassState,
-  PlanState,
-  PoolState,
-  ScheduleState,
-} from '../../../ocf/export/ocf-objects';
+import type { ClassState, PlanState, PoolState, ScheduleState } from '../../../ocf';
 import { DEFAULT_CLASS_TYPE, DEFAULT_PERIOD_TYPE, type ItemCollection } from './draft-collections';
 import type {
   DraftConvertible,

@@ -8,7 +8,7 @@ import {
   type TransactionType,
 } from '../../../cap-table';
 import type { OcfPackage, OcfProblem } from '../../../ocf';
-import { stakeholder, stockClass, stockPlan, vestingTerms } from '../../../ocf/export/ocf-objects';
+import { stakeholder, stockClass, stockPlan, vestingTerms } from '../../../ocf';
 import {
   DEFAULT_CLASS_TYPE,
   DEFAULT_CURRENCY,

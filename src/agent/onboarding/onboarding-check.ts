@@ -1,0 +1,32 @@
+import { checkDraft, type DraftProblem, type DraftTotals, type OnboardingDraft } from './draft';
+import { itemAt, plainDraft, type StoredDraft, type StoredItem } from './store/stored-draft';
+
+/** A problem of the draft, on the item it is about. */
+export interface ItemProblem {
+  item: StoredItem;
+  fieldPath: string | null;
+  reason: string;
+}
+
+export const today = () => new Date().toISOString().slice(0, 10);
+
+/** The options the draft's own organization gives the checks (its currency, LLC or not). */
+export function checkOptions(draft: OnboardingDraft) {
+  return {
+    currency: draft.organization?.currency ?? 'USD',
+    fractional: draft.organization?.entity_type === 'llc',
+    today: today(),
+  };
+}
+
+/** Every check of the stored draft (references, OCF schemas, the ledger's replay), by item. */
+export function checkStored(stored: StoredDraft): { problems: ItemProblem[]; totals: DraftTotals } {
+  const draft = plainDraft(stored) as unknown as OnboardingDraft;
+  const { problems, totals } = checkDraft(draft, checkOptions(draft));
+  return { problems: problems.map((p) => onItem(stored, p)), totals };
+}
+
+function onItem(stored: StoredDraft, p: DraftProblem): ItemProblem {
+  const item = itemAt(stored, p.collection, p.index) ?? stored.organization;
+  return { item, fieldPath: p.fieldPath ?? null, reason: p.reason };
+}
