@@ -2619,7 +2619,7 @@ export interface paths {
         put?: never;
         /**
          * Start an AI-assisted onboarding (at sign-up, without a session)
-         * @description Stores the description and queues its analysis (poll `analysis-status/:id`). ONBOARDING_IP_LIMIT per client address per hour, then 429 with `Retry-After` and `X-RateLimit-*`.
+         * @description Stores the description and queues its analysis (poll `analysis-status/:onboarding`). ONBOARDING_IP_LIMIT per client address per hour, then 429 with `Retry-After` and `X-RateLimit-*`.
          */
         post: operations["Onboarding_create"];
         delete?: never;
@@ -2648,7 +2648,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/agent/onboarding/analysis-status/{id}": {
+    "/v1/agent/onboarding/analysis-status/{onboarding}": {
         parameters: {
             query?: never;
             header?: never;
@@ -2668,7 +2668,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/agent/onboarding/questions/{id}": {
+    "/v1/agent/onboarding/questions/{onboarding}": {
         parameters: {
             query?: never;
             header?: never;
@@ -2688,7 +2688,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/agent/onboarding/showcase/{id}": {
+    "/v1/agent/onboarding/showcase/{onboarding}": {
         parameters: {
             query?: never;
             header?: never;
@@ -2708,7 +2708,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/agent/onboarding/{id}": {
+    "/v1/agent/onboarding/{onboarding}": {
         parameters: {
             query?: never;
             header?: never;
@@ -2739,7 +2739,7 @@ export interface paths {
         put?: never;
         /**
          * Link an onboarding to the caller
-         * @description The caller’s onboarding: one they linked, or an unlinked one started with their e-mail address (which this links). 403 for an unlinked one of another address, 404 for one linked to someone else, 409 when it is linked to another account of the same address.
+         * @description The session’s e-mail address must be the one the onboarding was started with (403 otherwise, linked or not); one linked to another account of that address (after an e-mail change) is 409. Linking again is 200. From then on only the caller reads it.
          */
         post: operations["Onboarding_link"];
         delete?: never;
@@ -20211,7 +20211,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                onboarding: string;
             };
             cookie?: never;
         };
@@ -20259,7 +20259,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                onboarding: string;
             };
             cookie?: never;
         };
@@ -20307,7 +20307,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                onboarding: string;
             };
             cookie?: never;
         };
@@ -20355,7 +20355,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                onboarding: string;
             };
             cookie?: never;
         };
@@ -20446,7 +20446,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such onboarding, or linked to another user */
+            /** @description No such onboarding */
             404: {
                 headers: {
                     [name: string]: unknown;

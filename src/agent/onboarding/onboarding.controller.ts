@@ -86,7 +86,7 @@ export class OnboardingController {
   @ApiOperation({
     summary: 'Start an AI-assisted onboarding (at sign-up, without a session)',
     description:
-      'Stores the description and queues its analysis (poll `analysis-status/:id`). ' +
+      'Stores the description and queues its analysis (poll `analysis-status/:onboarding`). ' +
       'ONBOARDING_IP_LIMIT per client address per hour, then 429 with `Retry-After` and ' +
       '`X-RateLimit-*`.',
   })
@@ -109,16 +109,16 @@ export class OnboardingController {
     return this.onboarding.firstLogin(userId);
   }
 
-  @Get('analysis-status/:id')
+  @Get('analysis-status/:onboarding')
   @Public()
   @ApiOperation({ summary: 'The analysis status of an onboarding', description: PUBLIC_READ })
   @ApiOkResponse({ type: AnalysisStatusView })
   @ApiNotFoundResponse({ description: 'No such onboarding (or not the caller’s)' })
-  status(@Req() req: Request, @Param('id') id: string): Promise<AnalysisStatusView> {
+  status(@Req() req: Request, @Param('onboarding') id: string): Promise<AnalysisStatusView> {
     return this.onboarding.status(id, sessionUser(req));
   }
 
-  @Get('questions/:id')
+  @Get('questions/:onboarding')
   @Public()
   @ApiOperation({
     summary: 'The clarifying questions of an onboarding',
@@ -126,11 +126,11 @@ export class OnboardingController {
   })
   @ApiOkResponse({ type: [QuestionView] })
   @ApiNotFoundResponse({ description: 'No such onboarding (or not the caller’s)' })
-  questions(@Req() req: Request, @Param('id') id: string): Promise<QuestionView[]> {
+  questions(@Req() req: Request, @Param('onboarding') id: string): Promise<QuestionView[]> {
     return this.onboarding.questions(id, sessionUser(req));
   }
 
-  @Get('showcase/:id')
+  @Get('showcase/:onboarding')
   @Public()
   @ApiOperation({
     summary: 'Preview of the organization a build would create',
@@ -138,25 +138,31 @@ export class OnboardingController {
   })
   @ApiOkResponse({ type: ShowcaseView })
   @ApiNotFoundResponse({ description: 'No such onboarding (or not the caller’s)' })
-  showcase(@Req() req: Request, @Param('id') id: string): Promise<ShowcaseView> {
+  showcase(@Req() req: Request, @Param('onboarding') id: string): Promise<ShowcaseView> {
     return this.onboarding.showcase(id, sessionUser(req));
   }
 
-  @Get(':id')
+  @Get(':onboarding')
   @Public()
   @ApiOperation({ summary: 'An onboarding', description: PUBLIC_READ })
   @ApiOkResponse({ type: OnboardingView })
   @ApiNotFoundResponse({ description: 'No such onboarding (or not the caller’s)' })
-  get(@Req() req: Request, @Param('id') id: string): Promise<OnboardingView> {
+  get(@Req() req: Request, @Param('onboarding') id: string): Promise<OnboardingView> {
     return this.onboarding.get(id, sessionUser(req));
   }
 
   @Post('link')
   @HttpCode(200)
   @Authenticated()
-  @ApiOperation({ summary: 'Link an onboarding to the caller', description: MINE })
+  @ApiOperation({
+    summary: 'Link an onboarding to the caller',
+    description:
+      'The session’s e-mail address must be the one the onboarding was started with (403 ' +
+      'otherwise, linked or not); one linked to another account of that address (after an ' +
+      'e-mail change) is 409. Linking again is 200. From then on only the caller reads it.',
+  })
   @ApiOkResponse({ type: OnboardingView })
-  @Mine()
+  @Mine('No such onboarding')
   @ApiConflictResponse({ description: 'Linked to another account of the same address' })
   link(@CurrentUserId() userId: string, @Body() dto: OnboardingIdDto): Promise<OnboardingView> {
     return this.onboarding.link(userId, dto.onboardingId);

@@ -80,7 +80,14 @@ export class OnboardingService {
     return showcase((await this.readable(id, sessionUserId)).draft);
   }
 
+  /** Links it: the session's e-mail must be the one it was started with (403), and it must not be another account's (409). */
   async link(userId: string, id: string): Promise<OnboardingView> {
+    const user = await this.sessionUser(userId);
+    const row = await this.store.find(id);
+    if (!row) throw DomainError.notFound('no such onboarding');
+    if (row.linkedUserId !== user.id && row.email !== user.email) {
+      throw DomainError.forbidden('this onboarding was started with another e-mail address');
+    }
     return view(await this.claim(userId, id));
   }
 

@@ -22,6 +22,23 @@ export interface OcfPackage {
 
 export const MANIFEST_NAME = 'Manifest.ocf.json';
 
+/** A package with its manifest and no object yet. */
+export function emptyPackage(manifestFile: string, manifest: Json): OcfPackage {
+  return {
+    manifestFile,
+    manifest,
+    stakeholders: [],
+    stockClasses: [],
+    legends: [],
+    plans: [],
+    vestingTerms: [],
+    valuations: [],
+    transactions: [],
+    financings: [],
+    documents: [],
+  };
+}
+
 /** The default of OCF_IMPORT_MAX_OBJECTS_PER_FILE (the service passes the configured one). */
 export const MAX_OBJECTS_PER_FILE = 100_000;
 
@@ -101,19 +118,7 @@ export function readPackage(
     return { problems: problems.list };
   }
 
-  const pkg: OcfPackage = {
-    manifestFile,
-    manifest,
-    stakeholders: [],
-    stockClasses: [],
-    legends: [],
-    plans: [],
-    vestingTerms: [],
-    valuations: [],
-    transactions: [],
-    financings: [],
-    documents: [],
-  };
+  const pkg = emptyPackage(manifestFile, manifest);
   const listed = new Set<string>([manifestFile]);
   for (const [member, fileType, kind] of LISTS) {
     const list = manifest[member];

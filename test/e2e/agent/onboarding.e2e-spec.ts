@@ -415,4 +415,28 @@ describe('AI-assisted onboarding', () => {
     await t.http.get(`/v1/agent/onboarding/${unlinked}`).expect(404);
     await founder.agent.get(`/v1/agent/onboarding/${linked}`).expect(200);
   });
+
+  it('links only for the address it was started with; another account of it later is 409', async () => {
+    const first = await loggedInAgent(t);
+    fake.reply('no draft');
+    const id = (
+      await t.http
+        .post('/v1/agent/onboarding/create')
+        .set('X-Forwarded-For', randomIp())
+        .send({ email: first.email.toUpperCase(), initialPrompt: 'Acme' })
+        .expect(201)
+    ).body.id as string;
+    await first.agent.post('/v1/agent/onboarding/link').send({ onboardingId: id }).expect(200);
+    await first.agent.post('/v1/agent/onboarding/link').send({ onboardingId: id }).expect(200);
+    const stranger = await loggedInAgent(t);
+    await stranger.agent.post('/v1/agent/onboarding/link').send({ onboardingId: id }).expect(403);
+    // The first account moves to another address; a new account takes the old one.
+    await t
+      .get<DataSource>(DataSource)
+      .query(`UPDATE user_account SET email = 'moved-' || email WHERE id = $1`, [first.user.id]);
+    const second = await loggedInAgent(t, { email: first.email });
+    await second.agent.post('/v1/agent/onboarding/link').send({ onboardingId: id }).expect(409);
+    await second.agent.get(`/v1/agent/onboarding/${id}`).expect(404);
+    await first.agent.get(`/v1/agent/onboarding/${id}`).expect(200);
+  });
 });

@@ -11,7 +11,7 @@ import { createTestApp, TestApp } from '../../support/app';
 import { SELF_PERMISSIONS } from '../../../src/organizations/permissions/permissions';
 import { createSecurity, issue } from '../../support/cap-table';
 import { createOrg, joinByInvitation } from '../../support/orgs';
-import { loggedInAgent, LoggedInUser } from '../../support/users';
+import { loggedInAgent, LoggedInUser, randomIp } from '../../support/users';
 
 /**
  * Broken-object-level-authorization matrix over the whole route table. Every route is classified
@@ -54,7 +54,8 @@ type Kind =
   | 'subscription'
   | 'paymentProfile'
   | 'event'
-  | 'webhook';
+  | 'webhook'
+  | 'onboarding';
 
 interface Side {
   org: { id: string; entity: string; address: string };
@@ -201,6 +202,16 @@ describe('BOLA matrix over the route table', () => {
       .post(`/v1/organization/${org.id}/webhook`)
       .send({ url: 'https://203.0.113.10/hook', active: false })
       .expect(201);
+    // An onboarding the owner linked: from then on theirs alone, public routes included.
+    const onboarding = await t.http
+      .post('/v1/agent/onboarding/create')
+      .set('X-Forwarded-For', randomIp())
+      .send({ email: owner.email, initialPrompt: 'Victim Inc.' })
+      .expect(201);
+    await owner.agent
+      .post('/v1/agent/onboarding/link')
+      .send({ onboardingId: onboarding.body.id })
+      .expect(200);
     return {
       owner,
       org,
@@ -233,6 +244,7 @@ describe('BOLA matrix over the route table', () => {
         paymentProfile: paymentProfile.id,
         event: events.body.data[0].id,
         webhook: webhook.body.id,
+        onboarding: onboarding.body.id,
       },
     };
   }

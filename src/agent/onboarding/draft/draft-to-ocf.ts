@@ -8,7 +8,7 @@ import {
   type TransactionType,
 } from '../../../cap-table';
 import type { OcfPackage, OcfProblem } from '../../../ocf';
-import { stakeholder, stockClass, stockPlan, vestingTerms } from '../../../ocf';
+import { emptyPackage, stakeholder, stockClass, stockPlan, vestingTerms } from '../../../ocf';
 import {
   DEFAULT_CLASS_TYPE,
   DEFAULT_CURRENCY,
@@ -88,19 +88,7 @@ export function draftPackage(draft: OnboardingDraft, options: DraftPackageOption
   const { today } = options;
   const currency = options.currency ?? draft.organization.currency ?? DEFAULT_CURRENCY;
   const ctx = exportContext(currency);
-  const pkg: OcfPackage = {
-    manifestFile: DRAFT_FILE,
-    manifest: { as_of: today },
-    stakeholders: [],
-    stockClasses: [],
-    legends: [],
-    plans: [],
-    vestingTerms: [],
-    valuations: [],
-    transactions: [],
-    financings: [],
-    documents: [],
-  };
+  const pkg = emptyPackage(DRAFT_FILE, { as_of: today });
   // What is kept of each list, by draft id (the first of an id: duplicates are reported).
   const kept = new Map<ItemCollection, Map<string, number>>();
   for (const c of ITEM_COLLECTIONS) {

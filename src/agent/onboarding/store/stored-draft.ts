@@ -1,18 +1,13 @@
 import { randomUUID } from 'node:crypto';
 
-/** The draft's lists, in the order the showcase shows them. */
-export const DRAFT_LISTS = [
-  'people',
-  'shareClasses',
-  'shareholdings',
-  'optionPlans',
-  'optionPools',
-  'optionGrants',
-  'convertibles',
-  'vestingSchedules',
-] as const;
-export type DraftList = (typeof DRAFT_LISTS)[number];
-export type DraftPlace = 'organization' | DraftList;
+import {
+  ITEM_COLLECTIONS as DRAFT_LISTS,
+  type DraftCollection as DraftPlace,
+  type ItemCollection as DraftList,
+} from '../draft';
+
+export { DRAFT_LISTS };
+export type { DraftList, DraftPlace };
 
 /** Where an item's values came from (the model says prompt or document; we say the rest). */
 export const ITEM_SOURCES = ['prompt', 'document', 'answer', 'correction', 'default'] as const;
