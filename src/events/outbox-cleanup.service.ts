@@ -6,7 +6,6 @@ import { deleteInBatches } from '../database';
 import { RedisConnections } from '../redis';
 
 const HOUR = 3600_000;
-const DAY = 24 * HOUR;
 /** How long the event list keeps an event (issue 21). */
 export const EVENT_RETENTION_DAYS = 30;
 
@@ -25,13 +24,8 @@ export class OutboxCleanup {
   ) {}
 
   @Interval('outbox-cleanup', HOUR)
-  async tick(): Promise<void> {
-    try {
-      if (await this.redis.claimTurn('events:outbox-cleanup', DAY - 5 * 60_000)) await this.clean();
-    } catch (err) {
-      // The next day's run deletes what this one left.
-      this.logger.warn(`outbox clean-up failed: ${(err as Error).message}`);
-    }
+  tick(): Promise<void> {
+    return this.redis.onceADay('events:outbox-cleanup', () => this.clean(), this.logger);
   }
 
   /** Deletes relayed rows past their retention, in bounded batches; answers how many. */

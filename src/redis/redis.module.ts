@@ -1,7 +1,9 @@
-import { Global, Module, OnApplicationShutdown, Inject } from '@nestjs/common';
+import { Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import Redis, { RedisOptions } from 'ioredis';
 import { Env } from '../config';
 import { resolveRedis, ResolvedRedis } from './redis-server';
+
+const DAY = 24 * 3600_000;
 
 /**
  * The one place Redis connections are made. Sessions use a client that fails fast while Redis is
@@ -37,6 +39,19 @@ export class RedisConnections {
     // Not a request's: it may wait for the connection (made on the first turn asked for).
     this.turns ??= this.create({ maxRetriesPerRequest: 1, connectTimeout: 2000 });
     return (await this.turns.set(`${this.prefix}${name}`, '1', 'PX', forMs, 'NX')) === 'OK';
+  }
+
+  /**
+   * Runs `work` when this instance takes the day's turn of `name` (callers ask hourly, so a day
+   * missed by a stopped instance is taken by another within the hour). A failure is logged: the
+   * next day's turn does what this one left.
+   */
+  async onceADay(name: string, work: () => Promise<unknown>, logger: Logger): Promise<void> {
+    try {
+      if (await this.claimTurn(name, DAY - 5 * 60_000)) await work();
+    } catch (err) {
+      logger.warn(`${name} failed: ${(err as Error).message}`);
+    }
   }
 
   /** Bull's createClient contract: shared client/subscriber, a new blocking client each time. */

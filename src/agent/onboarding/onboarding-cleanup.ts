@@ -6,7 +6,6 @@ import { deleteInBatches } from '../../database';
 import { RedisConnections } from '../../redis';
 
 const HOUR = 3600_000;
-const DAY = 24 * HOUR;
 /** How long an onboarding nobody linked keeps its e-mail address and description. */
 export const UNLINKED_RETENTION_DAYS = 7;
 
@@ -25,14 +24,8 @@ export class OnboardingCleanup {
   ) {}
 
   @Interval('agent-onboarding-cleanup', HOUR)
-  async tick(): Promise<void> {
-    try {
-      if (await this.redis.claimTurn('agent:onboarding-cleanup', DAY - 5 * 60_000)) {
-        await this.clean();
-      }
-    } catch (err) {
-      this.logger.warn(`onboarding clean-up failed: ${(err as Error).message}`);
-    }
+  tick(): Promise<void> {
+    return this.redis.onceADay('agent:onboarding-cleanup', () => this.clean(), this.logger);
   }
 
   /** Deletes unlinked onboardings past their retention, in bounded batches; answers how many. */

@@ -6,7 +6,6 @@ import { deleteInBatches } from '../../database';
 import { RedisConnections } from '../../redis';
 
 const HOUR = 3600_000;
-const DAY = 24 * HOUR;
 /** How long an ended delivery and its attempts (the delivery history) are kept: as events. */
 export const DELIVERY_RETENTION_DAYS = 30;
 
@@ -25,14 +24,8 @@ export class DeliveryCleanup {
   ) {}
 
   @Interval('webhook-delivery-cleanup', HOUR)
-  async tick(): Promise<void> {
-    try {
-      if (await this.redis.claimTurn('webhooks:delivery-cleanup', DAY - 5 * 60_000)) {
-        await this.clean();
-      }
-    } catch (err) {
-      this.logger.warn(`delivery clean-up failed: ${(err as Error).message}`);
-    }
+  tick(): Promise<void> {
+    return this.redis.onceADay('webhooks:delivery-cleanup', () => this.clean(), this.logger);
   }
 
   /** Deletes ended deliveries past their retention, in bounded batches; answers how many. */
