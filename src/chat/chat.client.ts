@@ -175,11 +175,21 @@ export class ChatClient {
 
   // HTTP
 
+  /**
+   * Null on the server's own "no such record". A 404 of a proxy (no error id) or of the router
+   * (a wrong CHAT_URL path, an older server) stays an error: read as "missing", it would have
+   * the caller create what may well exist.
+   */
   private async orNull<T>(answer: Promise<T>): Promise<T | null> {
     try {
       return await answer;
     } catch (error) {
-      if (error instanceof ChatApiError && error.status === 404) return null;
+      const missing =
+        error instanceof ChatApiError &&
+        error.status === 404 &&
+        error.id !== '' &&
+        error.id !== 'api.context.404.app_error';
+      if (missing) return null;
       throw error;
     }
   }

@@ -55,6 +55,85 @@ const fail = (status: number, id: string, message: string): Answer => ({
 });
 const OK = ok({ status: 'OK' });
 
+/** The server's errors the fake answers: status, id, message (in English). */
+const ERRORS = {
+  sessionExpired: [
+    401,
+    'api.context.session_expired.app_error',
+    'Invalid or expired session, please login again.',
+  ],
+  forbidden: [
+    403,
+    'api.context.permissions.app_error',
+    'You do not have the appropriate permissions.',
+  ],
+  noUser: [404, 'app.user.missing_account.const', 'Unable to find the user.'],
+  badEmail: [400, 'model.user.is_valid.email.app_error', 'Invalid email.'],
+  badUsername: [400, 'model.user.is_valid.username.app_error', 'Invalid username.'],
+  badPassword: [
+    400,
+    'model.user.is_valid.pwd.app_error',
+    'Your password must contain at least 8 characters.',
+  ],
+  emailTaken: [
+    400,
+    'app.user.save.email_exists.app_error',
+    'An account with that email already exists.',
+  ],
+  usernameTaken: [
+    400,
+    'app.user.save.username_exists.app_error',
+    'An account with that username already exists.',
+  ],
+  tokensDisabled: [
+    501,
+    'app.user_access_token.disabled',
+    'Personal access tokens are disabled on this server. Please contact your system administrator for details.',
+  ],
+  badDescription: [
+    400,
+    'model.user_access_token.is_valid.description.app_error',
+    'Invalid description, must be 255 or less characters.',
+  ],
+  noToken: [404, 'app.user_access_token.get_by_token.app_error', 'Unable to find the token.'],
+  noTeamNamed: [404, 'app.team.get_by_name.missing.app_error', 'Unable to find the existing team.'],
+  badTeamName: [
+    400,
+    'model.team.is_valid.characters.app_error',
+    'Name must be 2 or more lowercase alphanumeric characters.',
+  ],
+  badTeamType: [400, 'model.team.is_valid.type.app_error', 'Invalid type.'],
+  teamTaken: [400, 'app.team.save.existing.app_error', 'A team with that name already exists.'],
+  noChannelNamed: [404, 'app.channel.get_by_name.missing.app_error', 'Channel does not exist.'],
+  noTeam: [404, 'app.team.get.find.app_error', 'Unable to find the existing team.'],
+  badChannelName: [400, 'model.channel.is_valid.name.app_error', 'Invalid channel name.'],
+  badChannelType: [400, 'model.channel.is_valid.type.app_error', 'Invalid type.'],
+  channelTaken: [
+    400,
+    'store.sql_channel.save_channel.exists.app_error',
+    'A channel with that name already exists on the same team.',
+  ],
+  badTeamParam: [
+    400,
+    'api.context.invalid_body_param.app_error',
+    'Invalid or missing team_id in request body.',
+  ],
+  // Sic: what the server answers to a removal from a team it does not have.
+  noTeamToLeave: [
+    404,
+    'app.team.get_by_invite_id.finding.app_error',
+    'Unable to find the existing team.',
+  ],
+  notAMember: [
+    400,
+    'api.team.remove_user_from_team.missing.app_error',
+    'The user does not appear to be part of this team.',
+  ],
+  badMessage: [400, 'model.post.is_valid.msg.app_error', 'Invalid message.'],
+  notFound: [404, 'api.context.404.app_error', 'Sorry, we could not find the page.'],
+} satisfies Record<string, [number, string, string]>;
+const refuse = (error: keyof typeof ERRORS) => fail(...ERRORS[error]);
+
 type Handler = (match: string[], request: FakeChatRequest, caller: ChatUser) => Answer;
 interface Route {
   method: string;
@@ -286,7 +365,7 @@ export class FakeChat {
       ? fail(fault.status, 'fake.injected.app_error', `injected failure ${fault.status}`)
       : url.pathname.startsWith('/api/v4/')
         ? this.answer(request, caller)
-        : notFound();
+        : refuse('notFound');
     res.writeHead(answer.status, { 'content-type': 'application/json' });
     res.end(JSON.stringify(answer.body));
   }
@@ -308,66 +387,31 @@ export class FakeChat {
     for (const route of this.routes) {
       const m = route.method === request.method ? route.pattern.exec(request.path) : null;
       if (!m) continue;
-      if (!caller) {
-        return fail(
-          401,
-          'api.context.session_expired.app_error',
-          'Invalid or expired session, please login again.',
-        );
-      }
-      if (caller !== this.admin && !route.forUsers) {
-        return fail(
-          403,
-          'api.context.permissions.app_error',
-          'You do not have the appropriate permissions.',
-        );
-      }
+      if (!caller) return refuse('sessionExpired');
+      if (caller !== this.admin && !route.forUsers) return refuse('forbidden');
       return route.handle(m.slice(1).map(decodeURIComponent), request, caller);
     }
-    return notFound();
+    return refuse('notFound');
   }
 
   // Users and tokens
 
   private userByEmail(email: string): Answer {
     const user = [...this.users.values()].find((u) => u.email === email.toLowerCase());
-    return user
-      ? ok(user)
-      : fail(404, 'app.user.missing_account.const', 'Unable to find the user.');
+    return user ? ok(user) : refuse('noUser');
   }
 
   private createUser(input: Record<string, unknown>): Answer {
     const email = String(input.email ?? '').toLowerCase();
     const username = String(input.username ?? '').toLowerCase();
-    if (!/^[^@\s]+@[^@\s]+$/.test(email)) {
-      return fail(400, 'model.user.is_valid.email.app_error', 'Invalid email.');
-    }
-    if (!/^[a-z][a-z0-9._-]{2,21}$/.test(username)) {
-      return fail(400, 'model.user.is_valid.username.app_error', 'Invalid username.');
-    }
-    if (typeof input.password !== 'string' || input.password.length < 8) {
-      return fail(
-        400,
-        'model.user.is_valid.pwd.app_error',
-        'Your password must contain at least 8 characters.',
-      );
-    }
+    if (!/^[^@\s]+@[^@\s]+$/.test(email)) return refuse('badEmail');
+    if (!/^[a-z][a-z0-9._-]{2,21}$/.test(username)) return refuse('badUsername');
+    if (typeof input.password !== 'string' || input.password.length < 8)
+      return refuse('badPassword');
     // The server's unique index on e-mails is checked first.
     const users = [...this.users.values()];
-    if (users.some((u) => u.email === email)) {
-      return fail(
-        400,
-        'app.user.save.email_exists.app_error',
-        'An account with that email already exists.',
-      );
-    }
-    if (users.some((u) => u.username === username)) {
-      return fail(
-        400,
-        'app.user.save.username_exists.app_error',
-        'An account with that username already exists.',
-      );
-    }
+    if (users.some((u) => u.email === email)) return refuse('emailTaken');
+    if (users.some((u) => u.username === username)) return refuse('usernameTaken');
     const user = this.seedUser({ email, username });
     user.first_name = String(input.first_name ?? '');
     user.last_name = String(input.last_name ?? '');
@@ -375,22 +419,9 @@ export class FakeChat {
   }
 
   private createToken(userId: string, input: Record<string, unknown>): Answer {
-    if (this.tokensDisabled) {
-      return fail(
-        501,
-        'app.user_access_token.disabled',
-        'Personal access tokens are disabled on this server. Please contact your system administrator for details.',
-      );
-    }
-    if (!this.users.has(userId))
-      return fail(404, 'app.user.missing_account.const', 'Unable to find the user.');
-    if (!input.description) {
-      return fail(
-        400,
-        'model.user_access_token.is_valid.description.app_error',
-        'Invalid description, must be 255 or less characters.',
-      );
-    }
+    if (this.tokensDisabled) return refuse('tokensDisabled');
+    if (!this.users.has(userId)) return refuse('noUser');
+    if (!input.description) return refuse('badDescription');
     const token: ChatToken = {
       id: newId(),
       token: newId(),
@@ -405,8 +436,7 @@ export class FakeChat {
   private revoke(request: FakeChatRequest): Answer {
     const id = fields(request).token_id;
     const token = [...this.tokens.values()].find((t) => t.id === id);
-    if (!token)
-      return fail(404, 'app.user_access_token.get_by_token.app_error', 'Unable to find the token.');
+    if (!token) return refuse('noToken');
     this.tokens.delete(token.token);
     return OK;
   }
@@ -415,26 +445,14 @@ export class FakeChat {
 
   private teamNamed(name: string): Answer {
     const team = [...this.teams.values()].find((t) => t.name === name);
-    return team
-      ? ok(team)
-      : fail(404, 'app.team.get_by_name.missing.app_error', 'Unable to find the existing team.');
+    return team ? ok(team) : refuse('noTeamNamed');
   }
 
   private createTeam(input: Record<string, unknown>): Answer {
     const name = String(input.name ?? '');
-    if (!/^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])$/.test(name)) {
-      return fail(
-        400,
-        'model.team.is_valid.characters.app_error',
-        'Name must be 2 or more lowercase alphanumeric characters.',
-      );
-    }
-    if (input.type !== 'O' && input.type !== 'I') {
-      return fail(400, 'model.team.is_valid.type.app_error', 'Invalid type.');
-    }
-    if ([...this.teams.values()].some((t) => t.name === name)) {
-      return fail(400, 'app.team.save.existing.app_error', 'A team with that name already exists.');
-    }
+    if (!/^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])$/.test(name)) return refuse('badTeamName');
+    if (input.type !== 'O' && input.type !== 'I') return refuse('badTeamType');
+    if ([...this.teams.values()].some((t) => t.name === name)) return refuse('teamTaken');
     const team: ChatTeam = {
       id: newId(),
       name,
@@ -452,29 +470,17 @@ export class FakeChat {
     const channel = [...this.channels.values()].find(
       (c) => c.team_id === teamId && c.name === name,
     );
-    return channel
-      ? ok(channel)
-      : fail(404, 'app.channel.get_by_name.missing.app_error', 'Channel does not exist.');
+    return channel ? ok(channel) : refuse('noChannelNamed');
   }
 
   private createChannel(input: Record<string, unknown>): Answer {
     const teamId = String(input.team_id ?? '');
     const name = String(input.name ?? '');
-    if (!this.teams.has(teamId))
-      return fail(404, 'app.team.get.find.app_error', 'Unable to find the existing team.');
-    if (!/^[a-z0-9][a-z0-9_-]{0,63}$/.test(name)) {
-      return fail(400, 'model.channel.is_valid.name.app_error', 'Invalid channel name.');
-    }
-    if (input.type !== 'O' && input.type !== 'P') {
-      return fail(400, 'model.channel.is_valid.type.app_error', 'Invalid type.');
-    }
-    if ([...this.channels.values()].some((c) => c.team_id === teamId && c.name === name)) {
-      return fail(
-        400,
-        'store.sql_channel.save_channel.exists.app_error',
-        'A channel with that name already exists on the same team.',
-      );
-    }
+    if (!this.teams.has(teamId)) return refuse('noTeam');
+    if (!/^[a-z0-9][a-z0-9_-]{0,63}$/.test(name)) return refuse('badChannelName');
+    if (input.type !== 'O' && input.type !== 'P') return refuse('badChannelType');
+    if ([...this.channels.values()].some((c) => c.team_id === teamId && c.name === name))
+      return refuse('channelTaken');
     const display_name = String(input.display_name ?? name);
     return ok(this.addChannel(teamId, { name, display_name, type: input.type }), 201);
   }
@@ -493,17 +499,9 @@ export class FakeChat {
 
   private addMember(teamId: string, input: Record<string, unknown>): Answer {
     const userId = String(input.user_id ?? '');
-    if (input.team_id !== teamId) {
-      return fail(
-        400,
-        'api.context.invalid_body_param.app_error',
-        'Invalid or missing team_id in request body.',
-      );
-    }
-    if (!this.teams.has(teamId))
-      return fail(404, 'app.team.get.find.app_error', 'Unable to find the existing team.');
-    if (!this.users.has(userId))
-      return fail(404, 'app.user.missing_account.const', 'Unable to find the user.');
+    if (input.team_id !== teamId) return refuse('badTeamParam');
+    if (!this.teams.has(teamId)) return refuse('noTeam');
+    if (!this.users.has(userId)) return refuse('noUser');
     // 201 whether the user was a member already or not, as the server answers.
     return ok(this.join(teamId, userId), 201);
   }
@@ -530,31 +528,17 @@ export class FakeChat {
   }
 
   private listMembers(teamId: string, query: Record<string, string>): Answer {
-    if (!this.teams.has(teamId))
-      return fail(404, 'app.team.get.find.app_error', 'Unable to find the existing team.');
+    if (!this.teams.has(teamId)) return refuse('noTeam');
     const page = Math.max(0, Number(query.page ?? 0) || 0);
     const perPage = Math.min(MAX_PER_PAGE, Math.max(1, Number(query.per_page ?? 60) || 60));
     return ok(this.members(teamId).slice(page * perPage, (page + 1) * perPage));
   }
 
   private removeMember(teamId: string, userId: string): Answer {
-    if (!this.teams.has(teamId)) {
-      return fail(
-        404,
-        'app.team.get_by_invite_id.finding.app_error',
-        'Unable to find the existing team.',
-      );
-    }
-    if (!this.users.has(userId))
-      return fail(404, 'app.user.missing_account.const', 'Unable to find the user.');
+    if (!this.teams.has(teamId)) return refuse('noTeamToLeave');
+    if (!this.users.has(userId)) return refuse('noUser');
     const member = this.teamMembers.get(teamId)?.get(userId);
-    if (!member) {
-      return fail(
-        400,
-        'api.team.remove_user_from_team.missing.app_error',
-        'The user does not appear to be part of this team.',
-      );
-    }
+    if (!member) return refuse('notAMember');
     // The server keeps the row (a removed member removed again is fine) and empties its channels.
     member.delete_at = member.delete_at || Date.now();
     for (const channel of this.channels.values()) {
@@ -567,15 +551,8 @@ export class FakeChat {
 
   private createPost(input: Record<string, unknown>, author: ChatUser): Answer {
     const channel = this.channels.get(String(input.channel_id ?? ''));
-    if (!channel)
-      return fail(
-        403,
-        'api.context.permissions.app_error',
-        'You do not have the appropriate permissions.',
-      );
-    if (typeof input.message !== 'string' || !input.message) {
-      return fail(400, 'model.post.is_valid.msg.app_error', 'Invalid message.');
-    }
+    if (!channel) return refuse('forbidden');
+    if (typeof input.message !== 'string' || !input.message) return refuse('badMessage');
     const post: ChatPost = {
       id: newId(),
       channel_id: channel.id,
@@ -591,5 +568,3 @@ export class FakeChat {
 /** The body's fields (nothing when the body is not a JSON object). */
 const fields = (request: FakeChatRequest): Record<string, unknown> =>
   request.body && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : {};
-
-const notFound = () => fail(404, 'api.context.404.app_error', 'Sorry, we could not find the page.');

@@ -331,6 +331,9 @@ describe('ChatClient against FakeChat only', () => {
     const proxied = await apiError(client.teamByName('acme'));
     expect(proxied).toMatchObject({ status: 502, id: '' });
     expect(proxied.message).toContain('Bad Gateway');
+    // Only the server's own 404 means "no such team".
+    fake.failNext(1, { status: 404, body: 'Not Found' });
+    expect(await apiError(client.teamByName('acme'))).toMatchObject({ status: 404, id: '' });
     expect(await client.teamByName('acme')).toBeNull();
   });
 
