@@ -3,6 +3,7 @@ import { APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import { ActivityModule } from './activity';
 import { AgentModule } from './agent';
+import { ChatModule } from './chat';
 import { AuthModule } from './auth';
 import { BillingModule } from './billing';
 import { CapTableModule } from './cap-table';
@@ -44,6 +45,7 @@ import { WebhooksModule } from './webhooks';
     BillingModule,
     WebhooksModule,
     AgentModule.register(),
+    ChatModule,
   ],
   providers: [
     { provide: APP_GUARD, useClass: CsrfGuard },

@@ -42,6 +42,11 @@ export async function openApiDocument(
     .setVersion('1')
     .addServer(serverUrl)
     .addCookieAuth('connect.sid')
+    // Machine callers with a token of their own (the messaging gateway's CHAT_GATEWAY_TOKEN).
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', description: 'A configured service token' },
+      'gateway',
+    )
     .build();
   return completeDocument(
     SwaggerModule.createDocument(app, config, {

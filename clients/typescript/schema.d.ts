@@ -2868,6 +2868,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/chat/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether team messaging is on, and where browsers reach it
+         * @description `{enabled: false, baseUrl: null}` while CHAT_URL or CHAT_ADMIN_TOKEN is unset.
+         */
+        get: operations["Chat_config"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/chat/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A messaging session in the organization’s team
+         * @description Makes (or finds) the caller’s chat user, a personal access token, the organization’s team with its default channels and the caller’s membership in it; idempotent, and concurrent calls make one of each. The token is shown here only.
+         */
+        post: operations["Chat_session"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/chat/sync-org/{orgId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bring the organization’s team in step with its members
+         * @description Every active member with a user account joins the team; team members mapped to users who are no longer members leave it (chat users the service did not map stay). Member changes are also synced as they happen, through the event queue.
+         */
+        post: operations["Chat_syncOrganization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/chat/token-health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the caller’s stored messaging token still works
+         * @description `{valid: true}`, or `{valid: false, reason}`: `no_token`, `revoked` (the server refused it; it is forgotten) or `check_failed` (no answer within 5 s, or a server error).
+         */
+        get: operations["Chat_tokenHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/chat/team-mapping/{teamId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization of a messaging team
+         * @description For the messaging gateway: `Authorization: Bearer CHAT_GATEWAY_TOKEN` (401 otherwise, and always while the variable is unset).
+         */
+        get: operations["Chat_teamMapping"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/chat/user-mapping/{chatUserId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The Ledgerline user of a messaging user
+         * @description `{userId: null}` when none is mapped. For the messaging gateway: `Authorization: Bearer CHAT_GATEWAY_TOKEN` (401 otherwise, and always while the variable is unset).
+         */
+        get: operations["Chat_userMapping"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -6861,6 +6981,47 @@ export interface components {
             setupResult: {
                 [key: string]: unknown;
             };
+        };
+        ChatConfigView: {
+            enabled: boolean;
+            /** @description Where browsers reach the messaging server (CHAT_PUBLIC_URL); null while chat is off. */
+            baseUrl: string | null;
+        };
+        ChatSessionDto: {
+            /**
+             * Format: uuid
+             * @description The organization whose team the session joins.
+             */
+            organizationId: string;
+        };
+        ChatSessionView: {
+            /** @description A personal access token of the user's chat account (shown here only). */
+            token: string;
+            baseUrl: string;
+            /** @description The organization's team (`org-<id without dashes>`). */
+            teamName: string;
+            /** @description The user's id on the messaging server. */
+            chatUserId: string;
+        };
+        SyncView: {
+            /** @description Active members with a user account who are in the team after the run. */
+            synced: number;
+        };
+        TokenHealthView: {
+            /**
+             * @description Why not: `no_token` (none stored: open a session), `revoked` (the server refused it; it is
+             *     forgotten, the next session makes another), `check_failed` (the server did not answer; try later).
+             * @enum {string}
+             */
+            reason?: "no_token" | "revoked" | "check_failed";
+            valid: boolean;
+        };
+        TeamMappingView: {
+            organizationId: string;
+        };
+        UserMappingView: {
+            /** @description The Ledgerline user of the chat user; null when none is mapped. */
+            userId: string | null;
         };
         /** @description `{error, message}`; `{error, key, message}` for keyed errors; `{message}` on the routes that say so. Some refusals add details (`problems`, `rows`, `fields`). */
         ErrorBody: ({
@@ -19796,7 +19957,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChatView"];
                 };
             };
-            /** @description Keyed errors: `agentUnavailable`; or `{error, message}` for a malformed body */
+            /** @description `{error, message}` for a malformed body */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19854,7 +20015,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            /** @description Keyed error: `agentUnavailable` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20505,7 +20666,7 @@ export interface operations {
                     "application/json": components["schemas"]["OnboardingView"];
                 };
             };
-            /** @description Keyed errors: `agentUnavailable`; or `{error, message}` for a malformed body */
+            /** @description `{error, message}` for a malformed body */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20577,7 +20738,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            /** @description Keyed error: `agentUnavailable` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20867,7 +21028,7 @@ export interface operations {
                     "application/json": components["schemas"]["BuildView"];
                 };
             };
-            /** @description Keyed errors: `invalidFields`, `agentUnavailable`; or `{error, message}` for a malformed body */
+            /** @description Keyed errors: `invalidFields`; or `{error, message}` for a malformed body */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20921,7 +21082,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            /** @description Keyed error: `agentUnavailable` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21000,6 +21161,373 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Chat_config: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatConfigView"];
+                };
+            };
+            /** @description A query parameter the route does not know `{message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Chat_session: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatSessionDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatSessionView"];
+                };
+            };
+            /** @description `{error, message}` for a malformed body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Requires `canViewOrganization` in the organization `{error, message}`; or refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization or record does not exist, or is not the path organization’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keyed errors: `chatNotConfigured`, `chatProvisioningFailed` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Chat_syncOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SyncView"];
+                };
+            };
+            /** @description `{error, message}` for a malformed body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Requires `canEditOrganization` in the organization `{error, message}`; or refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization or record does not exist, or is not the path organization’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keyed errors: `chatNotConfigured`, `chatSyncFailed` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Chat_tokenHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenHealthView"];
+                };
+            };
+            /** @description A query parameter the route does not know `{message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Chat_teamMapping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                teamId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamMappingView"];
+                };
+            };
+            /** @description Malformed path, query or body `{error, message}`; or a query parameter the route does not know `{message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No or a wrong gateway token `{error, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No organization has this team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Chat_userMapping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                chatUserId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserMappingView"];
+                };
+            };
+            /** @description Malformed path, query or body `{error, message}`; or a query parameter the route does not know `{message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No or a wrong gateway token `{error, message}` */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -5,3 +5,4 @@ export { ForeignKey } from './foreign-key';
 export { allowLongStatements } from './statement-limits';
 export { CURSOR_BATCH, inBatches } from './cursor';
 export { deleteInBatches } from './delete-in-batches';
+export { lockUntilCommit } from './advisory-lock';

@@ -8,6 +8,7 @@ export enum QueueName {
   BillingCounts = 'billing-counts',
   Webhooks = 'webhooks',
   AgentOnboarding = 'agent-onboarding',
+  Chat = 'chat',
 }
 
 /** The payload type of each queue's jobs. */
@@ -16,6 +17,7 @@ export interface QueuePayloads {
   [QueueName.BillingCounts]: EventEnvelope;
   [QueueName.Webhooks]: EventEnvelope;
   [QueueName.AgentOnboarding]: { onboardingId: string };
+  [QueueName.Chat]: EventEnvelope;
 }
 
 /**
@@ -28,6 +30,10 @@ export const EVENT_ROUTES: Record<QueueName, (type: string) => boolean> = {
   [QueueName.BillingCounts]: (type) => type.startsWith('billing.'),
   [QueueName.Webhooks]: isPublicEventType,
   [QueueName.AgentOnboarding]: () => false,
+  // Member changes bring the organization's messaging team in step (accepting an invitation is
+  // a member.updated: it links the account).
+  [QueueName.Chat]: (type) =>
+    type === 'member.added' || type === 'member.updated' || type === 'member.removed',
 };
 
 /**

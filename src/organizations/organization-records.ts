@@ -1,12 +1,18 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { RecordResolvers } from '../common';
 
-/** Teaches the permission guard where members, roles and members' entities belong. */
+/** Teaches the permission guard where organizations, members, roles and members' entities belong. */
 @Injectable()
 export class OrganizationRecords implements OnModuleInit {
   constructor(private readonly resolvers: RecordResolvers) {}
 
   onModuleInit() {
+    // For routes naming the organization by another path parameter (`/api/v1/chat/sync-org/:orgId`).
+    this.resolvers.register(
+      'organization',
+      `SELECT id AS organization_id, NULL::uuid AS owner_user_id FROM organization
+       WHERE id = {id} AND deleted_at IS NULL`,
+    );
     this.resolvers.register(
       'member',
       `SELECT organization_id, user_id AS owner_user_id FROM member

@@ -1,9 +1,5 @@
 import type { EntityManager } from 'typeorm';
-
-/** An advisory lock until the transaction ends: it takes no row of another module's. */
-async function lockUntilCommit(manager: EntityManager, key: string): Promise<void> {
-  await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [key]);
-}
+import { lockUntilCommit } from '../../database';
 
 /**
  * Serializes the billing writes of one organization (a signup and its webhooks, two signups at

@@ -52,5 +52,7 @@ describe('constantTimeEqual', () => {
     expect(constantTimeEqual('abc', 'abd')).toBe(false);
     expect(constantTimeEqual('abc', 'abcd')).toBe(false);
     expect(constantTimeEqual('', '')).toBe(true);
+    expect(constantTimeEqual('abc', '')).toBe(false);
+    expect(constantTimeEqual('é', 'e\u0301')).toBe(false);
   });
 });

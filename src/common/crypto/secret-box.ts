@@ -1,4 +1,5 @@
 import {
+  createHash,
   createCipheriv,
   createDecipheriv,
   createHmac,
@@ -78,16 +79,14 @@ export class SecretBox {
   }
 }
 
-/** Compares two strings in time independent of where they differ. */
+/**
+ * Compares two strings (bearer tokens, codes) in time independent of where they differ and of
+ * their lengths: both sides are hashed (SHA-256) first, so the comparison is always of 32 bytes
+ * and a wrong guess's length says nothing about the secret's.
+ */
 export function constantTimeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'utf8');
-  const right = Buffer.from(b, 'utf8');
-  // Compare equal-length buffers only; a length mismatch still costs one comparison.
-  if (left.length !== right.length) {
-    timingSafeEqual(left, left);
-    return false;
-  }
-  return timingSafeEqual(left, right);
+  const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
+  return timingSafeEqual(digest(a), digest(b));
 }
 
 const b64 = (buf: Buffer) => buf.toString('base64url');

@@ -42,6 +42,10 @@ export const ERROR_CATALOGUE = {
   webhookUrlNotAllowed: { wire: 'webhookUrlNotAllowed', status: 400 },
   // The language model of the agent gave no answer (after its retries): try again later.
   agentUnavailable: { wire: 'agentUnavailable', status: 503 },
+  // Team messaging: not configured, or the messaging server failed a session or a member sync.
+  chatNotConfigured: { wire: 'chatNotConfigured', status: 500 },
+  chatProvisioningFailed: { wire: 'chatProvisioningFailed', status: 500 },
+  chatSyncFailed: { wire: 'chatSyncFailed', status: 500 },
 } as const satisfies Record<string, { wire: string; status: number }>;
 
 export type ErrorKey = keyof typeof ERROR_CATALOGUE;

@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiResponse } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { ERROR_CATALOGUE, isErrorKey } from '../errors/error-catalogue';
 
 /** `{error, message}`; 401 and 404 add the section 7 key (`unauthorized`, `resourceNotFound`). */
 export class ErrorResponse {
@@ -24,13 +25,33 @@ export class SuccessResponse {
   @ApiProperty({ example: true }) success: true;
 }
 
-/** 400 with the listed wire keys, plus `{error, message}` for a malformed body. */
-export const ApiKeyedErrors = (...keys: string[]) =>
-  ApiResponse({
-    status: 400,
-    type: KeyedErrorResponse,
-    description: `Keyed errors: ${keys.map((k) => `\`${k}\``).join(', ')}; or \`{error, message}\` for a malformed body`,
-  });
+/**
+ * The listed keys of the error catalogue, each under its own status (`chatNotConfigured` 500,
+ * `agentUnavailable` 503, …), and 400 with the 400 ones plus `{error, message}` for a malformed
+ * body.
+ */
+export const ApiKeyedErrors = (...keys: string[]) => {
+  const byStatus = new Map<number, string[]>([[400, []]]);
+  for (const key of keys) {
+    const status = isErrorKey(key) ? ERROR_CATALOGUE[key].status : 400;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), key]);
+  }
+  const listed = (ks: string[]) => ks.map((k) => `\`${ERROR_WIRE(k)}\``).join(', ');
+  return applyDecorators(
+    ...[...byStatus].map(([status, ks]) =>
+      ApiResponse({
+        status,
+        type: KeyedErrorResponse,
+        description:
+          status === 400
+            ? `${ks.length ? `Keyed errors: ${listed(ks)}; or ` : ''}\`{error, message}\` for a malformed body`
+            : `Keyed error${ks.length === 1 ? '' : 's'}: ${listed(ks)}`,
+      }),
+    ),
+  );
+};
+
+const ERROR_WIRE = (key: string) => (isErrorKey(key) ? ERROR_CATALOGUE[key].wire : key);
 
 export const ApiValidationError = () =>
   ApiResponse({

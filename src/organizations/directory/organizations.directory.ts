@@ -153,6 +153,7 @@ const facts = (m: MemberFacts): MemberFacts => ({
   entityId: m.entityId,
   name: m.name,
   email: m.email,
+  status: m.status,
 });
 
 /**

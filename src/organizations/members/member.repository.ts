@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { FindOptionsWhere, Not, Repository } from 'typeorm';
 import { AggregateRepository, inBatches, InTransaction } from '../../database';
 import { OWNER_ROLE_ID } from '../permissions/permissions';
-import { Member } from './member.entity';
+import { Member, MemberStatus } from './member.entity';
 
 /**
  * The member list as JSON, built by PostgreSQL: explicit columns in the order of MemberView,
@@ -29,6 +29,8 @@ export interface MemberFactsRow {
   entityId: string | null;
   name: string;
   email: string | null;
+  /** `active`, `invited` (no account linked yet) or `removed`. */
+  status: MemberStatus;
 }
 
 /** A member as a stakeholder list shows it (the OCF export). */
@@ -73,7 +75,7 @@ export class MemberRepository extends AggregateRepository<Member> {
     tx?: InTransaction,
   ): Promise<MemberFactsRow[]> {
     const sql = `SELECT id, organization_id AS "organizationId", user_id AS "userId",
-              entity_id AS "entityId", name, email
+              entity_id AS "entityId", name, email, status
        FROM member WHERE organization_id = $1 AND id = ANY($2::uuid[])`;
     if (tx) return (await tx.manager.query(sql, [organizationId, ids])) as MemberFactsRow[];
     return this.prepared<MemberFactsRow>(sql, [organizationId, ids]);

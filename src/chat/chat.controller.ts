@@ -1,0 +1,126 @@
+import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import {
+  Access,
+  AccessContext,
+  ApiKeyedErrors,
+  Authenticated,
+  CurrentUserId,
+  Permission,
+  Public,
+} from '../common';
+import { ChatSessions } from './chat-sessions.service';
+import { ChatSync } from './chat-sync.service';
+import { ChatSessionDto } from './chat.dto';
+import {
+  ChatConfigView,
+  ChatSessionView,
+  SyncView,
+  TeamMappingView,
+  TokenHealthView,
+  UserMappingView,
+} from './chat.view';
+import { GatewayTokenGuard } from './gateway-token.guard';
+
+const GATEWAY =
+  'For the messaging gateway: `Authorization: Bearer CHAT_GATEWAY_TOKEN` (401 otherwise, and ' +
+  'always while the variable is unset).';
+
+/** Team messaging (spec 4.3): outside `/v1`, as the messaging product's clients expect. */
+@ApiTags('chat')
+@Controller('api/v1/chat')
+export class ChatController {
+  constructor(
+    private readonly sessions: ChatSessions,
+    private readonly sync: ChatSync,
+  ) {}
+
+  @Get('config')
+  @Authenticated()
+  @ApiOperation({
+    summary: 'Whether team messaging is on, and where browsers reach it',
+    description: '`{enabled: false, baseUrl: null}` while CHAT_URL or CHAT_ADMIN_TOKEN is unset.',
+  })
+  @ApiOkResponse({ type: ChatConfigView })
+  config(): ChatConfigView {
+    return this.sessions.config();
+  }
+
+  @Post('session')
+  @HttpCode(200)
+  @Permission('canViewOrganization', { body: 'organizationId' })
+  @ApiOperation({
+    summary: 'A messaging session in the organization’s team',
+    description:
+      'Makes (or finds) the caller’s chat user, a personal access token, the organization’s ' +
+      'team with its default channels and the caller’s membership in it; idempotent, and ' +
+      'concurrent calls make one of each. The token is shown here only.',
+  })
+  @ApiOkResponse({ type: ChatSessionView })
+  @ApiKeyedErrors('chatNotConfigured', 'chatProvisioningFailed')
+  session(@Access() access: AccessContext, @Body() dto: ChatSessionDto): Promise<ChatSessionView> {
+    return this.sessions.session(access.userId, dto.organizationId);
+  }
+
+  @Post('sync-org/:orgId')
+  @HttpCode(200)
+  @Permission('canEditOrganization', { record: 'organization', param: 'orgId' })
+  @ApiOperation({
+    summary: 'Bring the organization’s team in step with its members',
+    description:
+      'Every active member with a user account joins the team; team members mapped to users ' +
+      'who are no longer members leave it (chat users the service did not map stay). Member ' +
+      'changes are also synced as they happen, through the event queue.',
+  })
+  @ApiOkResponse({ type: SyncView })
+  @ApiKeyedErrors('chatNotConfigured', 'chatSyncFailed')
+  syncOrganization(@Param('orgId') orgId: string): Promise<SyncView> {
+    return this.sync.syncOrganization(orgId);
+  }
+
+  @Get('token-health')
+  @Authenticated()
+  @ApiOperation({
+    summary: 'Whether the caller’s stored messaging token still works',
+    description:
+      '`{valid: true}`, or `{valid: false, reason}`: `no_token`, `revoked` (the server refused ' +
+      'it; it is forgotten) or `check_failed` (no answer within 5 s, or a server error).',
+  })
+  @ApiOkResponse({ type: TokenHealthView })
+  tokenHealth(@CurrentUserId() userId: string): Promise<TokenHealthView> {
+    return this.sessions.tokenHealth(userId);
+  }
+
+  @Get('team-mapping/:teamId')
+  @Public()
+  @UseGuards(GatewayTokenGuard)
+  @ApiBearerAuth('gateway')
+  @ApiOperation({ summary: 'The organization of a messaging team', description: GATEWAY })
+  @ApiOkResponse({ type: TeamMappingView })
+  @ApiUnauthorizedResponse({ description: 'No or a wrong gateway token `{error, message}`' })
+  @ApiNotFoundResponse({ description: 'No organization has this team' })
+  teamMapping(@Param('teamId') teamId: string): Promise<TeamMappingView> {
+    return this.sessions.organizationOfTeam(teamId);
+  }
+
+  @Get('user-mapping/:chatUserId')
+  @Public()
+  @UseGuards(GatewayTokenGuard)
+  @ApiBearerAuth('gateway')
+  @ApiOperation({
+    summary: 'The Ledgerline user of a messaging user',
+    description: `\`{userId: null}\` when none is mapped. ${GATEWAY}`,
+  })
+  @ApiOkResponse({ type: UserMappingView })
+  @ApiUnauthorizedResponse({ description: 'No or a wrong gateway token `{error, message}`' })
+  userMapping(@Param('chatUserId') chatUserId: string): Promise<UserMappingView> {
+    return this.sessions.userOfChatUser(chatUserId);
+  }
+}

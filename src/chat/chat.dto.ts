@@ -1,0 +1,7 @@
+import { IsUUID } from 'class-validator';
+
+export class ChatSessionDto {
+  /** The organization whose team the session joins. */
+  @IsUUID()
+  organizationId: string;
+}
