@@ -125,7 +125,7 @@ describe('hooks configuration (issue 24)', () => {
         },
       ]),
     ).toThrow(
-      /HOOKS_MAPPINGS: mapping 1: unknown key "deliverTo"[\s\S]*unknown key "match.method"[\s\S]*unknown key "transform.exports"/,
+      /HOOKS_MAPPINGS: mapping 1 \(a\): unknown key "deliverTo"[\s\S]*unknown key "match.method"[\s\S]*unknown key "transform.exports"/,
     );
   });
 
@@ -165,7 +165,7 @@ describe('hooks configuration (issue 24)', () => {
     ]);
     expect(
       parseHookMappings([{ match: { path: 'wake' }, messageTemplate: 'm' }], []).problems,
-    ).toEqual(['mapping 1: match.path "wake" is answered by the built-in /wake']);
+    ).toEqual(['mapping 1 (wake): match.path "wake" is answered by the built-in /wake']);
     expect(parseHookMappings({}, []).problems).toEqual(['must be a JSON array']);
   });
 
@@ -179,6 +179,11 @@ describe('hooks configuration (issue 24)', () => {
     expect(problems('a/../../x.js')).toEqual([
       'mapping 1: transform.module must not leave HOOKS_TRANSFORMS_DIR (got "a/../../x.js")',
     ]);
+    expect(() =>
+      mappings([{ match: {}, name: 'Escape', transform: { module: '../outside.js' } }]),
+    ).toThrow(
+      'HOOKS_MAPPINGS: mapping 1 (Escape): transform.module must not leave HOOKS_TRANSFORMS_DIR',
+    );
     expect(problems('x.ts')).toEqual([
       'mapping 1: transform.module must be a CommonJS .js file (got "x.ts")',
     ]);

@@ -134,7 +134,17 @@ function transformProblems(transform: unknown): string[] {
   return problems;
 }
 
-/** The mappings of a parsed JSON array; problems as `mapping <n>: <problem>` (n from 1). */
+/** `mapping 2 (github)`: its place in the array (from 1), and its name or match when it has one. */
+export function hookMappingLabel(
+  mapping: { name?: unknown; match?: unknown },
+  index: number,
+): string {
+  const match = isRecord(mapping.match) ? mapping.match : {};
+  const name = [mapping.name, match.path, match.source].find((v) => typeof v === 'string');
+  return `mapping ${index + 1}${name ? ` (${String(name)})` : ''}`;
+}
+
+/** The mappings of a parsed JSON array; problems as `<label>: <problem>`. */
 export function parseHookMappings(
   value: unknown,
   allowedModels: readonly string[],
@@ -144,8 +154,9 @@ export function parseHookMappings(
   const problems: string[] = [];
   value.forEach((entry, index) => {
     const parsed = parseMapping(entry, allowedModels);
+    const label = hookMappingLabel(isRecord(entry) ? entry : {}, index);
     if ('mapping' in parsed) mappings.push(parsed.mapping);
-    else problems.push(...parsed.problems.map((p) => `mapping ${index + 1}: ${p}`));
+    else problems.push(...parsed.problems.map((p) => `${label}: ${p}`));
   });
   return { mappings, problems };
 }
