@@ -1,10 +1,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { validateEnv } from './env.schema';
+import { Env, validateEnv } from './env.schema';
 import { parseHookMappings } from './hook-mappings';
 
 const TOKEN = 't'.repeat(40);
+const HOOK_VARIABLES = Object.keys(new Env()).filter((name) => name.startsWith('HOOKS_'));
 /** Hooks on, with what they need. */
 const on = (extra: Record<string, string> = {}) =>
   validateEnv({ HOOKS_ENABLED: 'true', HOOKS_TOKEN: TOKEN, LLM_API_KEY: 'key', ...extra });
@@ -211,16 +212,3 @@ describe('hooks configuration (issue 24)', () => {
     expect(validateEnv({ HOOKS_MAPPINGS: '[{' }).hookMappings).toEqual([]);
   });
 });
-
-const HOOK_VARIABLES = [
-  'HOOKS_ENABLED',
-  'HOOKS_TOKEN',
-  'HOOKS_PATH',
-  'HOOKS_MAX_BODY_BYTES',
-  'HOOKS_PRESETS',
-  'HOOKS_MAPPINGS',
-  'HOOKS_MAPPINGS_FILE',
-  'HOOKS_TRANSFORMS_DIR',
-  'HOOKS_HEARTBEAT_EVERY',
-  'HOOKS_DEFAULT_ORGANIZATION',
-];

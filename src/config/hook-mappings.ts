@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { HOOK_ACTION_KINDS, HookFields, readHookFields } from './hook-fields';
+import { HOOK_ACTION_KINDS, HOOK_FIELD_NAMES, HookFields, readHookFields } from './hook-fields';
 
 /**
  * HOOKS_MAPPINGS (or the file HOOKS_MAPPINGS_FILE): how a gateway hook `/<name>` becomes an action
@@ -29,27 +29,16 @@ export interface HookMapping extends Omit<
   transform?: { module: string; export?: string };
 }
 
-/** The literal fields, checked like the `/agent` fields (sessionKey is a template, still text). */
-const LITERALS = [
-  'action',
-  'name',
-  'sessionKey',
-  'wakeMode',
-  'mode',
-  'deliver',
-  'channel',
-  'to',
-  'model',
-  'thinking',
-  'timeoutSeconds',
-  'organization',
-] as const;
+/** A mapping's literal fields, checked like the `/agent` fields (sessionKey: a template, still text). */
+export const HOOK_MAPPING_LITERALS = HOOK_FIELD_NAMES.filter(
+  (name) => name !== 'text' && name !== 'message',
+);
 const KEYS = new Set<string>([
   'match',
   'textTemplate',
   'messageTemplate',
   'transform',
-  ...LITERALS,
+  ...HOOK_MAPPING_LITERALS,
 ]);
 const MATCH_KEYS = new Set(['path', 'source']);
 const TRANSFORM_KEYS = new Set(['module', 'export']);
@@ -74,7 +63,7 @@ function parseMapping(
 ): { mapping: HookMapping } | { problems: string[] } {
   if (!isRecord(value)) return { problems: ['must be an object'] };
   const problems = unknownKeys(value, KEYS, '');
-  for (const name of LITERALS) {
+  for (const name of HOOK_MAPPING_LITERALS) {
     const checked = readHookFields(value, allowedModels, [name]);
     if ('error' in checked) problems.push(checked.error);
   }

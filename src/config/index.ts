@@ -15,5 +15,10 @@ export {
   readHookFields,
 } from './hook-fields';
 export type { HookFields } from './hook-fields';
-export { HOOK_PRESET_NAMES, hookMappingLabel, trimSlashes } from './hook-mappings';
+export {
+  HOOK_MAPPING_LITERALS,
+  HOOK_PRESET_NAMES,
+  hookMappingLabel,
+  trimSlashes,
+} from './hook-mappings';
 export type { HookMapping, HookPresetName } from './hook-mappings';

@@ -21,9 +21,12 @@ export function presentedToken(
   return { fromQuery: false };
 }
 
-/** Hashed, then compared in constant time: neither the value nor the length leaks. */
-export const tokenMatches = (token: string | undefined, expected: string) =>
-  token !== undefined && constantTimeEqual(token, expected);
+/**
+ * Hashed, then compared in constant time: neither the value nor the length leaks. An empty token
+ * never matches (`?token=` against an unset one).
+ */
+export const tokenMatches = (token: string | undefined, expected: string | undefined) =>
+  !!token && !!expected && constantTimeEqual(token, expected);
 
 /** The request's headers without the credentials. */
 export function safeHeaders(req: IncomingMessage): Record<string, unknown> {

@@ -70,7 +70,7 @@ class HookRoute {
         `hook token in the query string is deprecated (send Authorization: Bearer): POST ${safeUrl(url).pathname}`,
       );
     }
-    if (!tokenMatches(token, this.env.HOOKS_TOKEN ?? '')) return fail(401, 'unauthorized');
+    if (!tokenMatches(token, this.env.HOOKS_TOKEN)) return fail(401, 'unauthorized');
     const body = await readJsonBody(req, this.env.HOOKS_MAX_BODY_BYTES);
     if ('error' in body) return fail(body.status, body.error);
     const actions = this.actions();

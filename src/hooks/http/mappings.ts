@@ -1,4 +1,4 @@
-import { HOOK_FIELD_NAMES, HookFields, readHookFields } from '../../config';
+import { HOOK_FIELD_NAMES, HOOK_MAPPING_LITERALS, HookFields, readHookFields } from '../../config';
 import { renderKey, renderTemplate, TemplateContext } from './templates';
 import { LoadedMapping } from './transforms';
 
@@ -28,20 +28,6 @@ export class MappingFailed extends Error {
 
 export type MappingOutcome = { skip: true } | { fields: HookFields } | { error: string };
 
-const LITERALS = [
-  'action',
-  'name',
-  'wakeMode',
-  'mode',
-  'deliver',
-  'channel',
-  'to',
-  'model',
-  'thinking',
-  'timeoutSeconds',
-  'organization',
-] as const;
-
 /**
  * The action's fields: the mapping's literals, its templates rendered, then whatever its
  * transform returns (checked like the `/agent` fields: a bad one is the 400's message).
@@ -55,7 +41,9 @@ export async function applyMapping(
   const render = (template?: string) =>
     template === undefined ? undefined : renderTemplate(template, ctx);
   const fields: HookFields = {
-    ...Object.fromEntries(LITERALS.map((key) => [key, mapping[key]])),
+    ...Object.fromEntries(
+      HOOK_MAPPING_LITERALS.filter((key) => key !== 'sessionKey').map((key) => [key, mapping[key]]),
+    ),
     text: render(mapping.textTemplate),
     message: render(mapping.messageTemplate),
     // Without a key (a value missing from the payload) the run has a conversation of its own.

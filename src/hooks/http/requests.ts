@@ -1,4 +1,4 @@
-import { HOOK_TIMEOUT_SECONDS, HookFields } from '../../config';
+import { HOOK_FIELD_NAMES, HOOK_TIMEOUT_SECONDS, HookFields } from '../../config';
 import type { AgentHookRequest, WakeRequest } from '../hook-actions';
 
 /** What a hook asks of the agent side, before its organization is known. */
@@ -8,19 +8,9 @@ export type HookCall =
 
 /** The fields `/wake` and `/agent` read from their body (others are ignored). */
 export const WAKE_FIELDS = ['text', 'mode', 'organization'] as const;
-export const AGENT_FIELDS = [
-  'message',
-  'name',
-  'sessionKey',
-  'wakeMode',
-  'deliver',
-  'channel',
-  'to',
-  'model',
-  'thinking',
-  'timeoutSeconds',
-  'organization',
-] as const;
+export const AGENT_FIELDS = HOOK_FIELD_NAMES.filter(
+  (name) => name !== 'action' && name !== 'text' && name !== 'mode',
+);
 
 const filled = (text?: string) => (text !== undefined && text.trim() !== '' ? text : undefined);
 

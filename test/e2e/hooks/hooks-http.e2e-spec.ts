@@ -12,6 +12,7 @@ import {
   HookActions,
   WakeRequest,
 } from '../../../src/hooks/hook-actions';
+import { Env } from '../../../src/config';
 import { createTestApp, TestApp } from '../../support/app';
 
 /** The agent side, recording what the router asks of it. */
@@ -44,18 +45,8 @@ const TOKEN = randomBytes(20).toString('hex');
 const ORG = randomUUID();
 const LIMIT = 1024;
 
-const HOOK_ENV_NAMES = [
-  'HOOKS_ENABLED',
-  'HOOKS_TOKEN',
-  'HOOKS_PATH',
-  'HOOKS_MAX_BODY_BYTES',
-  'HOOKS_PRESETS',
-  'HOOKS_MAPPINGS',
-  'HOOKS_MAPPINGS_FILE',
-  'HOOKS_TRANSFORMS_DIR',
-  'HOOKS_HEARTBEAT_EVERY',
-  'HOOKS_DEFAULT_ORGANIZATION',
-];
+/** Every HOOKS_* variable the configuration declares. */
+const HOOK_ENV_NAMES = Object.keys(new Env()).filter((name) => name.startsWith('HOOKS_'));
 
 describe('gateway hooks: HTTP (issue 24)', () => {
   let t: TestApp;
@@ -294,20 +285,19 @@ describe('gateway hooks: HTTP (issue 24)', () => {
         .send({ message: 'Summarize the day', organization: ORG })
         .expect(202);
       expect(res.body).toEqual({ ok: true, runId: 'run-1' });
+      const everyField = {
+        message: 'Check the CI',
+        name: 'CI',
+        sessionKey: 'hook:ci:main',
+        wakeMode: 'next-heartbeat',
+        deliver: false,
+        channel: 'chat',
+        to: 'builds',
+        model: 'claude-haiku-4-5',
+        thinking: 'high',
+      };
       await post('/agent')
-        .send({
-          message: 'Check the CI',
-          name: 'CI',
-          sessionKey: 'hook:ci:main',
-          wakeMode: 'next-heartbeat',
-          deliver: false,
-          channel: 'chat',
-          to: 'builds',
-          model: 'claude-haiku-4-5',
-          thinking: 'high',
-          timeoutSeconds: 59.9,
-          organization: ORG,
-        })
+        .send({ ...everyField, timeoutSeconds: 59.9, organization: ORG })
         .expect(202);
       expect(actions.agents).toEqual([
         {
@@ -319,19 +309,7 @@ describe('gateway hooks: HTTP (issue 24)', () => {
           channel: 'last',
           timeoutSeconds: 120,
         },
-        {
-          organizationId: ORG,
-          message: 'Check the CI',
-          name: 'CI',
-          sessionKey: 'hook:ci:main',
-          wakeMode: 'next-heartbeat',
-          deliver: false,
-          channel: 'chat',
-          to: 'builds',
-          model: 'claude-haiku-4-5',
-          thinking: 'high',
-          timeoutSeconds: 59,
-        },
+        { organizationId: ORG, ...everyField, timeoutSeconds: 59 },
       ]);
     });
 
