@@ -16,6 +16,7 @@ import {
   validationError,
 } from './common';
 import { Env, isProduction } from './config';
+import { mountHooks } from './hooks/http';
 import { openApiDocument } from './openapi';
 import { RedisConnections } from './redis';
 
@@ -34,6 +35,8 @@ export async function setupApp(app: INestApplication): Promise<INestApplication>
   // ETags of list answers are computed by the services from data versions, not by hashing bodies.
   express.set('etag', false);
   app.use(requestIdMiddleware);
+  // Gateway hooks (when on): ahead of the body parsers and the session, it reads its own body.
+  mountHooks(app);
   // The billing provider signs its webhooks' bytes: that path alone keeps its body raw.
   express.useBodyParser('raw', {
     type: (req: { url?: string }) => req.url?.split('?')[0] === BILLING_WEBHOOK_PATH,

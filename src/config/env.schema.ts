@@ -8,6 +8,7 @@ import {
   IsPositive,
   IsString,
   IsUrl,
+  IsUUID,
   Matches,
   Max,
   Min,
@@ -15,6 +16,7 @@ import {
   validateSync,
   ValidationError,
 } from 'class-validator';
+import { HOOK_PRESET_NAMES, HookMapping, readHookMappings } from './hook-mappings';
 import { IsMailbox } from './mailbox';
 import { IsTrustProxy, parseTrustProxy, TrustProxy } from './trust-proxy';
 
@@ -88,6 +90,12 @@ const PG_MAX_TIMEOUT_MS = 2_147_483_647;
 export const NODE_ENVS = ['development', 'production', 'test'] as const;
 export const LOG_LEVELS = ['error', 'warn', 'log', 'debug', 'verbose'] as const;
 export type LogLevelName = (typeof LOG_LEVELS)[number];
+
+/** `hooks/` → `/hooks`: a slash in front, none at the end (`/` becomes empty, refused). */
+const hooksPath = (value: string) => `/${value.trim()}`.replace(/^\/+/, '/').replace(/\/+$/, '');
+
+/** Kept off the class's fields, which are the declared variables. */
+const hookMappings = new WeakMap<Env, readonly HookMapping[]>();
 
 export class Env {
   @IsIn(NODE_ENVS, oneOf(NODE_ENVS))
@@ -558,6 +566,84 @@ export class Env {
   })
   CHAT_DEFAULT_CHANNELS: string[] = ['town-square', 'off-topic'];
 
+  // Gateway hooks (issue 24): outside systems wake the agent or hand it a task. Off by default.
+  @Transform(blankTo(false, yesNo))
+  @IsBoolean({ message: 'HOOKS_ENABLED must be true or false' })
+  HOOKS_ENABLED = false;
+
+  /** The callers' shared secret; required with HOOKS_ENABLED. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  @MinLength(32, { message: 'HOOKS_TOKEN must be at least 32 characters' })
+  HOOKS_TOKEN?: string;
+
+  /** Where the hooks are mounted, outside the API's own paths (which it would shadow). */
+  @Transform(blankTo('/hooks', (value) => (typeof value === 'string' ? hooksPath(value) : value)))
+  @Matches(/^(?!\/(v1|api|docs)|\/health(\/|$))(\/[A-Za-z0-9._~-]+)+$/i, {
+    message: (args) =>
+      /^(\/[A-Za-z0-9._~-]+)+$/.test(String(args.value))
+        ? `HOOKS_PATH must not be /health nor under /v1, /api or /docs (got "${String(args.value)}")`
+        : `HOOKS_PATH must be a path such as /hooks, not / (got "${String(args.value)}")`,
+  })
+  HOOKS_PATH = '/hooks';
+
+  @Transform(blankTo(262_144, Number))
+  @IntegerIn(1, 16 * 1024 * 1024)
+  HOOKS_MAX_BODY_BYTES = 262_144;
+
+  /** Built-in mappings, after HOOKS_MAPPINGS; `none` for none. */
+  @Transform(blankTo(['gmail'], (value) => (value === 'none' ? [] : toList({ value }))))
+  @IsIn(HOOK_PRESET_NAMES, {
+    each: true,
+    message: (args) =>
+      `HOOKS_PRESETS must be a comma-separated list of ${HOOK_PRESET_NAMES.join(', ')} (or none) (got "${String(args.value)}")`,
+  })
+  HOOKS_PRESETS: string[] = ['gmail'];
+
+  /** A JSON array of mappings (see the README); read through `hookMappings`. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  HOOKS_MAPPINGS?: string;
+
+  /** A file holding the JSON array instead, read at start-up. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  HOOKS_MAPPINGS_FILE?: string;
+
+  /** Where a mapping's `transform.module` is looked up (it may not leave the folder). */
+  @Transform(blankTo('./hooks/transforms'))
+  @IsString()
+  HOOKS_TRANSFORMS_DIR = './hooks/transforms';
+
+  /** How often the main conversation's heartbeat runs: `<n>s`, `<n>m`, `<n>h`; `0`: on demand only. */
+  @Transform(blankTo('30m'))
+  @Matches(/^(0|[1-9]\d{0,5}[smh])$/, {
+    message: (args) =>
+      `HOOKS_HEARTBEAT_EVERY must be 0 or a number with s, m or h, such as 30m (got "${String(args.value)}")`,
+  })
+  HOOKS_HEARTBEAT_EVERY = '30m';
+
+  /** The organization of a hook request that names none. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsUUID('all', { message: 'HOOKS_DEFAULT_ORGANIZATION must be a UUID' })
+  HOOKS_DEFAULT_ORGANIZATION?: string;
+
+  /** The parsed HOOKS_MAPPINGS or HOOKS_MAPPINGS_FILE (validateEnv reads them when hooks are on). */
+  get hookMappings(): readonly HookMapping[] {
+    return hookMappings.get(this) ?? [];
+  }
+
+  /** HOOKS_HEARTBEAT_EVERY in ms; 0: the heartbeat runs on demand only. */
+  get hooksHeartbeatEveryMs(): number {
+    const match = /^(\d+)([smh])$/.exec(this.HOOKS_HEARTBEAT_EVERY);
+    if (!match) return 0;
+    return Number(match[1]) * { s: 1000, m: 60_000, h: 3_600_000 }[match[2] as 's' | 'm' | 'h'];
+  }
+
   /** The parsed TRUST_PROXY, in the form express's `trust proxy` setting takes. */
   get trustProxy(): TrustProxy {
     return parseTrustProxy(this.TRUST_PROXY);
@@ -620,10 +706,30 @@ export function validateEnv(raw: Record<string, unknown>): Env {
   if (env.NODE_ENV === 'production' && !env.ENCRYPTION_KEY) {
     problems.push('  ENCRYPTION_KEY: required when NODE_ENV=production (64 hex characters)');
   }
+  if (env.HOOKS_ENABLED === true) problems.push(...hooksProblems(env));
   if (problems.length) {
     throw new Error(`Invalid configuration:\n${problems.join('\n')}`);
   }
   return env;
+}
+
+/** What HOOKS_ENABLED needs; the mappings are read (and kept on `env`) only then. */
+function hooksProblems(env: Env): string[] {
+  const problems: string[] = [];
+  if (!env.HOOKS_TOKEN) {
+    problems.push('  HOOKS_TOKEN: required when HOOKS_ENABLED=true (at least 32 characters)');
+  } else if (env.HOOKS_TOKEN === env.CHAT_GATEWAY_TOKEN) {
+    problems.push('  HOOKS_TOKEN: must differ from CHAT_GATEWAY_TOKEN');
+  }
+  if (!agentEnabled(env)) {
+    problems.push('  HOOKS_ENABLED: needs the agent (LLM_API_KEY set, AGENT_ENABLED not false)');
+  }
+  const read = readHookMappings(
+    { json: env.HOOKS_MAPPINGS, file: env.HOOKS_MAPPINGS_FILE },
+    Array.isArray(env.LLM_ALLOWED_MODELS) ? env.LLM_ALLOWED_MODELS : [],
+  );
+  hookMappings.set(env, read.mappings);
+  return [...problems, ...read.problems];
 }
 
 /** One message per variable: the first rule it breaks (the others usually say the same). */

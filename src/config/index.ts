@@ -5,3 +5,20 @@ export { declaredNodeEnv, DEV_SESSION_SECRET, isProduction, loadEnv } from './lo
 export { parseMailbox } from './mailbox';
 export type { Mailbox } from './mailbox';
 export type { TrustProxy } from './trust-proxy';
+export {
+  HOOK_CHANNELS,
+  HOOK_FIELD_NAMES,
+  HOOK_THINKING,
+  HOOK_TIMEOUT_SECONDS,
+  HOOK_WAKE_MODES,
+  isUuid,
+  readHookFields,
+} from './hook-fields';
+export type { HookFields } from './hook-fields';
+export {
+  HOOK_MAPPING_LITERALS,
+  HOOK_PRESET_NAMES,
+  hookMappingLabel,
+  trimSlashes,
+} from './hook-mappings';
+export type { HookMapping, HookPresetName } from './hook-mappings';

@@ -85,8 +85,18 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   }).compile();
   const app = moduleRef.createNestApplication({ logger: new AppLogger('error') });
   app.use(new ResponseChecker((await openApiDocument(app)) as never).middleware());
-  await setupApp(app);
-  await app.init();
+  try {
+    await setupApp(app);
+    await app.init();
+  } catch (err) {
+    // A configuration the app refuses (a test of start-up) leaves nothing open behind it.
+    await app.close();
+    await smtp?.close();
+    restoreEnv(options.env, smtp);
+    if (!options.database) await database.drop();
+    if (!options.redisPrefix) await deleteRedisKeys(redisPrefix, process.env.REDIS_URL);
+    throw err;
+  }
   const server = app.getHttpServer();
   return {
     app,
@@ -102,15 +112,20 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     async close({ keepData = false } = {}) {
       await app.close();
       await smtp?.close();
-      const set = { ...(smtp ? { SMTP_URL: smtp.url } : {}), ...options.env };
-      for (const [key, value] of Object.entries(set)) {
-        if (process.env[key] === value) delete process.env[key];
-      }
+      restoreEnv(options.env, smtp);
       if (keepData) return;
       await database.drop();
       await deleteRedisKeys(redisPrefix, process.env.REDIS_URL);
     },
   };
+}
+
+/** Unsets the variables a test app set, unless something has set them to another value since. */
+function restoreEnv(env: Record<string, string> = {}, smtp?: FakeSmtp) {
+  const set = { ...(smtp ? { SMTP_URL: smtp.url } : {}), ...env };
+  for (const [key, value] of Object.entries(set)) {
+    if (process.env[key] === value) delete process.env[key];
+  }
 }
 
 async function deleteRedisKeys(prefix: string, url = 'redis://127.0.0.1:6379') {
