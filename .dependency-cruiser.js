@@ -26,12 +26,7 @@ module.exports = {
       comment: 'The composition roots (app.module, app.setup, main, cli, seed) use modules through their index.ts.',
       // The OpenAPI metadata is generated from every DTO and view file of the modules.
       from: { path: '^src/[^/]+\\.ts$', pathNot: '^src/openapi-metadata\\.ts$' },
-      // src/hooks/http/index.ts: setupApp mounts the hooks' router through it until the hooks
-      // module's own index.ts (issue 24) re-exports it.
-      to: {
-        path: '^src/[^/]+/.+',
-        pathNot: ['^src/[^/]+/index\\.ts$', '^src/hooks/http/index\\.ts$'],
-      },
+      to: { path: '^src/[^/]+/.+', pathNot: '^src/[^/]+/index\\.ts$' },
     },
     {
       name: 'libs-stand-alone',

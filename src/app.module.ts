@@ -4,6 +4,7 @@ import { ScheduleModule } from '@nestjs/schedule';
 import { ActivityModule } from './activity';
 import { AgentModule } from './agent';
 import { ChatModule } from './chat';
+import { HooksModule } from './hooks';
 import { AuthModule } from './auth';
 import { BillingModule } from './billing';
 import { CapTableModule } from './cap-table';
@@ -46,6 +47,7 @@ import { WebhooksModule } from './webhooks';
     WebhooksModule,
     AgentModule.register(),
     ChatModule,
+    HooksModule.register(),
   ],
   providers: [
     { provide: APP_GUARD, useClass: CsrfGuard },

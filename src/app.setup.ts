@@ -16,7 +16,7 @@ import {
   validationError,
 } from './common';
 import { Env, isProduction } from './config';
-import { mountHooks } from './hooks/http';
+import { mountHooks } from './hooks';
 import { openApiDocument } from './openapi';
 import { RedisConnections } from './redis';
 

@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { UsersModule } from '../auth';
+import { AuthModule, UsersModule } from '../auth';
 import { CapTableCoreModule } from '../cap-table';
 import { agentEnabled, loadEnv } from '../config';
 import { OcfModule } from '../ocf';
@@ -20,6 +20,11 @@ import { OnboardingController } from './onboarding/onboarding.controller';
 import { OnboardingService } from './onboarding/onboarding.service';
 import { AgentOnboarding } from './onboarding/store/onboarding.entity';
 import { Onboardings } from './onboarding/store/onboardings';
+import { HookActors } from './hooks/hook-actors';
+import { HookTurns } from './hooks/hook-turns';
+import { AgentHookActor } from './store/agent-hook-actor.entity';
+import { AgentSystemEvent } from './store/agent-system-event.entity';
+import { SystemEvents } from './store/system-events';
 import { AgentStatusController } from './status/agent-status.controller';
 import { AgentConversation } from './store/agent-conversation.entity';
 import { AgentMessage } from './store/agent-message.entity';
@@ -47,12 +52,27 @@ function enabled(): boolean {
  */
 @Module({})
 export class AgentModule {
+  private static registered?: DynamicModule;
+
+  /** The one composition of the module (the app and the hooks module import the same one). */
   static register(): DynamicModule {
+    return (AgentModule.registered ??= AgentModule.compose());
+  }
+
+  private static compose(): DynamicModule {
     if (!enabled()) return { module: AgentModule };
     return {
       module: AgentModule,
       imports: [
-        TypeOrmModule.forFeature([AgentConversation, AgentMessage, AgentStep, AgentOnboarding]),
+        TypeOrmModule.forFeature([
+          AgentConversation,
+          AgentMessage,
+          AgentStep,
+          AgentOnboarding,
+          AgentSystemEvent,
+          AgentHookActor,
+        ]),
+        AuthModule,
         OrganizationsModule,
         UsersModule,
         CapTableCoreModule,
@@ -80,7 +100,11 @@ export class AgentModule {
         OnboardingService,
         OnboardingConsumer,
         OnboardingCleanup,
+        SystemEvents,
+        HookActors,
+        HookTurns,
       ],
+      exports: [HookTurns],
     };
   }
 }

@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { SystemAccounts } from './system/system-accounts.service';
+import { SystemSessions } from './system/system-sessions.service';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { MailModule } from '../mail';
 import { ProfilesModule } from '../profiles';
@@ -62,6 +64,8 @@ import { EmailVerificationService } from './verification/email-verification.serv
     ColorsController,
   ],
   providers: [
+    SystemAccounts,
+    SystemSessions,
     PasswordHasher,
     SessionRegistry,
     SessionService,
@@ -84,6 +88,6 @@ import { EmailVerificationService } from './verification/email-verification.serv
     UserStateService,
     ColorsService,
   ],
-  exports: [UsersModule, MagicLinkService, AccountProvisioning],
+  exports: [UsersModule, MagicLinkService, AccountProvisioning, SystemAccounts, SystemSessions],
 })
 export class AuthModule {}

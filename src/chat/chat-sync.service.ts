@@ -54,7 +54,8 @@ export class ChatSync {
       let synced = 0;
       for (const member of members) {
         const user = await this.users.findById(member.userId!);
-        if (!user) continue;
+        // A system account (a gateway hook's actor) is no person to chat with.
+        if (!user || user.system) continue;
         const chatUserId = await this.provisioning.chatUserOf(user);
         if (!present.has(chatUserId)) await this.client.addTeamMember(team.teamId, chatUserId);
         synced++;
@@ -85,7 +86,7 @@ export class ChatSync {
     if (!team) return;
     if (member.status === 'active') {
       const user = await this.users.findById(member.userId);
-      if (!user) return;
+      if (!user || user.system) return;
       const chatUserId = await this.provisioning.chatUserOf(user);
       await this.client.addTeamMember(team.teamId, chatUserId);
       return;

@@ -5,7 +5,14 @@ export { previousAttributes } from './outbox.service';
 export type { DomainEvent } from './outbox.service';
 export { EventConsumers } from './event-consumers';
 export { OutboxRelay } from './outbox-relay.service';
-export { BILLING_COUNT_PUSH, ONBOARDING_ANALYSIS, QueueName, WEBHOOK_DELIVERY } from './queues';
+export {
+  AGENT_HEARTBEAT,
+  AGENT_HOOK_RUN,
+  BILLING_COUNT_PUSH,
+  ONBOARDING_ANALYSIS,
+  QueueName,
+  WEBHOOK_DELIVERY,
+} from './queues';
 export type { EventEnvelope } from './event-envelope';
 export { resourceVersionsSql } from './resource-versions';
 export { EVENT_TYPES } from './event-types';

@@ -9,6 +9,8 @@ export enum QueueName {
   Webhooks = 'webhooks',
   AgentOnboarding = 'agent-onboarding',
   Chat = 'chat',
+  AgentHeartbeat = 'agent-heartbeat',
+  AgentHookRun = 'agent-hook-run',
 }
 
 /** The payload type of each queue's jobs. */
@@ -18,6 +20,8 @@ export interface QueuePayloads {
   [QueueName.Webhooks]: EventEnvelope;
   [QueueName.AgentOnboarding]: { onboardingId: string };
   [QueueName.Chat]: EventEnvelope;
+  [QueueName.AgentHeartbeat]: { organizationId: string };
+  [QueueName.AgentHookRun]: { runId: string; request: unknown };
 }
 
 /**
@@ -34,6 +38,8 @@ export const EVENT_ROUTES: Record<QueueName, (type: string) => boolean> = {
   // a member.updated: it links the account).
   [QueueName.Chat]: (type) =>
     type === 'member.added' || type === 'member.updated' || type === 'member.removed',
+  [QueueName.AgentHeartbeat]: () => false,
+  [QueueName.AgentHookRun]: () => false,
 };
 
 /**
@@ -90,6 +96,30 @@ export const ONBOARDING_ANALYSIS = {
     attempts: 3,
     backoff: { type: 'fixed', delay: 5_000 },
     removeOnComplete: true,
+    removeOnFail: { age: 24 * 3600 },
+  } satisfies JobOptions,
+};
+
+/**
+ * A gateway hooks' heartbeat of one organization (queue AgentHeartbeat): one job per organization
+ * at a time (`heartbeat:<organization>`), so a burst of wakes is one turn; removed once done, so
+ * the next wake queues another. Not retried: the events it took are the next one's otherwise.
+ */
+export const AGENT_HEARTBEAT = {
+  name: 'heartbeat',
+  jobId: (organizationId: string) => `heartbeat:${organizationId}`,
+  options: { attempts: 1, removeOnComplete: true, removeOnFail: true } satisfies JobOptions,
+};
+
+/**
+ * A gateway hook's isolated agent turn (queue AgentHookRun), its job id the run id. Not retried:
+ * a run may have proposed steps; its failure is reported to the main conversation instead.
+ */
+export const AGENT_HOOK_RUN = {
+  name: 'run',
+  options: {
+    attempts: 1,
+    removeOnComplete: { age: 3600, count: 1000 },
     removeOnFail: { age: 24 * 3600 },
   } satisfies JobOptions,
 };

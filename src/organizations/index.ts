@@ -27,3 +27,5 @@ export type { KnownHolders, NewHolder } from './members/holder-members.service';
 export { OrganizationsService } from './organizations/organizations.service';
 export { CreateOrganizationDto } from './organizations/organization.dto';
 export type { OrganizationView } from './organizations/organization.view';
+export { SystemMembers } from './members/system-members.service';
+export type { SystemAccountRef } from './members/system-members.service';

@@ -21,6 +21,7 @@ import { Organization } from './organizations/organization.entity';
 import { OrganizationRepository } from './organizations/organization.repository';
 import { OrganizationsController } from './organizations/organizations.controller';
 import { OrganizationsService } from './organizations/organizations.service';
+import { SystemMembers } from './members/system-members.service';
 import { AccessRepository } from './permissions/access.repository';
 import { PermissionService } from './permissions/permission.service';
 import { Role } from './roles/role.entity';
@@ -69,7 +70,14 @@ import { SiteAdminModule } from './site-admin/site-admin.module';
     RolesService,
     OrganizationsDirectory,
     HolderMembers,
+    SystemMembers,
   ],
-  exports: [PERMISSION_CHECKER, OrganizationsDirectory, HolderMembers, OrganizationsService],
+  exports: [
+    PERMISSION_CHECKER,
+    OrganizationsDirectory,
+    HolderMembers,
+    OrganizationsService,
+    SystemMembers,
+  ],
 })
 export class OrganizationsModule {}

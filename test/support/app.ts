@@ -52,6 +52,8 @@ export interface TestAppOptions {
   imports?: ModuleMetadata['imports'];
   /** Start a fake SMTP server and point SMTP_URL at it (closed with the app). */
   mail?: boolean;
+  /** Providers of the app replaced by the test's own (token → value). */
+  overrides?: [token: unknown, value: unknown][];
 }
 
 export const TEST_FRONTEND_URL = 'http://frontend.test';
@@ -80,9 +82,13 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     const controllers = (Reflect.getMetadata(MODULE_METADATA.CONTROLLERS, module) ?? []) as [];
     for (const controller of controllers) ApiExcludeController()(controller);
   }
-  const moduleRef = await Test.createTestingModule({
+  const builder = Test.createTestingModule({
     imports: [AppModule, ...(options.imports ?? [])],
-  }).compile();
+  });
+  for (const [token, value] of options.overrides ?? []) {
+    builder.overrideProvider(token as never).useValue(value);
+  }
+  const moduleRef = await builder.compile();
   const app = moduleRef.createNestApplication({ logger: new AppLogger('error') });
   app.use(new ResponseChecker((await openApiDocument(app)) as never).middleware());
   try {

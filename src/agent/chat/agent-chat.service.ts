@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Request } from 'express';
-import { AccessContext, DomainError } from '../../common';
+import { AccessContext, DomainError, InProcessCaller, inProcessCallerOf } from '../../common';
 import { Env } from '../../config';
 import { AgentLimits } from '../limits/agent-limits';
 import { LlmClient } from '../llm/llm-client';
@@ -16,6 +16,28 @@ import { ChatView, ToolCallView } from './chat.view';
 import { systemPrompt, untrusted } from './untrusted';
 
 type ToolUse = Anthropic.ToolUseBlock;
+
+/** One turn of the agent (see AgentChat.runTurn). */
+export interface Turn {
+  /** Whose session the tools run with. */
+  caller: InProcessCaller;
+  /** That user's access in the conversation's organization. */
+  access: AccessContext;
+  conversation: AgentConversation;
+  message: Anthropic.ContentBlockParam[];
+  /**
+   * A gateway hook's turn: every write and destructive tool is offered but only proposed (never
+   * run), as a step of `stepsIn` that the organization's members decide.
+   */
+  proposeAll?: boolean;
+  stepsIn?: AgentConversation;
+  /** Whose limits the turn spends; default the user's. */
+  budget?: string;
+  model?: string;
+  /** Extended thinking's budget, in tokens. */
+  thinkingTokens?: number;
+  signal?: AbortSignal;
+}
 type ToolResult = Anthropic.ToolResultBlockParam;
 
 /** Roles of a seeding history: alternating from `user` to a final `assistant`. */
@@ -61,9 +83,28 @@ export class AgentChat {
     const conversation = dto.conversationId
       ? await this.conversations.continued(organizationId, access.userId, dto.conversationId)
       : await this.conversations.start(organizationId, access.userId, dto.history);
-    await this.conversations.append(conversation.id, 'user', [{ type: 'text', text: dto.message }]);
+    return this.runTurn({
+      caller: inProcessCallerOf(req),
+      access,
+      conversation,
+      message: [{ type: 'text', text: dto.message }],
+    });
+  }
 
-    const offered = (await this.tools.forCaller(access)).filter((t) => t.allowed);
+  /**
+   * One turn in `conversation` as `turn.access`'s user, whose session `turn.caller` carries:
+   * the message stored, then rounds of the model and its tools. A gateway hook's turn (see
+   * TurnOptions) offers write tools only as steps of the organization's main conversation and
+   * spends the organization's budget.
+   */
+  async runTurn(turn: Turn): Promise<ChatView> {
+    const { access, conversation } = turn;
+    const organizationId = access.organizationId!;
+    await this.conversations.append(conversation.id, 'user', turn.message);
+
+    const offered = (await this.tools.forCaller(access)).filter(
+      (t) => t.allowed || (turn.proposeAll && t.kind !== 'read' && t.inputSchema),
+    );
     const usable = new Map(
       offered.map((t) => [t.name, TOOLS.find((d) => d.name === t.name)!] as const),
     );
@@ -80,16 +121,26 @@ export class AgentChat {
       pendingConfirmations: [],
     };
     for (let round = 1; ; round++) {
-      const reply = await this.llm.createMessage({
-        system: systemPrompt(organizationId),
-        messages: (await this.conversations.prompt(conversation.id)) as Anthropic.MessageParam[],
-        ...(apiTools.length ? { tools: apiTools } : {}),
-      });
+      const reply = await this.llm.createMessage(
+        {
+          system: systemPrompt(organizationId),
+          messages: (await this.conversations.prompt(conversation.id)) as Anthropic.MessageParam[],
+          ...(apiTools.length ? { tools: apiTools } : {}),
+          ...(turn.model ? { model: turn.model } : {}),
+          ...(turn.thinkingTokens
+            ? {
+                thinking: { type: 'enabled', budget_tokens: turn.thinkingTokens },
+                max_tokens: turn.thinkingTokens + this.env.LLM_MAX_TOKENS,
+              }
+            : {}),
+        },
+        { signal: turn.signal },
+      );
       await this.conversations.append(conversation.id, 'assistant', reply.content);
       view.response = textOf(reply.content) || view.response;
       if (reply.stop_reason !== 'tool_use') return view;
       const uses = reply.content.filter((b): b is ToolUse => b.type === 'tool_use');
-      await this.runRound(req, access, conversation, uses, usable, view);
+      await this.runRound(turn, uses, usable, view);
       if (round >= this.env.AGENT_MAX_TOOL_ROUNDS) {
         view.truncated = true;
         return view;
@@ -103,15 +154,15 @@ export class AgentChat {
    * run in order. Their results are stored as the next message.
    */
   private async runRound(
-    req: Request,
-    access: AccessContext,
-    conversation: AgentConversation,
+    turn: Turn,
     uses: ToolUse[],
     usable: Map<string, ToolDefinition>,
     view: ChatView,
   ): Promise<void> {
+    const { access, conversation } = turn;
+    const budget = turn.budget ?? access.userId;
     try {
-      await this.limits.consume('toolCalls', access.userId, uses.length);
+      await this.limits.consume('toolCalls', budget, uses.length);
     } catch (limited) {
       await this.conversations.append(
         conversation.id,
@@ -137,8 +188,14 @@ export class AgentChat {
         results.push(errorResult(use, call.error));
         continue;
       }
-      if (tool.kind !== 'read' && this.tools.requiresConfirmation(tool)) {
-        const pending = await this.steps.propose(conversation, access.userId, use.id, tool, input);
+      if (tool.kind !== 'read' && (turn.proposeAll || this.tools.requiresConfirmation(tool))) {
+        const pending = await this.steps.propose(
+          turn.stepsIn ?? conversation,
+          turn.proposeAll ? null : access.userId,
+          use.id,
+          tool,
+          input,
+        );
         view.pendingConfirmations.push(pending);
         call.status = 'pending';
         results.push({
@@ -152,7 +209,7 @@ export class AgentChat {
       }
       if (tool.kind !== 'read') {
         try {
-          await this.limits.consume('writes', access.userId);
+          await this.limits.consume('writes', budget);
         } catch (limited) {
           refused ??= limited;
           call.error = 'rate limited: too many writes; try again later';
@@ -160,7 +217,7 @@ export class AgentChat {
           continue;
         }
       }
-      const outcome = await this.runner.run(req, access.organizationId!, tool, input);
+      const outcome = await this.runner.run(turn.caller, access.organizationId!, tool, input);
       settle(call, outcome);
       results.push({
         type: 'tool_result',

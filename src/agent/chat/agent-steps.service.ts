@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import { Repository } from 'typeorm';
-import { DomainError } from '../../common';
+import { DomainError, inProcessCallerOf } from '../../common';
 import { Env } from '../../config';
 import { OrganizationsDirectory, SELF_PERMISSIONS } from '../../organizations';
 import { AgentLimits } from '../limits/agent-limits';
@@ -104,7 +104,12 @@ export class AgentSteps {
     if (!(await this.claim(step.id, userId))) {
       throw DomainError.conflict('the step was decided meanwhile');
     }
-    const outcome = await this.runner.run(req, step.organizationId, tool, step.input);
+    const outcome = await this.runner.run(
+      inProcessCallerOf(req),
+      step.organizationId,
+      tool,
+      step.input,
+    );
     const status = outcome.ok ? 'executed' : 'failed';
     await this.steps.update(step.id, {
       status,

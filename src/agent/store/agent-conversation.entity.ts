@@ -38,6 +38,10 @@ export class AgentConversation {
   @Column({ type: 'varchar', length: 200, nullable: true })
   sessionKey: string | null;
 
+  /** The team channel its replies were last posted to (a main conversation's deliveries). */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  lastChannel: string | null;
+
   @CreateDateColumn({ type: 'timestamptz' })
   created: Date;
 

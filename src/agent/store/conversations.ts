@@ -67,6 +67,39 @@ export class Conversations {
     return this.conversations.findOneByOrFail({ organizationId, kind: 'main' });
   }
 
+  /** A gateway hook's conversation by its session key (the same key continues it). */
+  async hook(organizationId: string, sessionKey: string): Promise<AgentConversation> {
+    await this.conversations
+      .createQueryBuilder()
+      .insert()
+      .values({ organizationId, userId: null, kind: 'hook', sessionKey })
+      .orIgnore()
+      .execute();
+    return this.conversations.findOneByOrFail({ organizationId, kind: 'hook', sessionKey });
+  }
+
+  /** The sequence of the conversation's last message (0 when it has none). */
+  async lastSequence(conversationId: string): Promise<string> {
+    const [row] = (await this.messages.query(
+      `SELECT COALESCE(MAX(sequence), 0)::text AS last FROM agent_message WHERE conversation_id = $1`,
+      [conversationId],
+    )) as { last: string }[];
+    return row.last;
+  }
+
+  /** Forgets the messages after `sequence` (a heartbeat that had nothing to say). */
+  async forgetAfter(conversationId: string, sequence: string): Promise<void> {
+    await this.messages.query(
+      `DELETE FROM agent_message WHERE conversation_id = $1 AND sequence > $2`,
+      [conversationId, sequence],
+    );
+  }
+
+  /** Where the conversation's replies were last posted in the team's chat. */
+  async setLastChannel(conversationId: string, channel: string): Promise<void> {
+    await this.conversations.update({ id: conversationId }, { lastChannel: channel });
+  }
+
   /** The main conversation's id when it exists (the context shows it; it is made on first use). */
   async mainId(organizationId: string): Promise<string> {
     return (await this.main(organizationId)).id;

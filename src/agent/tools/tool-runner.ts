@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Request } from 'express';
-import { InProcessRequests } from '../../common';
+import { InProcessCaller, InProcessRequests } from '../../common';
 import { ToolDefinition } from './tool-catalogue';
 
 /** Characters of a route's answer handed to the model; the rest is cut with a note. */
@@ -59,14 +58,14 @@ export class ToolRunner {
   constructor(private readonly requests: InProcessRequests) {}
 
   async run(
-    caller: Request,
+    caller: InProcessCaller,
     organizationId: string,
     tool: ToolDefinition,
     input: Record<string, unknown>,
   ): Promise<ToolOutcome> {
     const call = routeCall(tool, organizationId, input);
     if ('error' in call) return { ok: false, status: 0, body: null, error: call.error };
-    const answer = await this.requests.call(caller, {
+    const answer = await this.requests.callAs(caller, {
       method: tool.method,
       url: call.url,
       body: call.body,

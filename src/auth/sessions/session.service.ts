@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { DomainError } from '../../common';
 import { Env } from '../../config';
+import { UserRepository } from '../users/user.repository';
 import { destroySession, regenerate, saveSession } from './session-control';
 import { SESSION_COOKIE, sessionCookieOptions } from './session-cookie';
 import { SessionRegistry } from './session-registry.service';
@@ -14,10 +16,14 @@ export class SessionService {
   constructor(
     private readonly registry: SessionRegistry,
     private readonly env: Env,
+    private readonly users: UserRepository,
   ) {}
 
-  /** A fully authenticated session for the user, under a fresh id. */
+  /** A fully authenticated session for the user, under a fresh id; never a system account's. */
   async logIn(req: Request, userId: string, extra: { temporaryPasswordId?: string } = {}) {
+    if ((await this.users.find({ id: userId }))?.system) {
+      throw DomainError.unauthorized('this account cannot log in');
+    }
     await regenerate(req);
     req.session.userId = userId;
     req.session.authenticatedAt = new Date().toISOString();

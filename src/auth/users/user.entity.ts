@@ -57,6 +57,14 @@ export class User {
   @Column({ type: 'varchar', length: 45, nullable: true })
   registrationIp: string | null;
 
+  /**
+   * An account of the service's own (a gateway hook's actor): no password, an address no mail
+   * reaches, and SessionService refuses to log it in; it acts only through sessions the service
+   * mints for it (SystemSessions).
+   */
+  @Column({ type: 'boolean', default: false })
+  system: boolean;
+
   @CreateDateColumn({ type: 'timestamptz' })
   created: Date;
 

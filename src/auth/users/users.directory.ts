@@ -11,6 +11,8 @@ export interface UserSummary {
   emailVerified: boolean;
   /** The user's personal legal entity. */
   entityId: string;
+  /** An account of the service's own (a gateway hook's actor), not a person's. */
+  system: boolean;
 }
 
 /**
@@ -46,10 +48,12 @@ const summary = (u: {
   name: string | null;
   emailVerified: boolean;
   entityId: string;
+  system: boolean;
 }): UserSummary => ({
   id: u.id,
   email: u.email,
   name: u.name,
   emailVerified: u.emailVerified,
   entityId: u.entityId,
+  system: u.system,
 });

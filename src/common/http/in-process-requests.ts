@@ -37,6 +37,16 @@ export interface InProcessCaller {
   ip?: string;
 }
 
+/** Who a request's in-process requests run as: its session cookie, request id and IP. */
+export function inProcessCallerOf(req: Request): InProcessCaller {
+  return {
+    cookie: req.get('cookie') ?? '',
+    // The id the request-id middleware settled on, so that both requests log under one id.
+    requestId: (req as Request & { id?: string }).id ?? req.get('x-request-id'),
+    ip: req.ip,
+  };
+}
+
 /** What the dispatcher needs of the Express app (`handle` alters the prototypes of req and res). */
 interface ExpressApp {
   request: object;
@@ -60,15 +70,7 @@ export class InProcessRequests {
 
   /** Runs `request` with the session of the caller's request. */
   call(caller: Request, request: InProcessRequest): Promise<InProcessResponse> {
-    return this.callAs(
-      {
-        cookie: caller.get('cookie') ?? '',
-        // The id the request-id middleware settled on, so that both requests log under one id.
-        requestId: (caller as Request & { id?: string }).id ?? caller.get('x-request-id'),
-        ip: caller.ip,
-      },
-      request,
-    );
+    return this.callAs(inProcessCallerOf(caller), request);
   }
 
   /** Runs `request` as the session of the `caller.cookie` header (a request made later). */

@@ -1,5 +1,4 @@
-import '../../support/agent-on';
-import { Module } from '@nestjs/common';
+import '../../support/hooks-on';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request as httpRequest, Server } from 'node:http';
@@ -37,9 +36,6 @@ class RecordingActions implements HookActions {
 }
 
 const actions = new RecordingActions();
-
-@Module({ providers: [{ provide: HOOK_ACTIONS, useValue: actions }] })
-class RecordingActionsModule {}
 
 const TOKEN = randomBytes(20).toString('hex');
 const ORG = randomUUID();
@@ -104,7 +100,7 @@ describe('gateway hooks: HTTP (issue 24)', () => {
         { match: { path: 'broken' }, transform: { module: 'throws.js' } },
         { match: { path: 'echo' }, transform: { module: 'echo.js' }, organization: ORG },
       ]),
-      imports: [RecordingActionsModule],
+      overrides: [[HOOK_ACTIONS, actions]],
     });
     const server = t.app.getHttpServer() as Server;
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -446,7 +442,7 @@ describe('gateway hooks: HTTP (issue 24)', () => {
         ...Object.fromEntries(HOOK_ENV_NAMES.map((name) => [name, ''])),
         LLM_BASE_URL: 'http://127.0.0.1:9',
       },
-      imports: [RecordingActionsModule],
+      overrides: [[HOOK_ACTIONS, actions]],
     });
     try {
       await off.http
@@ -468,7 +464,7 @@ describe('gateway hooks: HTTP (issue 24)', () => {
       env: hooksEnv([
         { match: { path: 'out' }, name: 'Escape', transform: { module: 'escape.js' } },
       ]),
-      imports: [RecordingActionsModule],
+      overrides: [[HOOK_ACTIONS, actions]],
     });
     await expect(boot).rejects.toThrow(
       /HOOKS_MAPPINGS mapping 1 \(Escape\): transform.module "escape.js" leads out of HOOKS_TRANSFORMS_DIR/,
