@@ -99,12 +99,18 @@ function toInput(s: Scenario, overrides: Partial<RoundModelInput> = {}): RoundMo
   };
 }
 
-/** The model, or a skipped case when the generated round cannot exist (CapMathError). */
+/**
+ * The model, or a skipped case when the generated round cannot exist (CapMathError): no
+ * solution, or a price that rounds to zero at the asked decimals (a tiny pre-money per share).
+ */
 function model(input: RoundModelInput): RoundModel {
   try {
     return modelRound(input);
   } catch (error) {
-    if (error instanceof CapMathError && /no solution|100%|cannot be reached/.test(error.message)) {
+    if (
+      error instanceof CapMathError &&
+      /no solution|100%|cannot be reached|rounds to zero/.test(error.message)
+    ) {
       fc.pre(false);
     }
     throw error;

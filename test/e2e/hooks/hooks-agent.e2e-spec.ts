@@ -222,4 +222,19 @@ describe('gateway hooks: heartbeats and hook runs (issue 24)', () => {
     const ours = llm.requests.filter((r) => JSON.stringify(r.body.system).includes(org.id));
     expect(ours).toHaveLength(1);
   });
+
+  it('reports a failed run to the main conversation as an error summary, and delivers nothing', async () => {
+    const { org, postsIn } = await world();
+    llm.overloaded({ times: 3 }); // the first attempt and LLM_MAX_RETRIES (2) more
+    llm.reply('The CI run could not be handled.');
+    await hook('agent', { message: 'CI failed on main', name: 'CI', organization: org.id }).expect(
+      202,
+    );
+    await eventually(async () => llm.requests.length === 4, 15_000);
+    expect(systemLines(llm.lastBody().messages)).toEqual([
+      expect.stringMatching(/^System: Hook CI \(error\): /),
+    ]);
+    await eventually(async () => postsIn('town-square').length === 1);
+    expect(postsIn('town-square')).toEqual(['The CI run could not be handled.']);
+  });
 });
