@@ -133,11 +133,18 @@ describe('gateway hooks: heartbeats and hook runs (issue 24)', () => {
       sessionKey: 'hook:crm:acme',
       organization: org.id,
       wakeMode: 'next-heartbeat',
+      model: 'claude-haiku-4-5',
+      thinking: 'low',
     }).expect(202);
     await eventually(async () => llm.requests.length === 1);
     const text = JSON.stringify(llm.requests[0].body.messages);
     expect(text).toContain('deal Acme closed');
     expect(text).toContain('Acme paid');
+    // The run's model and thinking level reach the model's request.
+    expect(llm.requests[0].body).toMatchObject({
+      model: 'claude-haiku-4-5',
+      thinking: { type: 'enabled', budget_tokens: 1024 },
+    });
   });
 
   it('reads as a Viewer and only proposes writes: the step waits in the main conversation for a member', async () => {
