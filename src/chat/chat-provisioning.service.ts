@@ -77,7 +77,7 @@ export class ChatProvisioning {
   }
 
   private async ensureUser(m: EntityManager, user: UserSummary): Promise<string> {
-    const link = await this.links.userOf(m, user.id);
+    const link = await this.links.userOf(user.id, m);
     if (link) return link.chatUserId;
     const chatUser = (await this.client.userByEmail(user.email)) ?? (await this.createUser(user));
     await this.links.addUser(m, user.id, chatUser.id);

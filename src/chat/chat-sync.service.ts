@@ -91,7 +91,7 @@ export class ChatSync {
       await this.client.addTeamMember(team.teamId, chatUserId);
       return;
     }
-    const link = await this.links.userOf(null, member.userId);
+    const link = await this.links.userOf(member.userId);
     if (!link) return;
     await this.client.removeTeamMember(team.teamId, link.chatUserId).catch((err: unknown) => {
       // Never in the team: what the event asks for already holds.

@@ -21,9 +21,6 @@ const HEARTBEAT_PROMPT =
 export interface HeartbeatOutcome {
   text: string;
   acknowledgementOnly: boolean;
-  /** The main conversation, and the team channel its replies were last posted to. */
-  conversationId: string;
-  lastChannel: string | null;
 }
 
 /** A gateway hook's isolated turn. */
@@ -95,12 +92,7 @@ export class HookTurns {
     if (acknowledgementOnly && !view.toolCalls.length) {
       await this.conversations.forgetAfter(main.id, before);
     }
-    return {
-      text: view.response,
-      acknowledgementOnly,
-      conversationId: main.id,
-      lastChannel: main.lastChannel,
-    };
+    return { text: view.response, acknowledgementOnly };
   }
 
   /** A hook run; its final text (and how many steps it left pending in the main conversation). */

@@ -1,13 +1,17 @@
 import { DomainError } from '../../common';
-import { coerceField, DRAFT_COLLECTIONS, type OnboardingDraft } from './draft';
+import {
+  coerceField,
+  DRAFT_COLLECTIONS,
+  ITEM_COLLECTIONS,
+  type DraftCollection,
+  type OnboardingDraft,
+} from './draft';
 import { checkStored } from './onboarding-check';
 import type { ShowcaseItemView, ShowcaseView } from './onboarding.view';
 import type { StoredCorrection } from './store/onboarding.entity';
 import {
-  DRAFT_LISTS,
   findItem,
   plainDraft,
-  type DraftPlace,
   type ItemSource,
   type StoredDraft,
   type StoredItem,
@@ -17,7 +21,7 @@ import {
 const LOW_CONFIDENCE = 0.5;
 
 /** An item's label, as its collection words it. */
-function labelIn(place: DraftPlace, item: StoredItem, draft: OnboardingDraft): string {
+function labelIn(place: DraftCollection, item: StoredItem, draft: OnboardingDraft): string {
   const entry = DRAFT_COLLECTIONS[place] as { label(item: unknown, d: OnboardingDraft): string };
   return entry.label(item.fields, draft);
 }
@@ -77,7 +81,7 @@ export function showcase(stored: StoredDraft | null): ShowcaseView {
     }
     return issues;
   };
-  const view = (place: DraftPlace, item: StoredItem): ShowcaseItemView => {
+  const view = (place: DraftCollection, item: StoredItem): ShowcaseItemView => {
     const { confidence, ...fields } = item.fields;
     return {
       itemId: item.itemId,
@@ -92,7 +96,7 @@ export function showcase(stored: StoredDraft | null): ShowcaseView {
   return {
     items: [
       view('organization', stored.organization),
-      ...DRAFT_LISTS.flatMap((list) => stored.lists[list].map((item) => view(list, item))),
+      ...ITEM_COLLECTIONS.flatMap((list) => stored.lists[list].map((item) => view(list, item))),
     ],
     totals: totals as unknown as Record<string, unknown>,
   };

@@ -23,7 +23,7 @@ export class ChatLinks {
     });
   }
 
-  userOf(m: EntityManager | null, userId: string): Promise<ChatUserLink | null> {
+  userOf(userId: string, m?: EntityManager): Promise<ChatUserLink | null> {
     return (m ?? this.dataSource.manager).findOneBy(ChatUserLink, { userId });
   }
 

@@ -15,6 +15,7 @@ export class HookDelivery {
   ) {}
 
   async deliver(organizationId: string, text: string, to?: string): Promise<boolean> {
+    // Read now, not at the start of the turn: a run may have posted elsewhere meanwhile.
     const main = await this.turns.mainDelivery(organizationId);
     const channel = to ?? main.lastChannel ?? this.posting.defaultChannel;
     const posted = await this.posting.post(organizationId, text, channel);

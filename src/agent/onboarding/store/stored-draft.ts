@@ -1,13 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import {
-  ITEM_COLLECTIONS as DRAFT_LISTS,
-  type DraftCollection as DraftPlace,
-  type ItemCollection as DraftList,
-} from '../draft';
-
-export { DRAFT_LISTS };
-export type { DraftList, DraftPlace };
+import { ITEM_COLLECTIONS, type DraftCollection, type ItemCollection } from '../draft';
 
 /** Where an item's values came from (the model says prompt or document; we say the rest). */
 export const ITEM_SOURCES = ['prompt', 'document', 'answer', 'correction', 'default'] as const;
@@ -23,7 +16,7 @@ export interface StoredItem {
 /** A draft as stored: every item with the UUID the routes name it by, kept across analyses. */
 export interface StoredDraft {
   organization: StoredItem;
-  lists: Record<DraftList, StoredItem[]>;
+  lists: Record<ItemCollection, StoredItem[]>;
 }
 
 type Plain = Record<string, unknown>;
@@ -31,7 +24,7 @@ type Plain = Record<string, unknown>;
 /** The draft the checks read: the model's shape, without our item ids and sources. */
 export function plainDraft(stored: StoredDraft): Plain {
   const out: Plain = { organization: { ...stored.organization.fields } };
-  for (const list of DRAFT_LISTS) out[list] = stored.lists[list].map((i) => ({ ...i.fields }));
+  for (const list of ITEM_COLLECTIONS) out[list] = stored.lists[list].map((i) => ({ ...i.fields }));
   return out;
 }
 
@@ -41,7 +34,7 @@ export function plainDraft(stored: StoredDraft): Plain {
  * `source` (prompt or document) moves to the item, `fallback` when it gave none.
  */
 export function storeDraft(draft: Plain, previous: StoredDraft | null, fallback: ItemSource) {
-  const item = (fields: Plain, list: DraftPlace): StoredItem => {
+  const item = (fields: Plain, list: DraftCollection): StoredItem => {
     const { source, ...rest } = fields;
     const before =
       list === 'organization'
@@ -53,8 +46,8 @@ export function storeDraft(draft: Plain, previous: StoredDraft | null, fallback:
       fields: rest,
     };
   };
-  const lists = {} as Record<DraftList, StoredItem[]>;
-  for (const list of DRAFT_LISTS) {
+  const lists = {} as Record<ItemCollection, StoredItem[]>;
+  for (const list of ITEM_COLLECTIONS) {
     lists[list] = ((draft[list] as Plain[] | undefined) ?? []).map((f) => item(f, list));
   }
   return { organization: item((draft.organization ?? {}) as Plain, 'organization'), lists };
@@ -64,11 +57,11 @@ export function storeDraft(draft: Plain, previous: StoredDraft | null, fallback:
 export function findItem(
   stored: StoredDraft,
   itemId: string,
-): { place: DraftPlace; index: number | null; item: StoredItem } | undefined {
+): { place: DraftCollection; index: number | null; item: StoredItem } | undefined {
   if (stored.organization.itemId === itemId) {
     return { place: 'organization', index: null, item: stored.organization };
   }
-  for (const list of DRAFT_LISTS) {
+  for (const list of ITEM_COLLECTIONS) {
     const index = stored.lists[list].findIndex((i) => i.itemId === itemId);
     if (index >= 0) return { place: list, index, item: stored.lists[list][index] };
   }
@@ -78,7 +71,7 @@ export function findItem(
 /** The item at a place of the draft (a check names items so). */
 export function itemAt(
   stored: StoredDraft,
-  place: DraftPlace,
+  place: DraftCollection,
   index: number | null,
 ): StoredItem | undefined {
   if (place === 'organization') return stored.organization;
@@ -86,7 +79,7 @@ export function itemAt(
 }
 
 export function itemByModelId(stored: StoredDraft, modelId: string): StoredItem | undefined {
-  for (const list of DRAFT_LISTS) {
+  for (const list of ITEM_COLLECTIONS) {
     const found = stored.lists[list].find((i) => i.fields.id === modelId);
     if (found) return found;
   }
