@@ -377,6 +377,11 @@ describe('AI-assisted onboarding', () => {
     await create({ email: 'a@example.test' }).expect(400);
     await t.http.get('/v1/agent/onboarding/not-a-uuid').expect(400);
     await t.http.get('/v1/agent/onboarding/00000000-0000-4000-8000-000000000000').expect(404);
+    // Every route of the linked user answers 401 without a session (before any lookup).
+    const someId = { onboardingId: '00000000-0000-4000-8000-000000000000' };
+    for (const route of ['link', 'analyze', 'clarify', 'correct', 'build', 'setup', 'complete']) {
+      await t.http.post(`/v1/agent/onboarding/${route}`).send(someId).expect(401);
+    }
     const user = await loggedInAgent(t);
     await user.agent.post('/v1/agent/onboarding/link').send({ onboardingId: 'nope' }).expect(400);
     await user.agent
