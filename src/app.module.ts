@@ -19,6 +19,7 @@ import { OcfModule } from './ocf';
 import { OrganizationsModule } from './organizations';
 import { ProfilesModule } from './profiles';
 import { RedisModule } from './redis';
+import { ReferralModule } from './referral';
 import { WebhooksModule } from './webhooks';
 
 /**
@@ -48,6 +49,7 @@ import { WebhooksModule } from './webhooks';
     AgentModule.register(),
     ChatModule,
     HooksModule.register(),
+    ReferralModule,
   ],
   providers: [
     { provide: APP_GUARD, useClass: CsrfGuard },

@@ -18,6 +18,7 @@ import {
 } from 'class-validator';
 import { HOOK_PRESET_NAMES, HookMapping, readHookMappings } from './hook-mappings';
 import { IsMailbox } from './mailbox';
+import { DEFAULT_REFERRAL_REWARDS, readReferralRewards, ReferralReward } from './referral-rewards';
 import { IsTrustProxy, parseTrustProxy, TrustProxy } from './trust-proxy';
 
 /**
@@ -96,6 +97,7 @@ const hooksPath = (value: string) => `/${value.trim()}`.replace(/^\/+/, '/').rep
 
 /** Kept off the class's fields, which are the declared variables. */
 const hookMappings = new WeakMap<Env, readonly HookMapping[]>();
+const referralRewards = new WeakMap<Env, readonly ReferralReward[]>();
 
 export class Env {
   @IsIn(NODE_ENVS, oneOf(NODE_ENVS))
@@ -261,6 +263,46 @@ export class Env {
   @Transform(toList)
   @IsString({ each: true })
   IDP_ISSUERS: string[] = ['https://accounts.google.com', 'accounts.google.com'];
+
+  // Identity provider's OAuth 2.0 web-server flow (contacts for referral invitations; a later
+  // cloud-drive sync shares the client): on when IDP_DRIVE_CLIENT_ID is set. Google's by default.
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  IDP_DRIVE_CLIENT_ID?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  IDP_DRIVE_CLIENT_SECRET?: string;
+
+  @Transform(blankTo('https://accounts.google.com/o/oauth2/v2/auth'))
+  @IsUrl(urlOpts, { message: 'IDP_DRIVE_AUTH_URL must be an http(s) URL' })
+  IDP_DRIVE_AUTH_URL = 'https://accounts.google.com/o/oauth2/v2/auth';
+
+  @Transform(blankTo('https://oauth2.googleapis.com/token'))
+  @IsUrl(urlOpts, { message: 'IDP_DRIVE_TOKEN_URL must be an http(s) URL' })
+  IDP_DRIVE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
+
+  @Transform(blankTo('https://oauth2.googleapis.com/revoke'))
+  @IsUrl(urlOpts, { message: 'IDP_DRIVE_REVOKE_URL must be an http(s) URL' })
+  IDP_DRIVE_REVOKE_URL = 'https://oauth2.googleapis.com/revoke';
+
+  /** Where the provider sends the browser back with the code (the SPA's page that posts it). */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsUrl(urlOpts, { message: 'IDP_CONTACTS_REDIRECT_URI must be an http(s) URL' })
+  IDP_CONTACTS_REDIRECT_URI?: string;
+
+  @Transform(blankTo('https://people.googleapis.com/'))
+  @IsUrl(urlOpts, { message: 'IDP_PEOPLE_API_URL must be an http(s) URL' })
+  IDP_PEOPLE_API_URL = 'https://people.googleapis.com/';
+
+  // Referral program
+  /** Reward card values and weights, JSON (see the README); read through `referralRewards`. */
+  @Transform(blankTo(DEFAULT_REFERRAL_REWARDS))
+  @IsString()
+  REFERRAL_REWARDS = DEFAULT_REFERRAL_REWARDS;
 
   @Transform(toBool)
   @IsOptional()
@@ -649,6 +691,16 @@ export class Env {
     return parseTrustProxy(this.TRUST_PROXY);
   }
 
+  /** The parsed REFERRAL_REWARDS (validateEnv reads them). */
+  get referralRewards(): readonly ReferralReward[] {
+    return referralRewards.get(this) ?? [];
+  }
+
+  /** The identity provider's OAuth client is used only when its client id is set. */
+  get idpDriveConfigured(): boolean {
+    return Boolean(this.IDP_DRIVE_CLIENT_ID);
+  }
+
   /** The messaging server is called only when its URL and its admin token are set. */
   get chatConfigured(): boolean {
     return Boolean(this.CHAT_URL && this.CHAT_ADMIN_TOKEN);
@@ -707,6 +759,17 @@ export function validateEnv(raw: Record<string, unknown>): Env {
     problems.push('  ENCRYPTION_KEY: required when NODE_ENV=production (64 hex characters)');
   }
   if (env.HOOKS_ENABLED === true) problems.push(...hooksProblems(env));
+  if (env.IDP_DRIVE_CLIENT_ID && !env.IDP_DRIVE_CLIENT_SECRET) {
+    problems.push('  IDP_DRIVE_CLIENT_SECRET: required with IDP_DRIVE_CLIENT_ID');
+  }
+  if (env.IDP_DRIVE_CLIENT_ID && !env.IDP_CONTACTS_REDIRECT_URI) {
+    problems.push('  IDP_CONTACTS_REDIRECT_URI: required with IDP_DRIVE_CLIENT_ID');
+  }
+  if (typeof env.REFERRAL_REWARDS === 'string') {
+    const read = readReferralRewards(env.REFERRAL_REWARDS);
+    referralRewards.set(env, read.rewards);
+    problems.push(...read.problems);
+  }
   if (problems.length) {
     throw new Error(`Invalid configuration:\n${problems.join('\n')}`);
   }

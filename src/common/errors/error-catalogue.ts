@@ -46,6 +46,11 @@ export const ERROR_CATALOGUE = {
   chatNotConfigured: { wire: 'chatNotConfigured', status: 500 },
   chatProvisioningFailed: { wire: 'chatProvisioningFailed', status: 500 },
   chatSyncFailed: { wire: 'chatSyncFailed', status: 500 },
+  // Referral credit: a transfer of more than the source's balance.
+  insufficientCredit: { wire: 'insufficientCredit', status: 400 },
+  // The identity provider's contacts: its OAuth client is not configured, or the caller connected none.
+  driveNotConfigured: { wire: 'driveNotConfigured', status: 500 },
+  idpNotConnected: { wire: 'idpNotConnected', status: 404 },
 } as const satisfies Record<string, { wire: string; status: number }>;
 
 export type ErrorKey = keyof typeof ERROR_CATALOGUE;
