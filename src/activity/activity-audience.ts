@@ -1,4 +1,4 @@
-import type { EventType } from '../events';
+import type { EventType, OrganizationEventType } from '../events';
 import type { PermissionName } from '../organizations';
 
 /**
@@ -15,7 +15,7 @@ export interface Audience {
  * record the event carries (an entry shows that record, so it reaches no one the route would
  * refuse). Typed by EventType, so a new event type does not compile until it has an audience.
  */
-export const EVENT_AUDIENCE: Readonly<Record<EventType, PermissionName>> = {
+export const EVENT_AUDIENCE: Readonly<Record<OrganizationEventType, PermissionName>> = {
   'organization.created': 'canViewOrganization',
   'organization.updated': 'canViewOrganization',
   'organization.deleted': 'canViewOrganization',
@@ -84,6 +84,6 @@ export const WRITTEN_ENTRY_AUDIENCE: Audience = { permission: 'canViewOrganizati
  * newer version) is shown only to those who may edit the organization.
  */
 export function audienceOf(type: string, subjects: readonly string[] | undefined): Audience {
-  const permission = EVENT_AUDIENCE[type as EventType] ?? 'canEditOrganization';
+  const permission = EVENT_AUDIENCE[type as OrganizationEventType] ?? 'canEditOrganization';
   return { permission, members: [...new Set(subjects ?? [])] };
 }

@@ -55,6 +55,18 @@ export const EVENT_TYPES = [
   'payment.succeeded',
   'payment.failed',
   'webhook.disabled',
+  'user.registered',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * Events of an account rather than an organization (recorded with organization null): never an
+ * activity entry nor an outbound delivery; consumed only by the queues that route them.
+ */
+export const ACCOUNT_EVENT_TYPES = ['user.registered'] as const satisfies readonly EventType[];
+
+export type AccountEventType = (typeof ACCOUNT_EVENT_TYPES)[number];
+
+/** The event types recorded for an organization (an activity entry each). */
+export type OrganizationEventType = Exclude<EventType, AccountEventType>;

@@ -9,14 +9,15 @@ export {
   AGENT_HEARTBEAT,
   AGENT_HOOK_RUN,
   BILLING_COUNT_PUSH,
+  CREDIT_REDEMPTION,
   ONBOARDING_ANALYSIS,
   QueueName,
   WEBHOOK_DELIVERY,
 } from './queues';
 export type { EventEnvelope } from './event-envelope';
 export { resourceVersionsSql } from './resource-versions';
-export { EVENT_TYPES } from './event-types';
-export type { EventType } from './event-types';
+export { ACCOUNT_EVENT_TYPES, EVENT_TYPES } from './event-types';
+export type { AccountEventType, EventType, OrganizationEventType } from './event-types';
 export { isPublicEventType, PUBLIC_EVENT_TYPES } from './event-catalogue';
 export type { PublicEventType } from './event-catalogue';
 export { EventLog } from './event-log.service';

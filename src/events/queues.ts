@@ -1,6 +1,7 @@
 import type { JobOptions } from 'bull';
 import { isPublicEventType } from './event-catalogue';
 import type { EventEnvelope } from './event-envelope';
+import { ACCOUNT_EVENT_TYPES } from './event-types';
 
 /** Every Bull queue of the service. Jobs on the event queues carry one domain event each. */
 export enum QueueName {
@@ -11,6 +12,8 @@ export enum QueueName {
   Chat = 'chat',
   AgentHeartbeat = 'agent-heartbeat',
   AgentHookRun = 'agent-hook-run',
+  Referral = 'referral',
+  CreditRedemption = 'credit-redemption',
 }
 
 /** The payload type of each queue's jobs. */
@@ -22,15 +25,19 @@ export interface QueuePayloads {
   [QueueName.Chat]: EventEnvelope;
   [QueueName.AgentHeartbeat]: { organizationId: string };
   [QueueName.AgentHookRun]: { runId: string; request: unknown };
+  [QueueName.Referral]: EventEnvelope;
+  [QueueName.CreditRedemption]: { entityId: string };
 }
 
 /**
  * Which domain events each queue receives. `billing.*` events (a member or shareholder count
- * changed) are for the billing provider only; every other event is an activity-log entry. The
+ * changed) are for the billing provider only; every other event of an organization is an
+ * activity-log entry (an account's events, `user.registered`, are no organization's). The
  * catalogue's types (spec section 6) also go out to the organization's webhook endpoints.
  */
 export const EVENT_ROUTES: Record<QueueName, (type: string) => boolean> = {
-  [QueueName.Activity]: (type) => !type.startsWith('billing.'),
+  [QueueName.Activity]: (type) =>
+    !type.startsWith('billing.') && !(ACCOUNT_EVENT_TYPES as readonly string[]).includes(type),
   [QueueName.BillingCounts]: (type) => type.startsWith('billing.'),
   [QueueName.Webhooks]: isPublicEventType,
   [QueueName.AgentOnboarding]: () => false,
@@ -40,6 +47,10 @@ export const EVENT_ROUTES: Record<QueueName, (type: string) => boolean> = {
     type === 'member.added' || type === 'member.updated' || type === 'member.removed',
   [QueueName.AgentHeartbeat]: () => false,
   [QueueName.AgentHookRun]: () => false,
+  // A registration links the invitee to the referrer of its code; an organization's first
+  // subscription earns its creator's referrer a reward card and redeems the organization's credit.
+  [QueueName.Referral]: (type) => type === 'user.registered' || type === 'subscription.created',
+  [QueueName.CreditRedemption]: () => false,
 };
 
 /**
@@ -121,5 +132,21 @@ export const AGENT_HOOK_RUN = {
     attempts: 1,
     removeOnComplete: { age: 3600, count: 1000 },
     removeOnFail: { age: 24 * 3600 },
+  } satisfies JobOptions,
+};
+
+/**
+ * Applying an organization entity's credit to its invoices (queue CreditRedemption, no events),
+ * when doing it at once failed (the billing provider unreachable): one job per entity at a time
+ * (`redeem:<entity>`), 8 attempts from 30 s. Each attempt redeems the whole balance then.
+ */
+export const CREDIT_REDEMPTION = {
+  name: 'redeem',
+  jobId: (entityId: string) => `redeem:${entityId}`,
+  options: {
+    attempts: 8,
+    backoff: { type: 'exponential', delay: 30_000 },
+    removeOnComplete: true,
+    removeOnFail: { age: 7 * 24 * 3600 },
   } satisfies JobOptions,
 };

@@ -97,11 +97,13 @@ export class LegalRecordsService {
 
   /**
    * The user whose personal entity this is (null for an organization's, or a member's without an
-   * account); null when there is no such entity.
+   * account) and the organization whose own entity it is; null when there is no such entity.
    */
-  async entityOwner(id: string): Promise<{ ownerUserId: string | null } | null> {
+  async entityOwner(
+    id: string,
+  ): Promise<{ ownerUserId: string | null; organizationId: string | null } | null> {
     const entity = await this.entities.findById(id);
-    return entity && { ownerUserId: entity.ownerUserId };
+    return entity && { ownerUserId: entity.ownerUserId, organizationId: entity.organizationId };
   }
 
   /** Makes the uploaded image `fileId` the profile's avatar (in the upload's transaction). */

@@ -1,4 +1,12 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CreditAccount } from './store/credit-account.entity';
+import { CreditEntry } from './store/credit-entry.entity';
+import { ReferralCode } from './store/referral-code.entity';
+import { ReferralInvitation } from './store/referral-invitation.entity';
+import { ReferralLink } from './store/referral-link.entity';
+import { ReferredCompany } from './store/referred-company.entity';
+import { RewardCard } from './store/reward-card.entity';
 
 /**
  * The referral program (spec 4.8, issue 25): referral invitations, reward cards, the credit
@@ -6,7 +14,17 @@ import { Module } from '@nestjs/common';
  * identity provider's contacts to invite.
  */
 @Module({
-  imports: [],
+  imports: [
+    TypeOrmModule.forFeature([
+      ReferralCode,
+      ReferralLink,
+      ReferralInvitation,
+      RewardCard,
+      CreditAccount,
+      CreditEntry,
+      ReferredCompany,
+    ]),
+  ],
   controllers: [],
   providers: [],
 })

@@ -6,6 +6,7 @@ import { Tx, UnitOfWork } from '../../events';
 import { LegalRecordsService } from '../../profiles';
 import { LoginResult } from '../login/login.service';
 import { TwoFactorThrottle } from '../two-factor/two-factor-throttle.service';
+import { registeredEvent } from '../registration/registered-event';
 import { BlocklistService } from '../registration/blocklist.service';
 import { SessionService } from '../sessions/session.service';
 import { User } from '../users/user.entity';
@@ -73,7 +74,7 @@ export class IdpLoginService {
       email: identity.email,
       name: identity.name,
     });
-    return this.users.add(
+    const user = await this.users.add(
       {
         id,
         email: identity.email,
@@ -87,5 +88,7 @@ export class IdpLoginService {
       },
       tx,
     );
+    await tx.record(registeredEvent(user, 'idp'));
+    return user;
   }
 }

@@ -10,6 +10,7 @@ import { UserRepository } from '../users/user.repository';
 import { toUserView, UserView } from '../users/user.view';
 import { EmailVerificationService } from '../verification/email-verification.service';
 import { BlocklistService } from './blocklist.service';
+import { registeredEvent } from './registered-event';
 
 export interface Registration {
   email: string;
@@ -62,6 +63,7 @@ export class RegistrationService {
           tx,
         );
         const code = await this.verification.issue(tx, id);
+        await tx.record(registeredEvent(user, 'password'));
         return { user, code };
       })
       .catch((err: unknown) => {

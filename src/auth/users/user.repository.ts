@@ -50,4 +50,19 @@ export class UserRepository extends AggregateRepository<User> {
       .execute();
     return result.affected === 1;
   }
+
+  /**
+   * The waitlist: people's accounts (no system account) in order of registration; the user's
+   * 1-based place in it when given (null when the user is not on it).
+   */
+  async waitlist(userId?: string): Promise<{ total: number; position: number | null }> {
+    const [row] = (await this.repository.query(
+      `SELECT (SELECT count(*) FROM user_account WHERE NOT system)::int AS total,
+              (SELECT count(*) FROM user_account o, user_account u
+                WHERE u.id = $1 AND NOT u.system AND NOT o.system
+                  AND (o.created, o.id) <= (u.created, u.id))::int AS position`,
+      [userId ?? null],
+    )) as { total: number; position: number }[];
+    return { total: row.total, position: userId && row.position > 0 ? row.position : null };
+  }
 }

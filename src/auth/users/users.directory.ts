@@ -34,6 +34,11 @@ export class UsersDirectory {
     return user && summary(user);
   }
 
+  /** How many people registered, and the user's place among them in order of registration. */
+  waitlist(userId?: string): Promise<{ total: number; position: number | null }> {
+    return this.users.waitlist(userId);
+  }
+
   /** The user object of the session's user; 401 when the account no longer exists. */
   async view(userId: string): Promise<UserView> {
     const user = await this.users.find({ id: userId });

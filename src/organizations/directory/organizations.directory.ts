@@ -23,6 +23,8 @@ export interface OrganizationFacts {
   currency: string;
   /** The organization's own legal entity (the one it is billed as). */
   entityId: string;
+  /** The user who created it (null for an organization made by an import or an operator). */
+  createdBy: string | null;
   created: Date;
 }
 
@@ -73,6 +75,7 @@ export class OrganizationsDirectory {
         type: o.type,
         currency: o.currency,
         entityId: o.entityId,
+        createdBy: o.createdBy,
         created: o.created,
       }
     );
