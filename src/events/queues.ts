@@ -138,14 +138,15 @@ export const AGENT_HOOK_RUN = {
 /**
  * Applying an organization entity's credit to its invoices (queue CreditRedemption, no events),
  * when doing it at once failed (the billing provider unreachable): one job per entity at a time
- * (`redeem:<entity>`), 8 attempts from 30 s. Each attempt redeems the whole balance then.
+ * (`redeem:<entity>`), 10 attempts from 5 s apart, doubling (about 85 minutes in all). Each
+ * attempt redeems the whole balance then.
  */
 export const CREDIT_REDEMPTION = {
   name: 'redeem',
   jobId: (entityId: string) => `redeem:${entityId}`,
   options: {
-    attempts: 8,
-    backoff: { type: 'exponential', delay: 30_000 },
+    attempts: 10,
+    backoff: { type: 'exponential', delay: 5_000 },
     removeOnComplete: true,
     removeOnFail: { age: 7 * 24 * 3600 },
   } satisfies JobOptions,

@@ -111,6 +111,8 @@ export class FakeBilling {
   readonly paymentProfiles = new Map<number, BillingWire.PaymentProfile>();
   readonly invoices: BillingWire.Invoice[] = [];
   readonly adjustments: BillingWire.Adjustment[] = [];
+  /** The uniqueness token each adjustment was made with, by adjustment id. */
+  readonly adjustmentTokens = new Map<number, string>();
   readonly allocations: BillingWire.Allocation[] = [];
 
   private server?: Server;
@@ -849,6 +851,9 @@ export class FakeBilling {
       created_at: this.timestamp(),
     };
     this.adjustments.push(adjustment);
+    if (input.uniqueness_token) {
+      this.adjustmentTokens.set(adjustment.id, String(input.uniqueness_token));
+    }
     return sendJson(res, 201, { adjustment });
   }
 

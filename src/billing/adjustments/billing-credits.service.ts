@@ -6,8 +6,9 @@ import { SubscriptionRepository } from '../store/subscription.repository';
 export type CreditOutcome = 'credited' | 'already-credited' | 'no-subscription';
 
 /**
- * Credits an entity's balance at the provider (referral rewards): a negative adjustment on its
- * live subscription. The caller's key makes a repeated credit (a redelivered reward) a no-op.
+ * Credits an entity's balance at the provider (referral credit): a negative adjustment on its
+ * live subscription. The caller's key is the adjustment's uniqueness token, so it must be unique
+ * across callers (the referral ledger's redemption id): a repeated credit is a no-op.
  */
 @Injectable()
 export class BillingCredits {
@@ -30,7 +31,7 @@ export class BillingCredits {
     const result = await this.provider.createAdjustment(
       live.providerId,
       { amountInCents: -cents, memo },
-      `credit:${entityId}:${key}`,
+      key,
     );
     return result.duplicate ? 'already-credited' : 'credited';
   }

@@ -448,6 +448,10 @@ describe('BOLA matrix over the route table', () => {
     ['POST', '/v1/plan/:plan/pool', 'canEditPlan'],
     ['POST', '/api/v1/chat/sync-org/:orgId', 'canEditOrganization'],
     ['POST', '/api/v1/chat/session', 'canViewOrganization'],
+    ['POST', '/v1/credit/transfer', 'canEditOrganizationBilling'],
+    ['GET', '/v1/entity/:entity/history', 'canEditOrganizationBilling'],
+    ['GET', '/v1/referral/:entity', 'canEditOrganizationBilling'],
+    ['GET', '/v1/organization/:organization/referral', 'canViewOrganization'],
   ];
 
   it('has the routes it must cover, each addressed by the victim’s ids', () => {

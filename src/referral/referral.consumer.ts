@@ -1,0 +1,44 @@
+import { OnQueueFailed, Process, Processor } from '@nestjs/bull';
+import { Logger } from '@nestjs/common';
+import type { Job } from 'bull';
+import { EventConsumers, EventEnvelope, QueueName } from '../events';
+import { CreditRedemptions } from './credit/credit-redemptions.service';
+import { ReferralEvents } from './referral-events.service';
+
+const CONSUMER = 'referral';
+
+/**
+ * `user.registered` and `subscription.created`, once per event (the processed marker is written
+ * in the same transaction as the work). Always registered, so these events never wait.
+ */
+@Processor(QueueName.Referral)
+export class ReferralConsumer {
+  private readonly logger = new Logger('Referral');
+
+  constructor(
+    private readonly consumers: EventConsumers,
+    private readonly referral: ReferralEvents,
+    private readonly redemptions: CreditRedemptions,
+  ) {
+    consumers.register(QueueName.Referral);
+  }
+
+  @Process()
+  async handle(job: Job<EventEnvelope>): Promise<void> {
+    const event = job.data;
+    let subscribedEntity: string | null = null;
+    await this.consumers.once(CONSUMER, event.id, async (manager) => {
+      if (event.type === 'user.registered') await this.referral.registered({ manager }, event);
+      if (event.type === 'subscription.created') {
+        subscribedEntity = await this.referral.subscribed({ manager }, event);
+      }
+    });
+    // A subscription that starts takes the organization's credit at once.
+    if (subscribedEntity) await this.redemptions.redeemSoon(subscribedEntity);
+  }
+
+  @OnQueueFailed()
+  onFailed(job: Job, err: Error) {
+    this.logger.warn(`referral job ${job.id} failed (attempt ${job.attemptsMade}): ${err.message}`);
+  }
+}
