@@ -2988,6 +2988,206 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/invitation/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a referral invitation with the caller’s referral code
+         * @description One invitation per address per referrer (other referrers may invite the same address). The first mail answers 201; asking again within 24 hours of the last mail is 409, later the same invitation is mailed again (200). An address that already signed up with the caller’s code is 409; the caller’s own address is 400. Whether an address has an account is never revealed. At most 50 mails a day per account and 200 per client address (429 with `Retry-After`).
+         */
+        post: operations["ReferralInvitations_send"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The referral invitations the caller sent, newest first
+         * @description The referral invitations the caller sent, newest first. Needs a session.
+         */
+        get: operations["ReferralInvitations_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/card": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller’s reward cards, newest first
+         * @description A card is earned when an organization created by someone who registered with the caller’s referral code first subscribes (one card per invitee). Its `value` is null until revealed.
+         */
+        get: operations["RewardCards_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reward": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reveal a reward card
+         * @description Shows the value and credits it to the caller’s personal entity, once: revealing again answers the same value and credits nothing. `rewardId` is the card’s id.
+         */
+        post: operations["RewardCards_reveal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/credit/transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move credit from one entity to another
+         * @description The caller must control `fromEntity`. A personal entity’s credit is its owner’s alone; an organization entity’s is for members with `canEditOrganizationBilling`. Others get 403, an unknown entity 404. `toEntity` is any user’s personal entity or any organization’s entity (404 otherwise). Both sides are written in one transaction under the source’s lock, so concurrent transfers never overdraw. Credit reaching an organization’s entity while it has a live subscription is applied to its invoices at once (a `redemption` in its history).
+         */
+        post: operations["Credit_transfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/entity/{entity}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The entity’s credit movements, newest first
+         * @description A personal entity’s credit is its owner’s alone; an organization entity’s is for members with `canEditOrganizationBilling`. Others get 403, an unknown entity 404. Paged with `limit` (default 100) and `offset`.
+         */
+        get: operations["Credit_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/referral/{entity}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An entity’s referral code, invitations, cards and credit balance
+         * @description A personal entity: its owner only, with the owner’s code, invitations and cards. An organization’s entity: members with `canEditOrganizationBilling`, with its balance (no code, invitations or cards: those are people’s). Others 403, unknown 404.
+         */
+        get: operations["ReferralOverview_ofEntity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organization/{organization}/referral": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization’s credit balance and what moved it
+         * @description The spec names the segment `:entity`; it is the organization’s id. Totals of the organization entity’s credit ledger.
+         */
+        get: operations["ReferralOverview_ofOrganization"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/referral/company": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refer a company to the service
+         * @description Recorded for the caller (201). Referring a company again with the same website (its host, without `www.`) or the same contact e-mail answers the caller’s existing record (200). Other users’ referrals are never shown.
+         */
+        post: operations["ReferredCompanies_refer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/waitlistStats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How many people are on the waitlist, and the caller’s place
+         * @description Every registered user is on the waitlist, in order of registration. Without a session: `{total}`; with one, also `position` and `referralCount`.
+         */
+        get: operations["Waitlist_stats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -7022,6 +7222,192 @@ export interface components {
         UserMappingView: {
             /** @description The Ledgerline user of the chat user; null when none is mapped. */
             userId: string | null;
+        };
+        SendInvitationDto: {
+            /** Format: email */
+            email: string;
+            /** @description A personal note in the mail (plain text). */
+            message?: string;
+        };
+        ReferralInvitationView: {
+            /** Format: uuid */
+            id: string;
+            email: string;
+            /**
+             * @description `sent`; `signed_up` once the address registered with the caller's code; `subscribed` once an
+             *     organization the invitee created subscribed (which earned the caller a reward card).
+             * @enum {string}
+             */
+            state: "sent" | "signed_up" | "subscribed";
+            /** Format: date-time */
+            created: string;
+        };
+        RewardCardView: {
+            /** Format: uuid */
+            id: string;
+            revealed: boolean;
+            /**
+             * @description In BILLING_CURRENCY, two decimals; null until revealed.
+             * @example 25.00
+             */
+            value: string | null;
+            /** Format: date-time */
+            created: string;
+        };
+        RevealRewardDto: {
+            /**
+             * Format: uuid
+             * @description The card's id.
+             */
+            rewardId: string;
+        };
+        CreditTransferDto: {
+            /**
+             * @description Money: a string (or a JSON number), signed, at most two decimals
+             * @example 10.00
+             */
+            amount: string;
+            /**
+             * Format: uuid
+             * @description The entity paying: the caller's personal entity, or an organization's they bill for.
+             */
+            fromEntity: string;
+            /**
+             * Format: uuid
+             * @description The entity receiving: a user's personal entity or an organization's entity.
+             */
+            toEntity: string;
+        };
+        CreditTransferView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            fromEntity: string;
+            /** Format: uuid */
+            toEntity: string;
+            /**
+             * @description Two decimals.
+             * @example 10.00
+             */
+            amount: string;
+            /** @example USD */
+            currency: string;
+            /** Format: date-time */
+            created: string;
+        };
+        CreditEntryView: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description `grant` (a revealed reward card), `transfer_in`, `transfer_out`, `redemption` (applied to the
+             *     organization's invoices), `expiry`.
+             * @enum {string}
+             */
+            kind: "grant" | "transfer_in" | "transfer_out" | "redemption" | "expiry";
+            /**
+             * @description Signed, two decimals: what the movement added to the balance.
+             * @example -10.00
+             */
+            amount: string;
+            /** @example USD */
+            currency: string;
+            /**
+             * Format: uuid
+             * @description The transfer (both sides share it), the reward card or the redemption.
+             */
+            movement: string;
+            /**
+             * Format: uuid
+             * @description A transfer's other entity.
+             */
+            counterpartyEntity: string | null;
+            /** Format: date-time */
+            created: string;
+        };
+        EntityReferralView: {
+            /** Format: uuid */
+            entity: string;
+            /**
+             * @description The owner's referral code, for a personal entity (invitees register with it); null for an
+             *     organization's entity.
+             * @example K7QM2XD9PA
+             */
+            referralCode: string | null;
+            /** @description Users who registered with the code. */
+            referralCount: number;
+            /** @description The owner's referral invitations (empty for an organization's entity). */
+            invitations: components["schemas"]["ReferralInvitationView"][];
+            /** @description The owner's reward cards (empty for an organization's entity). */
+            cards: components["schemas"]["RewardCardView"][];
+            /**
+             * @description Two decimals.
+             * @example 25.00
+             */
+            balance: string;
+            /** @example USD */
+            currency: string;
+        };
+        OrganizationReferralView: {
+            /** Format: uuid */
+            organization: string;
+            /** Format: uuid */
+            entity: string;
+            /** @example USD */
+            currency: string;
+            /**
+             * @description What is left to apply (it is applied at once while a subscription is live).
+             * @example 0.00
+             */
+            balance: string;
+            /**
+             * @description Credit transferred in.
+             * @example 25.00
+             */
+            received: string;
+            /**
+             * @description Credit transferred out.
+             * @example 0.00
+             */
+            sent: string;
+            /**
+             * @description Credit applied to invoices.
+             * @example 25.00
+             */
+            redeemed: string;
+            /** @description Movements recorded. */
+            movements: number;
+        };
+        ReferCompanyDto: {
+            name: string;
+            /**
+             * Format: uri
+             * @description `https://acme.example` or `acme.example`.
+             */
+            website?: string;
+            /**
+             * Format: email
+             * @description Whom to contact at the company.
+             */
+            contactEmail: string;
+            note?: string;
+        };
+        ReferredCompanyView: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            website: string | null;
+            contactEmail: string;
+            note: string | null;
+            /** Format: date-time */
+            created: string;
+        };
+        WaitlistStatsView: {
+            /** @description Everyone registered (the service's own accounts aside). */
+            total: number;
+            /** @description With a session: the caller's 1-based place, in order of registration. */
+            position?: number;
+            /** @description With a session: users who registered with the caller's referral code. */
+            referralCount?: number;
         };
         /** @description `{error, message}`; `{error, key, message}` for keyed errors; `{message}` on the routes that say so. Some refusals add details (`problems`, `rows`, `fields`). */
         ErrorBody: ({
@@ -21528,6 +21914,687 @@ export interface operations {
             };
             /** @description No or a wrong gateway token `{error, message}` */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ReferralInvitations_send: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendInvitationDto"];
+            };
+        };
+        responses: {
+            /** @description The invitation, mailed again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReferralInvitationView"];
+                };
+            };
+            /** @description Invited and mailed */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReferralInvitationView"];
+                };
+            };
+            /** @description Keyed errors: `invalidFields`; or `{error, message}` for a malformed body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Mailed less than 24 hours ago, or already signed up */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many invitation mails today */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ReferralInvitations_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReferralInvitationView"][];
+                };
+            };
+            /** @description A query parameter the route does not know `{message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    RewardCards_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RewardCardView"][];
+                };
+            };
+            /** @description A query parameter the route does not know `{message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    RewardCards_reveal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RevealRewardDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RewardCardView"];
+                };
+            };
+            /** @description Malformed path, query or body `{error, message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The card is another user’s `{error, message}`; or refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such card `{error, message}` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Credit_transfer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional; 1 to 255 printable ASCII characters, unique per request (a UUID). The first answer to a key (a success, or a refusal other than 409, 429 and 5xx) is kept 24 hours for the caller; a retry with the same key, method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing. Keys are per user. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreditTransferDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    /** @description `true` when the answer is the one kept for the request’s `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditTransferView"];
+                };
+            };
+            /** @description Keyed errors: `insufficientCredit`, `invalidFields`; or `{error, message}` for a malformed body; or `{error, key: "invalidIdempotencyKey", message}`: an `Idempotency-Key` that is not 1 to 255 printable ASCII characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Requires `canEditOrganizationBilling` in the organization `{error, message}`; or refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization or record does not exist, or is not the path organization’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `{error, key: "idempotencyKeyReused", message}`: this `Idempotency-Key` was sent with another method, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Credit_history: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                entity: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditEntryView"][];
+                };
+            };
+            /** @description Malformed path, query or body `{error, message}`; or a query parameter the route does not know `{message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Requires `canEditOrganizationBilling` in the organization `{error, message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization or record does not exist, or is not the path organization’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ReferralOverview_ofEntity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                entity: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EntityReferralView"];
+                };
+            };
+            /** @description Malformed path, query or body `{error, message}`; or a query parameter the route does not know `{message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Requires `canEditOrganizationBilling` in the organization `{error, message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization or record does not exist, or is not the path organization’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ReferralOverview_ofOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organization: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationReferralView"];
+                };
+            };
+            /** @description Malformed path, query or body `{error, message}`; or a query parameter the route does not know `{message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Requires `canViewOrganization` in the organization `{error, message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization or record does not exist, or is not the path organization’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ReferredCompanies_refer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReferCompanyDto"];
+            };
+        };
+        responses: {
+            /** @description Referred before: the existing record */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReferredCompanyView"];
+                };
+            };
+            /** @description Recorded */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReferredCompanyView"];
+                };
+            };
+            /** @description Keyed errors: `invalidFields`; or `{error, message}` for a malformed body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Waitlist_stats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitlistStatsView"];
+                };
+            };
+            /** @description A query parameter the route does not know `{message}` */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };

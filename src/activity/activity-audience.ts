@@ -1,4 +1,4 @@
-import type { EventType, OrganizationEventType } from '../events';
+import type { OrganizationEventType } from '../events';
 import type { PermissionName } from '../organizations';
 
 /**
