@@ -23,7 +23,8 @@ export class RegisterDto {
 
   @ApiPropertyOptional({
     maxLength: 64,
-    description: 'Stored for the referral program; never refused',
+    description:
+      'The code of the referral invitation, stored as given. An unknown code is ignored (the account is made all the same); a known one links the new account to the code’s owner.',
   })
   @IsOptional()
   @IsString()
