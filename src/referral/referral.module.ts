@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { IdpContactsModule } from './idp/idp-contacts.module';
 
 /**
  * The referral program (spec 4.8, issue 25): referral invitations, reward cards, the credit
@@ -6,7 +7,7 @@ import { Module } from '@nestjs/common';
  * identity provider's contacts to invite.
  */
 @Module({
-  imports: [],
+  imports: [IdpContactsModule],
   controllers: [],
   providers: [],
 })
