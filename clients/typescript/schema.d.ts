@@ -3188,6 +3188,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/idp/auth-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where to send the browser to connect the identity provider’s contacts
+         * @description The provider’s consent URL (contacts read-only and the account’s e-mail, offline access, `prompt=consent`, PKCE). Its `state` is kept in the session for 10 minutes and one `POST /v1/idp/connect`; a later call replaces it.
+         */
+        get: operations["IdpContacts_authUrl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/idp/connect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Connect the identity provider’s contacts with the code of its redirect
+         * @description Exchanges the code for the grant and stores it sealed, replacing the caller’s previous one. 400 when `state` is not the session’s pending one (none, expired, already used: every call uses it up), when the provider refuses the code (`invalid_grant`), or when the contacts permission was not granted.
+         */
+        post: operations["IdpContacts_connect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/idp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller’s contacts at the identity provider
+         * @description One entry per e-mail address (lower-cased, each once), people without one left out, sorted by name (none last) then e-mail; at most 2,000, from at most 10 pages of the provider’s People API. An expired access token is refreshed on the way. 404 `idpNotConnected` when none is connected, or the provider no longer accepts the grant (revoked: it is forgotten).
+         */
+        get: operations["IdpContacts_list"];
+        put?: never;
+        post?: never;
+        /**
+         * Disconnect the identity provider’s contacts
+         * @description Forgets the caller’s grant and revokes it at the provider (best effort). `{success: true}` also when none was connected.
+         */
+        delete: operations["IdpContacts_disconnect"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3233,7 +3297,7 @@ export interface components {
             /** @description Not a common password */
             password: string;
             name?: string;
-            /** @description Stored for the referral program; never refused */
+            /** @description The code of the referral invitation, stored as given. An unknown code is ignored (the account is made all the same); a known one links the new account to the code’s owner. */
             referralCode?: string;
         };
         UserView: {
@@ -7408,6 +7472,32 @@ export interface components {
             position?: number;
             /** @description With a session: users who registered with the caller's referral code. */
             referralCount?: number;
+        };
+        IdpAuthUrlView: {
+            /**
+             * @description The identity provider's consent page (OAuth 2.0 web-server flow: contacts read-only, the
+             *     account's e-mail, offline access, PKCE); its `state` is good for one connect of this session
+             *     within 10 minutes.
+             */
+            url: string;
+        };
+        IdpConnectDto: {
+            /** @description The authorization code the provider put on the redirect URI. */
+            code: string;
+            /** @description The `state` the provider sent back with the code (that of `GET /v1/idp/auth-url`). */
+            state: string;
+        };
+        IdpConnectedView: {
+            /** @example true */
+            success: boolean;
+            /** @description The connected account's e-mail; null when the provider did not share it. */
+            email: string | null;
+        };
+        IdpContactView: {
+            /** @description The person's display name; null when the contact has none. */
+            name: string | null;
+            /** @description One of the person's addresses, lower-cased. */
+            email: string;
         };
         /** @description `{error, message}`; `{error, key, message}` for keyed errors; `{message}` on the routes that say so. Some refusals add details (`problems`, `rows`, `fields`). */
         ErrorBody: ({
@@ -22595,6 +22685,275 @@ export interface operations {
             };
             /** @description A query parameter the route does not know `{message}` */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    IdpContacts_authUrl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdpAuthUrlView"];
+                };
+            };
+            /** @description `{error, message}` for a malformed body; or a query parameter the route does not know `{message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keyed error: `driveNotConfigured` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    IdpContacts_connect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdpConnectDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdpConnectedView"];
+                };
+            };
+            /** @description Keyed errors: `invalidFields`; or `{error, message}` for a malformed body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keyed error: `driveNotConfigured` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The identity provider did not answer within 10 s or failed (5xx, 429), or the database or the session store is unavailable `{error, message}`; try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    IdpContacts_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdpContactView"][];
+                };
+            };
+            /** @description `{error, message}` for a malformed body; or a query parameter the route does not know `{message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keyed error: `idpNotConnected` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keyed error: `driveNotConfigured` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The identity provider did not answer within 10 s or failed (5xx, 429), or the database or the session store is unavailable `{error, message}`; try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    IdpContacts_disconnect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessResponse"];
+                };
+            };
+            /** @description `{error, message}` for a malformed body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keyed error: `driveNotConfigured` */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

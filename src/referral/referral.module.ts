@@ -14,6 +14,7 @@ import { CreditController } from './credit/credit.controller';
 import { CreditLedger } from './credit/credit-ledger.service';
 import { CreditRedemptionConsumer } from './credit/credit-redemption.consumer';
 import { CreditRedemptions } from './credit/credit-redemptions.service';
+import { IdpContactsModule } from './idp/idp-contacts.module';
 import { ReferralInvitationsController } from './invitations/referral-invitations.controller';
 import { ReferralInvitations } from './invitations/referral-invitations.service';
 import { ReferralOverviewController } from './overview/referral-overview.controller';
@@ -56,6 +57,7 @@ import { WaitlistController } from './waitlist/waitlist.controller';
     ProfilesModule,
     BillingModule,
     MailModule,
+    IdpContactsModule,
   ],
   controllers: [
     ReferralInvitationsController,

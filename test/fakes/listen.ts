@@ -1,3 +1,4 @@
+import type { Server as HttpServer, ServerResponse } from 'node:http';
 import type { Server } from 'node:net';
 import { AddressInfo } from 'node:net';
 
@@ -7,4 +8,18 @@ export function listenOnFreePort(server: Server): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
   });
+}
+
+/** Closes a fake's server: the answers it holds back (`hang` faults) first, then every connection. */
+export async function closeServer(
+  server: HttpServer | undefined,
+  hanging: Set<ServerResponse>,
+): Promise<void> {
+  for (const res of hanging) res.destroy();
+  hanging.clear();
+  if (!server) return;
+  server.closeAllConnections();
+  await new Promise<void>((resolve, reject) =>
+    server.close((err) => (err ? reject(err) : resolve())),
+  );
 }

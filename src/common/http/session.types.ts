@@ -13,6 +13,12 @@ declare module 'express-session' {
     authenticatedAt?: string;
     /** The session began with this temporary password: it stands in for the current password. */
     temporaryPasswordId?: string;
+    /**
+     * The pending authorization request of the identity provider's contacts (referral): its
+     * `state`, the PKCE code verifier, and when it expires (epoch ms). Used up by the first
+     * `POST /v1/idp/connect`.
+     */
+    idpContactsAuth?: { state: string; codeVerifier: string; expiresAt: number };
   }
 }
 

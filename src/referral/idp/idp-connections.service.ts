@@ -1,0 +1,111 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { SessionData } from 'express-session';
+import type { Credentials } from 'google-auth-library';
+import { constantTimeEqual, DomainError } from '../../common';
+import { providerUnavailable } from './idp-errors';
+import {
+  CONTACTS_SCOPE,
+  describeFailure,
+  IdpOAuth,
+  providerFailure,
+  unexpected,
+} from './idp-oauth';
+import type { IdpAuthUrlView, IdpConnectedView } from './idp-contacts.view';
+import { IdpGrants } from './store/idp-grants';
+
+/** How long an authorization request waits for its code. */
+export const AUTHORIZATION_TTL_MS = 10 * 60 * 1000;
+
+/** The part of the session an authorization request lives in. */
+export type IdpSession = Pick<SessionData, 'idpContactsAuth'>;
+
+/** Connecting the identity provider's contacts (the OAuth 2.0 web-server flow), and disconnecting. */
+@Injectable()
+export class IdpConnections {
+  private readonly logger = new Logger('IdpContacts');
+
+  constructor(
+    private readonly oauth: IdpOAuth,
+    private readonly grants: IdpGrants,
+  ) {}
+
+  /** The consent URL; its `state` and PKCE verifier wait in the session for the connect. */
+  async authUrl(session: IdpSession): Promise<IdpAuthUrlView> {
+    const { url, state, codeVerifier } = await this.oauth.authorization();
+    session.idpContactsAuth = { state, codeVerifier, expiresAt: Date.now() + AUTHORIZATION_TTL_MS };
+    return { url };
+  }
+
+  /**
+   * Exchanges the code of the session's authorization request (used up by this call, whatever
+   * its outcome) and stores the grant sealed, replacing any. A refresh token the provider did
+   * not give again is kept from the grant it replaces, when that was of the same account.
+   */
+  async connect(
+    session: IdpSession,
+    userId: string,
+    code: string,
+    state: string,
+  ): Promise<IdpConnectedView> {
+    const pending = session.idpContactsAuth;
+    delete session.idpContactsAuth;
+    if (!pending || pending.expiresAt <= Date.now() || !constantTimeEqual(state, pending.state)) {
+      throw DomainError.badRequest(
+        'state matches no pending authorization of this session (none, expired or already ' +
+          'used): start again with GET /v1/idp/auth-url',
+      );
+    }
+    const tokens = await this.exchange(userId, code, pending.codeVerifier);
+    if (tokens.scope && !tokens.scope.split(' ').includes(CONTACTS_SCOPE)) {
+      throw DomainError.badRequest(
+        'the contacts permission was not granted: connect again and allow reading contacts',
+      );
+    }
+    const email = this.oauth.emailOf(tokens);
+    const previous = tokens.refresh_token ? null : await this.grants.find(userId);
+    const kept = previous?.grant.email === email ? previous.grant.refreshToken : null;
+    await this.grants.save(userId, {
+      accessToken: tokens.access_token!,
+      refreshToken: tokens.refresh_token ?? kept,
+      expiryDate: tokens.expiry_date ?? null,
+      email,
+    });
+    return { success: true, email };
+  }
+
+  /** Forgets the grant and revokes it at the provider (best effort: a failure is only logged). */
+  async disconnect(userId: string): Promise<{ success: true }> {
+    const stored = await this.grants.find(userId);
+    if (!stored) return { success: true };
+    await this.grants.delete(userId);
+    // Revoking the refresh token ends the whole grant, its access tokens included.
+    await this.oauth
+      .revoke(stored.grant.refreshToken ?? stored.grant.accessToken)
+      .catch((err: unknown) =>
+        this.logger.warn(`revoking the contacts grant of user ${userId}: ${describeFailure(err)}`),
+      );
+    return { success: true };
+  }
+
+  private async exchange(userId: string, code: string, codeVerifier: string) {
+    let tokens: Credentials;
+    try {
+      tokens = await this.oauth.exchange(code, codeVerifier);
+    } catch (err) {
+      const failure = providerFailure(err);
+      if (failure === 'invalidGrant') {
+        throw DomainError.badRequest(
+          'the identity provider refused the authorization code (invalid_grant): it is wrong, ' +
+            'expired or already used; start again with GET /v1/idp/auth-url',
+        );
+      }
+      if (failure === 'unavailable') throw providerUnavailable();
+      throw unexpected(`code exchange of user ${userId}`, err);
+    }
+    if (!tokens.access_token) {
+      this.logger.error(`code exchange of user ${userId}: the provider gave no access token`);
+      throw providerUnavailable();
+    }
+    return tokens;
+  }
+}

@@ -1,0 +1,21 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { IdpConfiguredGuard } from './idp-configured.guard';
+import { IdpConnections } from './idp-connections.service';
+import { IdpContactsController } from './idp-contacts.controller';
+import { IdpContacts } from './idp-contacts.service';
+import { IdpOAuth } from './idp-oauth';
+import { IdpContactGrant } from './store/idp-contact-grant.entity';
+import { IdpGrants } from './store/idp-grants';
+
+/**
+ * The identity provider's contacts for referral invitations (spec 4.8, issue 25): a user
+ * connects their account through the provider's OAuth 2.0 web-server flow (IDP_DRIVE_*), the
+ * grant is stored sealed (`idp_contact_grant`), and the contacts are read from its People API.
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([IdpContactGrant])],
+  controllers: [IdpContactsController],
+  providers: [IdpOAuth, IdpGrants, IdpConnections, IdpContacts, IdpConfiguredGuard],
+})
+export class IdpContactsModule {}

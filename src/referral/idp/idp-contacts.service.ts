@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import type { OAuth2Client } from 'google-auth-library';
+import { Env } from '../../config';
+import { notConnected, providerUnavailable } from './idp-errors';
+import { IdpOAuth, providerFailure, unexpected } from './idp-oauth';
+import { ConnectionsPage, Contact, contactsOf, Person } from './people';
+import { IdpGrants, StoredIdpGrant } from './store/idp-grants';
+
+/** The People API's pages read per listing, and the people asked per page. */
+const MAX_PAGES = 10;
+const PAGE_SIZE = 200;
+/** The most contacts a listing answers. */
+export const MAX_CONTACTS = 2_000;
+
+/** The caller's contacts at the identity provider (People API), with their stored grant. */
+@Injectable()
+export class IdpContacts {
+  constructor(
+    private readonly env: Env,
+    private readonly oauth: IdpOAuth,
+    private readonly grants: IdpGrants,
+  ) {}
+
+  /**
+   * The contacts with an e-mail address (`contactsOf`), at most MAX_PAGES pages of the People API
+   * and MAX_CONTACTS contacts. An expired access token is refreshed by the client and the new
+   * one stored; a grant the provider no longer accepts is forgotten (404 `idpNotConnected`).
+   */
+  async list(userId: string): Promise<Contact[]> {
+    const stored = await this.grants.find(userId);
+    if (!stored) throw notConnected();
+    const client = this.oauth.clientFor(stored.grant);
+    let people: Person[];
+    try {
+      people = await this.connections(client);
+    } catch (err) {
+      const failure = providerFailure(err);
+      if (failure === 'invalidGrant' || failure === 'unauthorized') {
+        await this.grants.delete(userId, stored.version);
+        throw notConnected('the identity provider no longer accepts the grant: connect again');
+      }
+      await this.keepRefreshed(userId, stored, client);
+      if (failure === 'unavailable') throw providerUnavailable();
+      throw unexpected(`contacts of user ${userId}`, err);
+    }
+    await this.keepRefreshed(userId, stored, client);
+    return contactsOf(people).slice(0, MAX_CONTACTS);
+  }
+
+  private async connections(client: OAuth2Client): Promise<Person[]> {
+    const url = `${this.env.IDP_PEOPLE_API_URL.replace(/\/?$/, '/')}v1/people/me/connections`;
+    const people: Person[] = [];
+    let pageToken: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const res = await client.request<ConnectionsPage>({
+        url,
+        params: {
+          personFields: 'names,emailAddresses',
+          pageSize: PAGE_SIZE,
+          ...(pageToken ? { pageToken } : {}),
+        },
+      });
+      const connections = res.data?.connections;
+      if (Array.isArray(connections)) people.push(...connections);
+      pageToken = res.data?.nextPageToken;
+      if (!pageToken || people.length >= MAX_CONTACTS) break;
+    }
+    return people;
+  }
+
+  /** Stores the access token the client refreshed (unless the grant was replaced meanwhile). */
+  private async keepRefreshed(userId: string, stored: StoredIdpGrant, client: OAuth2Client) {
+    const { access_token, expiry_date, refresh_token } = client.credentials;
+    if (!access_token || access_token === stored.grant.accessToken) return;
+    await this.grants.replace(userId, stored.version, {
+      ...stored.grant,
+      accessToken: access_token,
+      expiryDate: expiry_date ?? null,
+      refreshToken: refresh_token ?? stored.grant.refreshToken,
+    });
+  }
+}
