@@ -299,6 +299,16 @@ export class Env {
   IDP_PEOPLE_API_URL = 'https://people.googleapis.com/';
 
   // Referral program
+  /**
+   * Credit not spent within this many days of arriving expires (oldest first), checked daily;
+   * 0: credit never expires.
+   */
+  @Transform(blankTo(0, Number))
+  @IsInt(integer(0, 3650))
+  @Min(0, integer(0, 3650))
+  @Max(3650, integer(0, 3650))
+  REFERRAL_CREDIT_EXPIRY_DAYS = 0;
+
   /** Reward card values and weights, JSON (see the README); read through `referralRewards`. */
   @Transform(blankTo(DEFAULT_REFERRAL_REWARDS))
   @IsString()

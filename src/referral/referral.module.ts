@@ -11,6 +11,7 @@ import { ReferralCodes } from './codes/referral-codes.service';
 import { ReferredCompaniesController } from './companies/referred-companies.controller';
 import { ReferredCompanies } from './companies/referred-companies.service';
 import { CreditController } from './credit/credit.controller';
+import { CreditExpiry } from './credit/credit-expiry';
 import { CreditLedger } from './credit/credit-ledger.service';
 import { CreditRedemptionConsumer } from './credit/credit-redemption.consumer';
 import { CreditRedemptions } from './credit/credit-redemptions.service';
@@ -79,6 +80,7 @@ import { WaitlistController } from './waitlist/waitlist.controller';
     CreditLedger,
     CreditRedemptions,
     CreditRedemptionConsumer,
+    CreditExpiry,
     ReferredCompanies,
     ReferralOverview,
     ReferralEvents,

@@ -97,4 +97,26 @@ export class CreditLedgerRepository {
       skip: offset,
     });
   }
+
+  /** Entities with a positive balance, in id order after `after`: the expiry's batches. */
+  async withCredit(after: string | null, limit: number): Promise<string[]> {
+    const rows = (await this.entries.manager.query(
+      `SELECT entity_id FROM credit_entry
+        WHERE ($1::uuid IS NULL OR entity_id > $1::uuid)
+        GROUP BY entity_id HAVING sum(amount) > 0
+        ORDER BY entity_id LIMIT $2`,
+      [after, limit],
+    )) as { entity_id: string }[];
+    return rows.map((r) => r.entity_id);
+  }
+
+  /** What arrived (grants and transfers in) since `since`: the part of a balance still fresh. */
+  async arrivedSince(entityId: string, since: Date, tx: InTransaction): Promise<string> {
+    const [row] = (await tx.manager.query(
+      `SELECT COALESCE(sum(amount), 0)::numeric(20,2)::text AS fresh FROM credit_entry
+        WHERE entity_id = $1 AND kind IN ('grant', 'transfer_in') AND created > $2`,
+      [entityId, since],
+    )) as { fresh: string }[];
+    return row.fresh;
+  }
 }

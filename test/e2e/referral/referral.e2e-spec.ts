@@ -221,6 +221,22 @@ describe('referral program (spec 4.8)', () => {
       await t.http.get('/v1/invitation').expect(401);
     });
 
+    it('limits invitation mails per account a day (429 with Retry-After)', async () => {
+      const referrer = await loggedInAgent(t);
+      for (let i = 0; i < 50; i++) {
+        await referrer.agent
+          .post('/v1/invitation/send')
+          .send({ email: `bulk-${i}-${referrer.user.id}@example.test`, message: 'Hi' })
+          .expect(201);
+      }
+      const refused = await referrer.agent
+        .post('/v1/invitation/send')
+        .send({ email: `bulk-50-${referrer.user.id}@example.test`, message: 'Hi' })
+        .expect(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect((await referrer.agent.get('/v1/invitation').expect(200)).body).toHaveLength(50);
+    });
+
     it('an unknown code registers all the same and links no one', async () => {
       const { user } = await registerWith(t, { referralCode: 'NO-SUCH-CODE' });
       await eventually(async () => {
