@@ -40,13 +40,13 @@ export class ReferralEvents {
 
   /**
    * `subscription.created`: when the organization's creator was referred, their referrer earns a
-   * card (once per invitee). Returns the organization's entity, whose credit is to be redeemed.
+   * card (once per invitee).
    */
-  async subscribed(tx: InTransaction, event: EventEnvelope): Promise<string | null> {
+  async subscribed(tx: InTransaction, event: EventEnvelope): Promise<void> {
     const organization = event.organization
       ? await this.organizations.organization(event.organization)
       : null;
-    if (!organization) return null;
+    if (!organization) return;
     const creator = organization.createdBy
       ? await this.users.findById(organization.createdBy)
       : null;
@@ -58,6 +58,5 @@ export class ReferralEvents {
         organizationId: organization.id,
       });
     }
-    return organization.entityId;
   }
 }

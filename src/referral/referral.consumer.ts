@@ -26,15 +26,17 @@ export class ReferralConsumer {
   @Process()
   async handle(job: Job<EventEnvelope>): Promise<void> {
     const event = job.data;
-    let subscribedEntity: string | null = null;
     await this.consumers.once(CONSUMER, event.id, async (manager) => {
       if (event.type === 'user.registered') await this.referral.registered({ manager }, event);
-      if (event.type === 'subscription.created') {
-        subscribedEntity = await this.referral.subscribed({ manager }, event);
-      }
+      if (event.type === 'subscription.created') await this.referral.subscribed({ manager }, event);
     });
-    // A subscription that starts takes the organization's credit at once.
-    if (subscribedEntity) await this.redemptions.redeemSoon(subscribedEntity);
+    // A subscription that starts takes the organization's credit at once. Outside the marker's
+    // transaction (it calls the provider), and on every delivery: a redelivered event whose
+    // marker was written before a crash still redeems, and redeeming twice finds nothing left.
+    const entity = (event.data.object as { entity?: unknown }).entity;
+    if (event.type === 'subscription.created' && typeof entity === 'string') {
+      await this.redemptions.redeemSoon(entity);
+    }
   }
 
   @OnQueueFailed()

@@ -1,8 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { getQueueToken } from '@nestjs/bull';
+import type { Queue } from 'bull';
 import type { Agent } from 'supertest';
 import { DataSource } from 'typeorm';
 import { User } from '../../../src/auth/users/user.entity';
 import type { UserView } from '../../../src/auth/users/user.view';
+import { QueueName } from '../../../src/events';
 import { FakeBilling } from '../../fakes/billing';
 import { createTestApp, TestApp } from '../../support/app';
 import { logIn, randomIp } from '../../support/users';
@@ -69,8 +72,13 @@ export async function subscribedOrg(agent: Agent, name = 'Invitee Inc.') {
   return org;
 }
 
-/** Waits until the referral consumer handled the organization's `subscription.created`. */
-export async function subscriptionSeen(ds: DataSource, organizationId: string): Promise<void> {
+/**
+ * Waits until the referral consumer handled the organization's `subscription.created`, its
+ * redemption included (the queue has nothing left to do).
+ */
+export async function subscriptionSeen(t: TestApp, organizationId: string): Promise<void> {
+  const ds = t.get<DataSource>(DataSource);
+  const queue = t.get<Queue>(getQueueToken(QueueName.Referral));
   const deadline = Date.now() + 10_000;
   for (;;) {
     const [row] = await ds.query(
@@ -78,7 +86,8 @@ export async function subscriptionSeen(ds: DataSource, organizationId: string): 
         WHERE p.consumer = 'referral' AND e.type = 'subscription.created' AND e.organization_id = $1`,
       [organizationId],
     );
-    if (row.n > 0) return;
+    const busy = (await queue.getActiveCount()) + (await queue.getWaitingCount());
+    if (row.n > 0 && busy === 0) return;
     if (Date.now() > deadline) throw new Error('subscription.created not consumed');
     await new Promise((r) => setTimeout(r, 50));
   }

@@ -159,7 +159,7 @@ describe('referral program (spec 4.8)', () => {
     const owner = await loggedInAgent(t);
     const org = await subscribedOrg(owner.agent);
     // Its own redemption (of nothing) done first, so only the transfer's meets the failures.
-    await subscriptionSeen(ds, org.id);
+    await subscriptionSeen(t, org.id);
     const before = fake.adjustments.length;
     // The client's own attempts (one and two retries) all fail: the queue retries later.
     fake.failNext(503, { path: /adjustments/, times: 3 });
