@@ -439,6 +439,7 @@ describe('referral program (spec 4.8)', () => {
       const outsider = await loggedInAgent(t);
       await outsider.agent.get(`/v1/organization/${org.id}/referral`).expect(403);
       await owner.agent.get(`/v1/organization/${UNKNOWN}/referral`).expect(404);
+      await owner.agent.get('/v1/organization/not-a-uuid/referral').expect(400);
       await t.http.get(`/v1/organization/${org.id}/referral`).expect(401);
     });
   });
