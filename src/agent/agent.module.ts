@@ -15,6 +15,7 @@ import { LlmClient } from './llm/llm-client';
 import { OnboardingAnalysis } from './onboarding/onboarding-analysis.service';
 import { OnboardingBuilder } from './onboarding/onboarding-build.service';
 import { OnboardingCleanup } from './onboarding/onboarding-cleanup';
+import { SystemEventCleanup } from './store/system-event-cleanup';
 import { OnboardingConsumer } from './onboarding/onboarding.consumer';
 import { OnboardingController } from './onboarding/onboarding.controller';
 import { OnboardingService } from './onboarding/onboarding.service';
@@ -101,6 +102,7 @@ export class AgentModule {
         OnboardingConsumer,
         OnboardingCleanup,
         SystemEvents,
+        SystemEventCleanup,
         HookActors,
         HookTurns,
       ],
