@@ -1,10 +1,10 @@
-import { ACCOUNT_EVENT_TYPES, EVENT_TYPES, OrganizationEventType } from '../events';
+import { EVENT_TYPES, isAccountEventType, OrganizationEventType } from '../events';
 import { BUILT_IN_ROLES, PERMISSIONS } from '../organizations';
 import { audienceOf, EVENT_AUDIENCE } from './activity-audience';
 
 /** The types an organization's activity log may hold (account events never become entries). */
 const ORGANIZATION_TYPES = EVENT_TYPES.filter(
-  (t): t is OrganizationEventType => !(ACCOUNT_EVENT_TYPES as readonly string[]).includes(t),
+  (t): t is OrganizationEventType => !isAccountEventType(t),
 );
 
 describe('activity audiences', () => {

@@ -68,5 +68,8 @@ export const ACCOUNT_EVENT_TYPES = ['user.registered'] as const satisfies readon
 
 export type AccountEventType = (typeof ACCOUNT_EVENT_TYPES)[number];
 
+export const isAccountEventType = (type: string): type is AccountEventType =>
+  (ACCOUNT_EVENT_TYPES as readonly string[]).includes(type);
+
 /** The event types recorded for an organization (an activity entry each). */
 export type OrganizationEventType = Exclude<EventType, AccountEventType>;

@@ -16,7 +16,7 @@ export {
 } from './queues';
 export type { EventEnvelope } from './event-envelope';
 export { resourceVersionsSql } from './resource-versions';
-export { ACCOUNT_EVENT_TYPES, EVENT_TYPES } from './event-types';
+export { EVENT_TYPES, isAccountEventType } from './event-types';
 export type { AccountEventType, EventType, OrganizationEventType } from './event-types';
 export { isPublicEventType, PUBLIC_EVENT_TYPES } from './event-catalogue';
 export type { PublicEventType } from './event-catalogue';

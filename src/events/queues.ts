@@ -1,7 +1,7 @@
 import type { JobOptions } from 'bull';
 import { isPublicEventType } from './event-catalogue';
 import type { EventEnvelope } from './event-envelope';
-import { ACCOUNT_EVENT_TYPES } from './event-types';
+import { isAccountEventType } from './event-types';
 
 /** Every Bull queue of the service. Jobs on the event queues carry one domain event each. */
 export enum QueueName {
@@ -36,8 +36,7 @@ export interface QueuePayloads {
  * catalogue's types (spec section 6) also go out to the organization's webhook endpoints.
  */
 export const EVENT_ROUTES: Record<QueueName, (type: string) => boolean> = {
-  [QueueName.Activity]: (type) =>
-    !type.startsWith('billing.') && !(ACCOUNT_EVENT_TYPES as readonly string[]).includes(type),
+  [QueueName.Activity]: (type) => !type.startsWith('billing.') && !isAccountEventType(type),
   [QueueName.BillingCounts]: (type) => type.startsWith('billing.'),
   [QueueName.Webhooks]: isPublicEventType,
   [QueueName.AgentOnboarding]: () => false,

@@ -19,6 +19,8 @@ export interface TestUserOptions {
   smtp?: FakeSmtp;
   /** Leave the address unverified (default false). */
   unverified?: boolean;
+  /** Registers with this referral code. */
+  referralCode?: string;
 }
 
 export interface TestUser {
@@ -43,7 +45,7 @@ export async function registerUser(t: TestApp, options: TestUserOptions = {}): P
   const res = await t.http
     .post('/v1/user')
     .set('X-Forwarded-For', options.ip ?? randomIp())
-    .send({ email, password, name });
+    .send({ email, password, name, referralCode: options.referralCode });
   if (res.status !== 201) throw new Error(`register: ${res.status} ${JSON.stringify(res.body)}`);
   let user = res.body.user as UserView;
   if (options.unverified) return { user, email, password };

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { FakeChat } from '../../fakes/chat';
 import { createTestApp, TestApp } from '../../support/app';
+import { captureOutput } from '../../support/output';
 import { eventually } from '../../support/eventually';
 import { createOrg, memberAgent } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
@@ -11,27 +12,18 @@ const GATEWAY_TOKEN = 'gateway-token-of-the-messaging-gateway-0123456789';
 describe('team messaging (spec 4.3, issue 26)', () => {
   let t: TestApp;
   let fake: FakeChat;
-  const written: string[] = [];
-  let restore: (() => void)[] = [];
+  let output: ReturnType<typeof captureOutput>;
 
   beforeAll(async () => {
     // Every line the process writes, to check no token is ever logged.
-    for (const stream of [process.stdout, process.stderr]) {
-      const original = stream.write.bind(stream);
-      stream.write = ((chunk: unknown, ...rest: unknown[]) => {
-        written.push(String(chunk));
-        return (original as (...a: unknown[]) => boolean)(chunk, ...rest);
-      }) as typeof stream.write;
-      restore.push(() => (stream.write = original));
-    }
+    output = captureOutput();
     fake = await FakeChat.start();
     t = await createTestApp({ env: { ...fake.env(), CHAT_GATEWAY_TOKEN: GATEWAY_TOKEN } });
   });
   afterAll(async () => {
     await t.close();
     await fake.close();
-    for (const r of restore) r();
-    restore = [];
+    output.restore();
   });
 
   const session = (agent: ReturnType<TestApp['agent']>, organizationId: unknown) =>
@@ -91,7 +83,7 @@ describe('team messaging (spec 4.3, issue 26)', () => {
       .get<DataSource>(DataSource)
       .query(`SELECT token_ciphertext FROM chat_token WHERE user_id = $1`, [owner.user.id]);
     expect(row.token_ciphertext).not.toContain(first.body.token);
-    expect(written.join('').includes(first.body.token)).toBe(false);
+    expect(output.text().includes(first.body.token)).toBe(false);
 
     // A revoked token is replaced (and the old one revoked) on the next session.
     fake.revokeToken(first.body.token);

@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { CONTACTS_READONLY, FakeDrive, FakePerson } from '../../fakes/drive';
 import { createTestApp, TestApp } from '../../support/app';
+import { captureOutput } from '../../support/output';
 import { ERROR_BODIES } from '../../support/errors';
 import { loggedInAgent, LoggedInUser, logIn } from '../../support/users';
 
@@ -20,27 +21,18 @@ const accountEmail = () => `account-${++mailbox}-${Date.now()}@gmail.example.tes
 describe('identity provider contacts (spec 4.8, issue 25)', () => {
   let t: TestApp;
   let drive: FakeDrive;
-  const written: string[] = [];
-  let restore: (() => void)[] = [];
+  let output: ReturnType<typeof captureOutput>;
 
   beforeAll(async () => {
     // Every line the process writes, to check no token is ever logged.
-    for (const stream of [process.stdout, process.stderr]) {
-      const original = stream.write.bind(stream);
-      stream.write = ((chunk: unknown, ...rest: unknown[]) => {
-        written.push(String(chunk));
-        return (original as (...a: unknown[]) => boolean)(chunk, ...rest);
-      }) as typeof stream.write;
-      restore.push(() => (stream.write = original));
-    }
+    output = captureOutput();
     drive = await FakeDrive.start();
     t = await createTestApp({ env: drive.env() });
   });
   afterAll(async () => {
     await t.close();
     await drive.close();
-    for (const r of restore) r();
-    restore = [];
+    output.restore();
   });
 
   const grantRows = (userId: string): Promise<{ grant_ciphertext: string }[]> =>
@@ -405,7 +397,7 @@ describe('identity provider contacts (spec 4.8, issue 25)', () => {
   });
 
   it('logged none of the tokens the provider issued, nor a code', () => {
-    const log = written.join('');
+    const log = output.text();
     const codes = drive.requestsTo('POST', /^\/oauth2\/token$/).map((r) => r.form.code);
     const secrets = [...drive.issuedTokens(), ...codes.filter(Boolean)];
     expect(secrets.length).toBeGreaterThan(20);

@@ -1,14 +1,10 @@
-import { randomBytes, randomUUID } from 'node:crypto';
 import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
 import type { Agent } from 'supertest';
 import { DataSource } from 'typeorm';
-import { User } from '../../../src/auth/users/user.entity';
-import type { UserView } from '../../../src/auth/users/user.view';
 import { QueueName } from '../../../src/events';
 import { FakeBilling } from '../../fakes/billing';
 import { createTestApp, TestApp } from '../../support/app';
-import { logIn, randomIp } from '../../support/users';
 
 export const UNKNOWN = '6f1c1d1e-0000-4000-8000-000000000000';
 
@@ -18,45 +14,6 @@ export async function referralApp(): Promise<{ t: TestApp; fake: FakeBilling; ds
   fake.seedCatalogue();
   const t = await createTestApp({ env: fake.env(), mail: true });
   return { t, fake, ds: t.get<DataSource>(DataSource) };
-}
-
-/** Registers through `POST /v1/user` (with `referralCode` when given), verified, logged in. */
-export async function registerWith(
-  t: TestApp,
-  options: { email?: string; referralCode?: string } = {},
-): Promise<{ user: UserView; email: string; agent: Agent }> {
-  const tag = randomBytes(5).toString('hex');
-  const email = options.email ?? `user-${tag}@example.test`;
-  const password = `Ledgerline-test-${tag}`;
-  const res = await t.http
-    .post('/v1/user')
-    .set('X-Forwarded-For', randomIp())
-    .send({ email, password, name: `User ${tag}`, referralCode: options.referralCode })
-    .expect(201);
-  await t.get<DataSource>(DataSource).getRepository(User).update(
-    { id: res.body.user.id },
-    {
-      emailVerified: true,
-    },
-  );
-  return { user: res.body.user, email, agent: await logIn(t, email, password) };
-}
-
-/** Credit granted straight into the ledger (as a revealed card would), for transfer tests. */
-export async function fund(ds: DataSource, entityId: string, amount: string): Promise<void> {
-  await ds.query(
-    `INSERT INTO credit_entry (id, entity_id, kind, amount, currency, movement_id)
-     VALUES ($1, $2, 'grant', $3, 'USD', $4)`,
-    [randomUUID(), entityId, amount, randomUUID()],
-  );
-}
-
-export async function balanceOf(ds: DataSource, entityId: string): Promise<string> {
-  const [row] = await ds.query(
-    'SELECT COALESCE(sum(amount), 0)::numeric(20,2)::text AS b FROM credit_entry WHERE entity_id = $1',
-    [entityId],
-  );
-  return row.b;
 }
 
 /** An organization of the agent's user with a live subscription (at the fake provider). */

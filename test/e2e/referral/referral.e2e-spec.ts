@@ -5,15 +5,8 @@ import { errorBody } from '../../support/errors';
 import { eventually } from '../../support/eventually';
 import { createOrg, memberAgent } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
-import {
-  balanceOf,
-  fund,
-  referralApp,
-  registerWith,
-  subscribedOrg,
-  subscriptionSeen,
-  UNKNOWN,
-} from './referral-fixtures';
+import { balanceOf, fund } from '../../support/credit';
+import { referralApp, subscribedOrg, subscriptionSeen, UNKNOWN } from './referral-fixtures';
 
 describe('referral program (spec 4.8)', () => {
   let t: TestApp;
@@ -49,7 +42,7 @@ describe('referral program (spec 4.8)', () => {
     expect(overview.body).toMatchObject({ referralCode: code, balance: '0.00', currency: 'USD' });
 
     // Registering with the code links the invitee; the invitation follows.
-    const invitee = await registerWith(t, {
+    const invitee = await loggedInAgent(t, {
       email: inviteeEmail,
       referralCode: code.toLowerCase(),
     });
@@ -238,7 +231,7 @@ describe('referral program (spec 4.8)', () => {
     });
 
     it('an unknown code registers all the same and links no one', async () => {
-      const { user } = await registerWith(t, { referralCode: 'NO-SUCH-CODE' });
+      const { user } = await loggedInAgent(t, { referralCode: 'NO-SUCH-CODE' });
       await eventually(async () => {
         const [row] = await ds.query(
           `SELECT count(*)::int AS n FROM processed_event p JOIN outbox_event e ON e.id = p.event_id

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { CreditExpiry } from '../../../src/referral/credit/credit-expiry';
 import { redemptionId } from '../../../src/referral/credit/credit-redemptions.service';
 import { createTestApp, TestApp } from '../../support/app';
+import { balanceOf } from '../../support/credit';
 import { loggedInAgent } from '../../support/users';
 
 const DAY = 24 * 3600_000;
@@ -28,14 +29,6 @@ describe('credit ledger rules (service level)', () => {
     ds.query(`SELECT kind, amount FROM credit_entry WHERE entity_id = $1 ORDER BY sequence`, [
       entityId,
     ]);
-  const balance = async (entityId: string) =>
-    (
-      await ds.query(
-        `SELECT COALESCE(sum(amount), 0)::numeric(20,2)::text AS b FROM credit_entry WHERE entity_id = $1`,
-        [entityId],
-      )
-    )[0].b;
-
   it('expires the part of a balance older than the period, oldest credit spent first, once', async () => {
     const [stale, spent, fresh] = await Promise.all([1, 2, 3].map(() => loggedInAgent(t)));
     // 10 old + 5 recent - 3 spent: the 3 came out of the old 10, so 7 are stale.
@@ -52,13 +45,13 @@ describe('credit ledger rules (service level)', () => {
 
     const expiry = t.get<CreditExpiry>(CreditExpiry);
     expect(await expiry.expireAll(30, now)).toBe(1);
-    expect(await balance(stale.user.entityId)).toBe('5.00');
+    expect(await balanceOf(ds, stale.user.entityId)).toBe('5.00');
     expect((await entries(stale.user.entityId)).at(-1)).toEqual({
       kind: 'expiry',
       amount: '-7.00',
     });
-    expect(await balance(spent.user.entityId)).toBe('0.00');
-    expect(await balance(fresh.user.entityId)).toBe('6.00');
+    expect(await balanceOf(ds, spent.user.entityId)).toBe('0.00');
+    expect(await balanceOf(ds, fresh.user.entityId)).toBe('6.00');
     // A second run finds nothing more to expire.
     expect(await expiry.expireAll(30, now)).toBe(0);
     expect(await entries(stale.user.entityId)).toHaveLength(4);
