@@ -74,6 +74,8 @@ const TABLES_WITHOUT_ENTITY: Record<string, string> = {
   // Kept by triggers (migration EquityTallies), read by the cap table's StakeholderCounts.
   member_equity_tally: 'cap-table',
   organization_equity_tally: 'cap-table',
+  // A transaction's note that it wrote a tracked table (migration TableVersions); only triggers.
+  resource_write: 'events',
 };
 const MIGRATIONS = 'src/database/migrations/';
 

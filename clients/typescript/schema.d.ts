@@ -740,7 +740,7 @@ export interface paths {
         };
         /**
          * The share classes, most senior first
-         * @description The share classes, most senior first. Needs `canViewOrganization` in the organization the route addresses.
+         * @description With an `ETag`; `If-None-Match` answers 304 while nothing changed.
          */
         get: operations["Securities_list"];
         put?: never;
@@ -1232,7 +1232,7 @@ export interface paths {
         };
         /**
          * The stock plans of the organization, oldest first
-         * @description The stock plans of the organization, oldest first. Needs `canViewOrganization` in the organization the route addresses.
+         * @description With an `ETag`; `If-None-Match` answers 304 while nothing changed.
          */
         get: operations["OrganizationPlans_list"];
         put?: never;
@@ -1440,7 +1440,7 @@ export interface paths {
         };
         /**
          * The organization’s holdings, oldest first (`?limit`, `?offset`, `?type`)
-         * @description Option grants, RSUs, SARs, warrants, convertible notes and SAFEs of every status, each as `GET /v1/holding/:holding` shows it; `?type` keeps one type. Requires `canViewOrganization`, as the organization’s option list: a role with `canViewHolding` (the permission of `GET /v1/holding/:holding`) sees every holding, any other (a Shareholder) only the holdings of their own member records.
+         * @description Option grants, RSUs, SARs, warrants, convertible notes and SAFEs of every status, each as `GET /v1/holding/:holding` shows it; `?type` keeps one type. Requires `canViewOrganization`, as the organization’s option list: a role with `canViewHolding` (the permission of `GET /v1/holding/:holding`) sees every holding, any other (a Shareholder) only the holdings of their own member records. With an `ETag`; `If-None-Match` answers 304 while nothing changed (vested figures are of the day: a new day is a new version).
          */
         get: operations["OrganizationHoldings_list"];
         put?: never;
@@ -11052,11 +11052,20 @@ export interface operations {
             /** @description The classes, most senior first */
             200: {
                 headers: {
+                    /** @description The version of this list for this caller (with the list cache on, `LIST_CACHE`): send it as `If-None-Match` */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SecurityView"][];
                 };
+            };
+            /** @description `If-None-Match` named the current `ETag`: no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed path, query or body `{error, message}`; or a query parameter the route does not know `{message}` */
             400: {
@@ -14082,11 +14091,20 @@ export interface operations {
             /** @description The plans with their pools */
             200: {
                 headers: {
+                    /** @description The version of this list for this caller (with the list cache on, `LIST_CACHE`): send it as `If-None-Match` */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PlanView"][];
                 };
+            };
+            /** @description `If-None-Match` named the current `ETag`: no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed path, query or body `{error, message}`; or a query parameter the route does not know `{message}` */
             400: {
@@ -15464,11 +15482,20 @@ export interface operations {
             /** @description The holdings */
             200: {
                 headers: {
+                    /** @description The version of this list for this caller (with the list cache on, `LIST_CACHE`): send it as `If-None-Match` */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": (components["schemas"]["GrantView"] | components["schemas"]["WarrantView"] | components["schemas"]["NoteView"] | components["schemas"]["SafeView"])[];
                 };
+            };
+            /** @description `If-None-Match` named the current `ETag`: no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed path, query or body `{error, message}`; or a query parameter the route does not know `{message}` */
             400: {

@@ -25,7 +25,13 @@ export { CsrfGuard } from './http/csrf.guard';
 export { QueryParamsGuard } from './http/query-params.guard';
 export { clientIp } from './http/client-ip';
 export { JSON_TYPES, jsonBody } from './http/json-body';
-export { CachedList, ListResponder } from './http/list-responder';
+export {
+  CACHED_LIST_HEADERS,
+  CachedList,
+  defineList,
+  definedLists,
+  ListResponder,
+} from './http/list-responder';
 export type { ListSpec } from './http/list-responder';
 export { conditionalListShortcut } from './http/conditional-list.middleware';
 export { Multipart, MultipartInterceptor } from './http/multipart';

@@ -72,25 +72,14 @@ const insertEvents = (chunk: DomainEvent[]) => {
 
 /**
  * Records domain events as outbox rows. Takes the EntityManager of the caller's transaction (see
- * UnitOfWork), so an event exists exactly when the change that caused it was committed. `after`
- * (a data-modifying statement with its parameters, numbered from 1) runs in the last chunk's
- * statement: the write that ends a change costs one round trip.
+ * UnitOfWork), so an event exists exactly when the change that caused it was committed.
  */
 @Injectable()
 export class OutboxService {
   async record(manager: EntityManager, ...events: DomainEvent[]): Promise<void> {
-    await this.recordWith(manager, events);
-  }
-
-  async recordWith(
-    manager: EntityManager,
-    events: DomainEvent[],
-    after?: { sql: (firstParam: number) => string; params: unknown[] },
-  ): Promise<void> {
     if (!manager.queryRunner?.isTransactionActive) {
       throw new Error('OutboxService.record must run inside the transaction of the change');
     }
-    if (!events.length && after) await manager.query(after.sql(1), after.params);
     for (let start = 0; start < events.length; start += EVENTS_PER_STATEMENT) {
       const chunk = events.slice(start, start + EVENTS_PER_STATEMENT);
       const column = <T>(value: (e: DomainEvent) => T) => chunk.map(value);
@@ -105,15 +94,7 @@ export class OutboxService {
         column((e) => [...new Set(e.subjects ?? [])].join(',')),
         API_VERSION,
       ];
-      const last = start + EVENTS_PER_STATEMENT >= events.length;
-      if (last && after) {
-        await manager.query(
-          `WITH recorded AS (${insertEvents(chunk)}) ${after.sql(params.length + 1)}`,
-          [...params, ...after.params],
-        );
-      } else {
-        await manager.query(insertEvents(chunk), params);
-      }
+      await manager.query(insertEvents(chunk), params);
     }
   }
 }

@@ -1,10 +1,11 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
- * The version of one kind of record of an organization (`member`, `role`, later `shareholding`
- * ...), bumped in the transaction of every change that records a domain event about it. Cached
- * lists and their ETags are keyed by these versions, so a committed write is visible to the next
- * read on every instance.
+ * The version of one table's rows of an organization (`resource` is the table's name: `member`,
+ * `shareholding` ...), bumped by the database at the commit of every transaction that wrote them
+ * (migration TableVersions: the tables a cached list reads are tracked). Cached lists and their
+ * ETags are keyed by these versions, so a committed write is visible to the next read on every
+ * instance, whatever path wrote it.
  */
 @Entity('resource_version')
 export class ResourceVersion {

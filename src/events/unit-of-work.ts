@@ -3,7 +3,6 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel';
 import { DomainEvent, OutboxService } from './outbox.service';
-import { bumpResourceVersions, resourceOf } from './resource-versions';
 
 /**
  * One database transaction of a service method. Repositories do their reads and writes through
@@ -17,8 +16,8 @@ export interface Tx {
 
 /**
  * The one way services open a transaction (rule 4 of the architecture: one write, one
- * transaction). Every event recorded also bumps the version of its resource for its organization,
- * at the end of the transaction: cached reads can never outlive the change.
+ * transaction). The versions cached lists are keyed by are not this class's concern: the database
+ * bumps the version of every table a transaction wrote, at its commit (migration TableVersions).
  */
 @Injectable()
 export class UnitOfWork {
@@ -32,17 +31,12 @@ export class UnitOfWork {
       const recorded: DomainEvent[] = [];
       const result = await work({
         manager,
-        // Kept until the work is done, then written with the versions in one statement.
+        // Kept until the work is done, then written in as few statements as the outbox can.
         record: async (...events) => {
           recorded.push(...events);
         },
       });
-      const bump = bumpResourceVersions(
-        recorded
-          .filter((e) => e.organizationId)
-          .map((e) => `${e.organizationId}|${resourceOf(e.type)}`),
-      );
-      await this.outbox.recordWith(manager, recorded, bump ?? undefined);
+      await this.outbox.record(manager, ...recorded);
       return result;
     };
     return isolation

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AccessContext, DomainError } from '../../common';
+import { AccessContext, DomainError, defineList } from '../../common';
 import { InTransaction } from '../../database';
 import { OrganizationsDirectory } from '../../organizations';
 import { LegalRecordsService } from '../../profiles';
@@ -9,6 +9,21 @@ import { ListMyHoldingsQuery, ListOrganizationHoldingsQuery } from './holding.dt
 import { Holding } from './holding.entity';
 import { HoldingRepository } from './holding.repository';
 import { HoldingView, PortfolioEntry, toHoldingView } from './holding.view';
+
+/** Whether the caller's role reads every holding of the organization (else their own). */
+const seesAllHoldings = (access: AccessContext) =>
+  access.scope === 'all' && access.permissions.has('canViewHolding');
+
+/**
+ * The organization's holding list as cached: the holdings, their vesting terms and (for a caller
+ * who sees only their own) the member records that are theirs; vested figures are of today.
+ */
+export const HOLDING_LIST = defineList({
+  list: 'holding',
+  tables: ['holding', 'vesting_schedule', 'member'],
+  varies: () => today(),
+  audience: (access) => (seesAllHoldings(access) ? 'all' : `user:${access.userId}`),
+});
 
 /**
  * Reading holdings: one (the guard decided), the caller's own across organizations, an
@@ -48,9 +63,8 @@ export class HoldingReadsService {
     access: AccessContext,
     query: ListOrganizationHoldingsQuery,
   ): Promise<HoldingView[]> {
-    const seesAll = access.scope === 'all' && access.permissions.has('canViewHolding');
     const rows = await this.holdings.ofOrganization(access.organizationId!, {
-      ownOf: seesAll ? undefined : access.userId,
+      ownOf: seesAllHoldings(access) ? undefined : access.userId,
       type: query.type,
       limit: query.limit ?? 100,
       offset: query.offset ?? 0,

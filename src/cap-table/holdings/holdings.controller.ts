@@ -9,6 +9,8 @@ import {
   Post,
   Put,
   Query,
+  Req,
+  Res,
 } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -17,9 +19,20 @@ import {
   ApiExtraModels,
   ApiOkResponse,
   ApiOperation,
+  ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import { Access, AccessContext, Authenticated, CurrentUserId, Permission } from '../../common';
+import type { Request, Response } from 'express';
+import {
+  Access,
+  AccessContext,
+  Authenticated,
+  CACHED_LIST_HEADERS,
+  CachedList,
+  CurrentUserId,
+  ListResponder,
+  Permission,
+} from '../../common';
 import { Idempotent } from '../../idempotency';
 import {
   AmendHoldingDto,
@@ -29,7 +42,7 @@ import {
   ListOrganizationHoldingsQuery,
   RepayDto,
 } from './holding.dto';
-import { HoldingReadsService } from './holding-reads.service';
+import { HOLDING_LIST, HoldingReadsService } from './holding-reads.service';
 import { HoldingSettlementsService } from './holding-settlements.service';
 import { HoldingsService } from './holdings.service';
 import { ConvertedView, HOLDING_VIEW_SCHEMA, HOLDING_VIEWS, NoteView } from './holding.view';
@@ -209,22 +222,36 @@ export class HoldingsController {
 @ApiExtraModels(...HOLDING_VIEWS)
 @Controller('v1/organization/:organization/holding')
 export class OrganizationHoldingsController {
-  constructor(private readonly reads: HoldingReadsService) {}
+  constructor(
+    private readonly reads: HoldingReadsService,
+    private readonly lists: ListResponder,
+  ) {}
 
   @Get()
   @Permission('canViewOrganization')
+  @CachedList(HOLDING_LIST)
   @ApiOperation({
     summary: 'The organization’s holdings, oldest first (`?limit`, `?offset`, `?type`)',
     description:
       'Option grants, RSUs, SARs, warrants, convertible notes and SAFEs of every status, each as `GET /v1/holding/:holding` shows it; `?type` keeps one type. ' +
       'Requires `canViewOrganization`, as the organization’s option list: a role with `canViewHolding` (the permission of `GET /v1/holding/:holding`) sees every holding, ' +
-      'any other (a Shareholder) only the holdings of their own member records.',
+      'any other (a Shareholder) only the holdings of their own member records. ' +
+      'With an `ETag`; `If-None-Match` answers 304 while nothing changed (vested figures are of the day: a new day is a new version).',
   })
   @ApiOkResponse({
     description: 'The holdings',
     schema: { type: 'array', items: HOLDING_VIEW_SCHEMA },
+    headers: CACHED_LIST_HEADERS,
   })
-  list(@Access() access: AccessContext, @Query() query: ListOrganizationHoldingsQuery) {
-    return this.reads.ofOrganization(access, query);
+  @ApiResponse({ status: 304, description: '`If-None-Match` named the current `ETag`: no body' })
+  list(
+    @Access() access: AccessContext,
+    @Query() query: ListOrganizationHoldingsQuery,
+    @Req() req: Request,
+    @Res() res: Response,
+  ) {
+    return this.lists.send(req, res, access, HOLDING_LIST, async () =>
+      JSON.stringify(await this.reads.ofOrganization(access, query)),
+    );
   }
 }

@@ -55,8 +55,9 @@ const CACHE_RECORDS = 500_000;
  *
  * Someone modeling a round tries many terms on one cap table, so the position is kept in process
  * (with `LIST_CACHE=on`), keyed by the organization, the date, the last entry of its log and the
- * organization's resource versions (read with the access decision and bumped by every write's
- * events, member renames included): any change to the cap table or its holders makes a new key.
+ * organization's table versions (read with the access decision and bumped by the database at the
+ * commit of every write, member renames included): any change to the cap table or its holders
+ * makes a new key.
  */
 @Injectable()
 export class ModelPositionService {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, IsNull, Repository } from 'typeorm';
-import { DomainError } from '../../common';
+import { DomainError, defineList } from '../../common';
 import { livePools } from '../position/position';
 import { PositionReader } from '../position/position-reader';
 import { today } from '../quantities';
@@ -16,6 +16,13 @@ import {
   toPoolListItem,
 } from './plan.view';
 import { Pool } from './pool.entity';
+
+/** The plan list as cached: the same for every reader. */
+export const PLAN_LIST = defineList({
+  list: 'plan',
+  tables: ['stock_plan', 'stock_plan_pool'],
+  audience: () => 'all',
+});
 
 /** Reads of plans and pools: plain reads of the tables the ledger keeps. */
 @Injectable()

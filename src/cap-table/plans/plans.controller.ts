@@ -1,15 +1,26 @@
-import { Body, Controller, Delete, Get, Param, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Post, Put, Req, Res } from '@nestjs/common';
 import {
   ApiConflictResponse,
   ApiCreatedResponse,
   ApiOkResponse,
   ApiOperation,
+  ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import { Access, AccessContext, ApiKeyedErrors, Permission, EMPTY_OBJECT } from '../../common';
+import type { Request, Response } from 'express';
+import {
+  Access,
+  AccessContext,
+  ApiKeyedErrors,
+  CACHED_LIST_HEADERS,
+  CachedList,
+  EMPTY_OBJECT,
+  ListResponder,
+  Permission,
+} from '../../common';
 import { Idempotent } from '../../idempotency';
 import { CreatePlanDto, NewPoolDto, ReplacePlanDto } from './plan.dto';
-import { PlanReadsService } from './plan-reads.service';
+import { PLAN_LIST, PlanReadsService } from './plan-reads.service';
 import { PlanDashboard, PlanView, PoolListItem } from './plan.view';
 import { PlansService } from './plans.service';
 
@@ -23,6 +34,7 @@ export class OrganizationPlansController {
   constructor(
     private readonly plans: PlansService,
     private readonly reads: PlanReadsService,
+    private readonly lists: ListResponder,
   ) {}
 
   @Post()
@@ -44,10 +56,21 @@ export class OrganizationPlansController {
 
   @Get()
   @Permission('canViewOrganization')
-  @ApiOperation({ summary: 'The stock plans of the organization, oldest first' })
-  @ApiOkResponse({ description: 'The plans with their pools', type: [PlanView] })
-  list(@Access() access: AccessContext) {
-    return this.reads.list(access.organizationId!);
+  @CachedList(PLAN_LIST)
+  @ApiOperation({
+    summary: 'The stock plans of the organization, oldest first',
+    description: 'With an `ETag`; `If-None-Match` answers 304 while nothing changed.',
+  })
+  @ApiOkResponse({
+    description: 'The plans with their pools',
+    type: [PlanView],
+    headers: CACHED_LIST_HEADERS,
+  })
+  @ApiResponse({ status: 304, description: '`If-None-Match` named the current `ETag`: no body' })
+  list(@Access() access: AccessContext, @Req() req: Request, @Res() res: Response) {
+    return this.lists.send(req, res, access, PLAN_LIST, async () =>
+      JSON.stringify(await this.reads.list(access.organizationId!)),
+    );
   }
 }
 

@@ -1,24 +1,37 @@
-import { Body, Controller, Delete, Get, Param, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Post, Put, Req, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiConflictResponse,
   ApiCreatedResponse,
   ApiOkResponse,
   ApiOperation,
+  ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import { Access, AccessContext, Permission, EMPTY_OBJECT } from '../../common';
+import type { Request, Response } from 'express';
+import {
+  Access,
+  AccessContext,
+  CACHED_LIST_HEADERS,
+  CachedList,
+  EMPTY_OBJECT,
+  ListResponder,
+  Permission,
+} from '../../common';
 import { Idempotent } from '../../idempotency';
 import { AddSharesDto, SecurityDto, SplitDto } from './security.dto';
 import { SecurityView, SplitView } from './security.view';
-import { SecuritiesService } from './securities.service';
+import { SECURITY_LIST, SecuritiesService } from './securities.service';
 
 const TAKEN = 'Another class of the organization has this name or idPrefix';
 
 @ApiTags('cap table')
 @Controller('v1/organization/:organization/security')
 export class SecuritiesController {
-  constructor(private readonly securities: SecuritiesService) {}
+  constructor(
+    private readonly securities: SecuritiesService,
+    private readonly lists: ListResponder,
+  ) {}
 
   @Post()
   @Idempotent()
@@ -35,10 +48,21 @@ export class SecuritiesController {
 
   @Get()
   @Permission('canViewOrganization')
-  @ApiOperation({ summary: 'The share classes, most senior first' })
-  @ApiOkResponse({ type: [SecurityView], description: 'The classes, most senior first' })
-  list(@Access() access: AccessContext): Promise<SecurityView[]> {
-    return this.securities.list(access.organizationId!);
+  @CachedList(SECURITY_LIST)
+  @ApiOperation({
+    summary: 'The share classes, most senior first',
+    description: 'With an `ETag`; `If-None-Match` answers 304 while nothing changed.',
+  })
+  @ApiOkResponse({
+    type: [SecurityView],
+    description: 'The classes, most senior first',
+    headers: CACHED_LIST_HEADERS,
+  })
+  @ApiResponse({ status: 304, description: '`If-None-Match` named the current `ETag`: no body' })
+  list(@Access() access: AccessContext, @Req() req: Request, @Res() res: Response) {
+    return this.lists.send(req, res, access, SECURITY_LIST, async () =>
+      JSON.stringify(await this.securities.list(access.organizationId!)),
+    );
   }
 
   @Get(':security')

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
 import { toDecimal, toDecimalString } from '../../../libs/cap-math';
-import { AccessContext, DomainError } from '../../common';
+import { AccessContext, DomainError, defineList } from '../../common';
 import { previousAttributes } from '../../events';
 import type { SecurityState } from '../ledger/ledger-state';
 import { LedgerChange, LedgerWriter } from '../ledger/ledger-writer';
@@ -32,6 +32,13 @@ const DESCRIBED: (keyof SecurityChanges)[] = [
 
 /** The first count the numeric(38, 10) columns cannot hold (29 digits before the point). */
 const TOO_MANY_SHARES = toDecimal(`1${'0'.repeat(28)}`);
+
+/** The class list as cached: the same for every reader. */
+export const SECURITY_LIST = defineList({
+  list: 'security',
+  tables: ['security'],
+  audience: () => 'all',
+});
 
 /** Share classes: created, changed, given more authorized shares and deleted through the log. */
 @Injectable()

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AccessContext, DomainError, ListSpec } from '../../common';
+import { AccessContext, DomainError, defineList } from '../../common';
 import { LegendsService } from '../legends/legends.service';
 import { fractionalAllowed } from '../quantities';
 import { ListShareholdingsQuery } from './shareholding.dto';
@@ -15,11 +15,11 @@ import {
  * The shareholding list as cached: everyone with the full permission sees it alike, anyone else
  * (self scope) their own.
  */
-export const SHAREHOLDING_LIST: ListSpec = {
+export const SHAREHOLDING_LIST = defineList({
   list: 'shareholding',
-  resources: ['shareholding', 'member'],
+  tables: ['shareholding', 'member'],
   audience: (access) => (access.scope === 'self' ? `user:${access.userId}` : 'all'),
-};
+});
 
 /**
  * Reading shareholdings. Callers whose role lacks `canViewCapitalizationOrSelf` (a Shareholder)

@@ -22,7 +22,14 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Access, AccessContext, CachedList, ListResponder, Permission } from '../../common';
+import {
+  Access,
+  AccessContext,
+  CACHED_LIST_HEADERS,
+  CachedList,
+  ListResponder,
+  Permission,
+} from '../../common';
 import { Idempotent } from '../../idempotency';
 import {
   AmendShareholdingDto,
@@ -107,13 +114,7 @@ export class OrganizationShareholdingsController {
   @ApiOkResponse({
     type: [ShareholdingView],
     description: 'The shareholdings, oldest first',
-    headers: {
-      ETag: {
-        description:
-          'The version of this list for this caller (with the list cache on, `LIST_CACHE`): send it as `If-None-Match`',
-        schema: { type: 'string' },
-      },
-    },
+    headers: CACHED_LIST_HEADERS,
   })
   @ApiResponse({ status: 304, description: '`If-None-Match` named the current `ETag`: no body' })
   list(

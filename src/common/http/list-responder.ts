@@ -9,8 +9,15 @@ import type { AccessContext } from './access-context';
 export interface ListSpec {
   /** Names the list in its cache key and ETag (one per route). */
   list: string;
-  /** The resources whose versions the list depends on (`['member']`). */
-  resources: readonly string[];
+  /**
+   * Every table the answer reads (`['member']`): the database bumps a table's version at the
+   * commit of each write to it, for each organization written, once the table is tracked
+   * (migration TableVersions, `track_table_versions`). A test holds each list to this: every
+   * table is tracked, and the list's SQL reads no other.
+   */
+  tables: readonly string[];
+  /** What else the answer depends on, as a key part (today's date for figures that vest). */
+  varies?: () => string;
   /**
    * Who sees this list as it is: `all` for everyone whose role reads the whole list, or a key of
    * the caller (their user id) when the answer is theirs alone (a self-scoped list).
@@ -18,7 +25,30 @@ export interface ListSpec {
   audience: (access: AccessContext) => string;
 }
 
+const DEFINED = new Set<ListSpec>();
+
+/**
+ * A cached list's spec, known to `definedLists()`: a test holds every defined list to its tables
+ * (each tracked by the database; a list's SQL reading no other).
+ */
+export function defineList(spec: ListSpec): ListSpec {
+  DEFINED.add(spec);
+  return spec;
+}
+
+/** Every list spec defined so far (in the modules loaded). */
+export const definedLists = (): readonly ListSpec[] => [...DEFINED];
+
 export const CACHED_LIST_KEY = 'ledgerline:cachedList';
+
+/** The OpenAPI description of a cached list's `ETag` header. */
+export const CACHED_LIST_HEADERS = {
+  ETag: {
+    description:
+      'The version of this list for this caller (with the list cache on, `LIST_CACHE`): send it as `If-None-Match`',
+    schema: { type: 'string' },
+  },
+};
 
 /**
  * Marks a list route answered through ListResponder with this spec, so that the conditional-read
@@ -28,8 +58,8 @@ export const CachedList = (spec: ListSpec) => SetMetadata(CACHED_LIST_KEY, spec)
 
 /**
  * Answers hot list reads, correct by construction: the answer is keyed by the organization, the
- * versions of the resources it depends on (read with the access decision, bumped in the
- * transaction of every write), the caller's audience and the query string. A strong ETag is made
+ * versions of the tables it reads (read with the access decision, bumped by the database at the
+ * commit of every write to them), the caller's audience and the query string. A strong ETag is made
  * from that key, so `If-None-Match` gets 304 without any work; the JSON is cached in process
  * (bounded LRU), so a repeated read costs no query. A write changes a version, hence the key, on
  * every instance at once; access itself is never cached.
@@ -83,10 +113,11 @@ export class ListResponder {
 
   /** The cache key and strong ETag of the list as this caller sees it now. */
   version(req: Request, access: AccessContext, spec: ListSpec): { key: string; etag: string } {
-    const versions = spec.resources.map((r) => `${r}:${access.versions[r] ?? '0'}`).join(',');
+    const versions = spec.tables.map((r) => `${r}:${access.versions[r] ?? '0'}`).join(',');
     const url = req.originalUrl;
     const query = url.includes('?') ? url.slice(url.indexOf('?')) : '';
-    const key = `${access.organizationId}|${spec.list}|${versions}|${spec.audience(access)}|${query}`;
+    const varies = spec.varies?.() ?? '';
+    const key = `${access.organizationId}|${spec.list}|${versions}|${varies}|${spec.audience(access)}|${query}`;
     return { key, etag: `"${createHash('sha1').update(key).digest('base64url')}"` };
   }
 }

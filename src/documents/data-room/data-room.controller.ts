@@ -29,7 +29,7 @@ import {
   ApiErrors,
   ApiKeyedErrors,
   ListResponder,
-  ListSpec,
+  defineList,
   Multipart,
   Permission,
 } from '../../common';
@@ -53,11 +53,11 @@ import { DataRoomEntryView } from './data-room.view';
 /** Files one data room upload may carry (each up to DATA_ROOM_UPLOAD_SIZE_LIMIT_MB, in memory). */
 const MAX_FILES_PER_UPLOAD = 10;
 
-const DOCUMENT_LIST: ListSpec = {
+const DOCUMENT_LIST = defineList({
   list: 'document',
-  resources: ['document', 'folder'],
+  tables: ['document'],
   audience: () => 'all',
-};
+});
 
 const DISABLED =
   'Disabled when NODE_ENV=production: the route then answers 404 like an unknown path.';

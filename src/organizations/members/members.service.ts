@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AccessContext, DomainError, ListSpec } from '../../common';
+import { AccessContext, DomainError, defineList } from '../../common';
 import { MemberRepository } from './member.repository';
 import { MemberView, toMemberView } from './member.view';
 
@@ -7,11 +7,11 @@ import { MemberView, toMemberView } from './member.view';
 const ownOnly = (access: AccessContext) => !access.permissions.has('canViewMember');
 
 /** The member list as cached: everyone with `canViewMember` sees it alike, anyone else their own. */
-export const MEMBER_LIST: ListSpec = {
+export const MEMBER_LIST = defineList({
   list: 'member',
-  resources: ['member'],
+  tables: ['member'],
   audience: (access) => (ownOnly(access) ? `user:${access.userId}` : 'all'),
-};
+});
 
 /** Reading members. */
 @Injectable()
