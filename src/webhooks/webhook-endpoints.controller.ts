@@ -23,9 +23,12 @@ export class WebhookEndpointsController {
     summary: 'Register a webhook endpoint',
     description:
       'The URL is refused (`webhookUrlNotAllowed`) unless `https` (or `http` outside ' +
-      'production), and when it is, or its host name resolves to, a loopback, private, ' +
-      'link-local or unique-local address (allowed by WEBHOOK_ALLOW_PRIVATE_URLS) or a cloud ' +
-      'metadata address (never allowed). An organization has at most 16 endpoints (409 beyond).',
+      'production) and it is, or its host name resolves only to, global unicast addresses: ' +
+      'loopback, private, CGNAT, link-local and unique-local ones only with ' +
+      'WEBHOOK_ALLOW_PRIVATE_URLS, cloud metadata addresses and every other special-purpose ' +
+      'range (multicast, reserved, documentation, benchmarking, NAT64, 6to4, Teredo, ::/96) ' +
+      'never. A refused host name answers `url must resolve to a public address`, whatever it ' +
+      'resolved to. An organization has at most 16 endpoints (409 beyond).',
   })
   @ApiCreatedResponse({ type: CreatedWebhookView, description: 'The endpoint with its secret' })
   @ApiConflictResponse({ description: 'The organization has 16 endpoints already' })
