@@ -444,7 +444,7 @@ describe('BOLA matrix over the route table', () => {
       '/v1/organization/:organization/webhook/:webhook/secret/rotate',
       'canEditOrganization',
     ],
-    ['GET', '/v1/organization/:organization/webhook/:webhook/delivery', 'canViewOrganization'],
+    ['GET', '/v1/organization/:organization/webhook/:webhook/delivery', 'canEditOrganization'],
     ['GET', '/v1/organization/:organization/holding', 'canViewOrganization'],
     ['POST', '/v1/plan/:plan/pool', 'canEditPlan'],
     ['POST', '/api/v1/chat/sync-org/:orgId', 'canEditOrganization'],
