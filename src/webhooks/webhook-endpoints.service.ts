@@ -56,6 +56,7 @@ function urlFor(access: AccessContext, url: string): string {
     return '';
   }
 }
+
 /** An organization's webhook endpoints: registration, list, changes, removal. */
 @Injectable()
 export class WebhookEndpointsService {
