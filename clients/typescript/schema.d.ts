@@ -2348,8 +2348,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The organization’s events of the last 30 days, newest first
-         * @description The 33 event types of spec section 6, each in the envelope outbound webhooks deliver. Page with `after` (the id of the last event seen; only older events follow), filter with one `type`; `limit` 1 to 100, default 100.
+         * The organization’s events of the last 30 days that the caller may read, newest first
+         * @description The 33 event types of spec section 6, each in the envelope outbound webhooks deliver. Only the events the caller may read, as their activity entries: those whose record the caller’s role may read (the permission of its read route, e.g. `canViewValuation` for `valuation.*`, `canViewCapitalizationOrSelf` for `shareholding.*`, `canEditOrganizationBilling` for `subscription.*` and `payment.*`), and those about the caller’s own member record or holdings. `limit` counts those. Page with `after` (the id of the last event seen; only older events follow), filter with one `type`; `limit` 1 to 100, default 100.
          */
         get: operations["Events_list"];
         put?: never;
@@ -2369,7 +2369,7 @@ export interface paths {
         };
         /**
          * One event of the organization
-         * @description One event of the organization. Needs `canViewOrganization` in the organization the route addresses.
+         * @description An event the caller may read, by the rule of the list; any other is 404.
          */
         get: operations["Events_get"];
         put?: never;
@@ -2389,13 +2389,13 @@ export interface paths {
         };
         /**
          * The organization’s webhook endpoints, never their secrets
-         * @description The organization’s webhook endpoints, never their secrets. Needs `canViewOrganization` in the organization the route addresses.
+         * @description Callers without `canEditOrganization` get each `url` reduced to its origin (`scheme://host[:port]`: no user info, path, query or fragment), since URLs often carry credentials.
          */
         get: operations["WebhookEndpoints_list"];
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description The URL is refused (`webhookUrlNotAllowed`) unless `https` (or `http` outside production), and when it is, or its host name resolves to, a loopback, private, link-local or unique-local address (allowed by WEBHOOK_ALLOW_PRIVATE_URLS) or a cloud metadata address (never allowed). An organization has at most 16 endpoints (409 beyond).
+         * @description The URL is refused (`webhookUrlNotAllowed`) unless `https` (or `http` outside production) and it is, or its host name resolves only to, global unicast addresses: loopback, private, CGNAT, link-local and unique-local ones only with WEBHOOK_ALLOW_PRIVATE_URLS, cloud metadata addresses and every other special-purpose range (multicast, reserved, documentation, benchmarking, NAT64, 6to4, Teredo, ::/96) never. A refused host name answers `url must resolve to a public address`, whatever it resolved to. An organization has at most 16 endpoints (409 beyond).
          */
         post: operations["WebhookEndpoints_create"];
         delete?: never;
@@ -2423,7 +2423,7 @@ export interface paths {
         head?: never;
         /**
          * Change url, events, description or active
-         * @description A new URL is checked as at registration; `active: true` re-enables.
+         * @description A new URL is checked as at registration; `active: true` re-enables. New `events` need the read permission of each type they cover, as at registration; a new `url` alone needs that of each type the endpoint covers (`url: changing where shareholding.created is delivered needs canViewCapitalizationOrSelf`).
          */
         patch: operations["WebhookEndpoints_update"];
         trace?: never;
@@ -2459,7 +2459,7 @@ export interface paths {
         put?: never;
         /**
          * Deliver a stored event to the endpoint again
-         * @description A new delivery of the event (same id, fresh signature timestamp) with the whole retry schedule; its first attempt is made at once, in the background. Any event of the organization’s event list, whether or not the endpoint subscribes to its type.
+         * @description A new delivery of the event (same id, fresh signature timestamp) with the whole retry schedule; its first attempt is made at once, in the background. Any event of the caller’s event list, whether or not the endpoint subscribes to its type.
          */
         post: operations["WebhookActions_resend"];
         delete?: never;
@@ -2497,7 +2497,7 @@ export interface paths {
         };
         /**
          * The endpoint’s delivery attempts, newest first
-         * @description Every attempt (test ones included) with the status and the first 1 KiB of the response. Page with `after` (the id of the last attempt seen); `limit` 1 to 100, default 50. Attempts are kept 30 days.
+         * @description Every attempt (test ones included) with the status and the first 1 KiB of the response; for those who may edit the organization (`canEditOrganization`). Page with `after` (the id of the last attempt seen); `limit` 1 to 100, default 50. Attempts are kept 30 days.
          */
         get: operations["WebhookActions_history"];
         put?: never;
@@ -6565,7 +6565,7 @@ export interface components {
             /** @description Default true on registration; on PATCH `true` also clears `disabledAt` and `disabledReason` */
             active?: boolean;
             /**
-             * @description `https` (`http` too outside production); loopback, private, link-local and unique-local addresses only with WEBHOOK_ALLOW_PRIVATE_URLS, cloud metadata addresses never
+             * @description `https` (`http` too outside production), to global unicast addresses only (a host name: every address it resolves to); loopback, private, CGNAT, link-local and unique-local ones only with WEBHOOK_ALLOW_PRIVATE_URLS, cloud metadata addresses never
              * @example https://hooks.acme.test/ledgerline
              */
             url: string;
@@ -19597,7 +19597,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventListView"];
                 };
             };
-            /** @description type not an event type of spec section 6, limit outside 1..100, after not an event id of this organization; or a query parameter the route does not know `{message}` */
+            /** @description type not an event type of spec section 6, limit outside 1..100, after not the id of an event the caller may read in this organization; or a query parameter the route does not know `{message}` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19692,7 +19692,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No such event in this organization
+             * @description No such event in this organization, or one the caller may not read (no difference is told)
              *
              *     The organization or record does not exist, or is not the path organization’s
              */
@@ -19824,7 +19824,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Requires `canEditOrganization` in the organization `{error, message}`; or refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}` */
+            /**
+             * @description The caller’s role lacks the read permission of an event type the endpoint would cover (`*`: every type of the catalogue; "...OrSelf" permissions count only when held by the role): `{error, message}`, the message naming the first such type in the order given (catalogue order for `*`), e.g. `events: subscribing to valuation.created needs canViewValuation`
+             *
+             *     Requires `canEditOrganization` in the organization `{error, message}`; or refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}`
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19995,7 +19999,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Requires `canEditOrganization` in the organization `{error, message}`; or refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}` */
+            /**
+             * @description The caller’s role lacks the read permission of an event type the endpoint would cover (`*`: every type of the catalogue; "...OrSelf" permissions count only when held by the role): `{error, message}`, the message naming the first such type in the order given (catalogue order for `*`), e.g. `events: subscribing to valuation.created needs canViewValuation`
+             *
+             *     Requires `canEditOrganization` in the organization `{error, message}`; or refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}`
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20179,7 +20187,7 @@ export interface operations {
                 };
             };
             /**
-             * @description No such endpoint (or event) in this organization
+             * @description No such endpoint (or event) in this organization, or an event the caller may not read (no difference is told)
              *
              *     The organization or record does not exist, or is not the path organization’s
              */
@@ -20360,7 +20368,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Requires `canViewOrganization` in the organization `{error, message}` */
+            /** @description Requires `canEditOrganization` in the organization `{error, message}` */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -27,7 +27,7 @@ export class ActivityAction {
   @Column({ type: 'varchar', length: 40, nullable: true })
   eventId: string | null;
 
-  /** The permission a reader's role needs to see the entry (see activity-audience.ts). */
+  /** The permission a reader's role needs to see the entry (organizations' event-audience.ts). */
   @Column({ type: 'varchar', length: 60 })
   audiencePermission: string;
 

@@ -2,8 +2,8 @@ import { OnQueueFailed, Process, Processor } from '@nestjs/bull';
 import { Logger } from '@nestjs/common';
 import type { Job } from 'bull';
 import { EventConsumers, EventEnvelope, QueueName } from '../events';
+import { audienceOf } from '../organizations';
 import { ActivityAction } from './activity-action.entity';
-import { audienceOf } from './activity-audience';
 
 const CONSUMER = 'activity';
 

@@ -2,13 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository, SelectQueryBuilder } from 'typeorm';
 import { AccessContext, DomainError } from '../common';
-import { membersOfUserSql } from '../organizations';
+import { Audience, membersOfUserSql } from '../organizations';
 import { ActivityAction } from './activity-action.entity';
-import { WRITTEN_ENTRY_AUDIENCE } from './activity-audience';
 import { CreateActionDto, DEFAULT_LIST_LIMIT, ListActionsQuery } from './activity.dto';
 import { ActivityActionView, toActivityActionView } from './activity.view';
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** Entries written with `POST .../action` are the members' own notes: the whole organization. */
+const WRITTEN_ENTRY_AUDIENCE: Audience = { permission: 'canViewOrganization', members: [] };
 
 /** An organization's activity log (spec 4.9): entries written by users and derived from events. */
 @Injectable()

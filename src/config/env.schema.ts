@@ -487,8 +487,9 @@ export class Env {
   BILLING_COUNTS_DEBOUNCE_MS = 5000;
 
   /**
-   * Outbound webhooks may target loopback, private, link-local and unique-local addresses (a
-   * receiver on the same network); unset: false. Metadata addresses stay refused regardless.
+   * Outbound webhooks may target loopback, private, CGNAT, link-local and unique-local addresses
+   * (a receiver on the same network) besides global unicast ones; unset: false. Metadata addresses
+   * and the other special-purpose ranges stay refused regardless.
    */
   @Transform(toBool)
   @IsOptional()

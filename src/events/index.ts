@@ -22,6 +22,6 @@ export { isPublicEventType, PUBLIC_EVENT_TYPES } from './event-catalogue';
 export type { PublicEventType } from './event-catalogue';
 export { EventLog } from './event-log.service';
 export { newEventId } from './outbox.service';
-export type { EventPage } from './event-log.service';
+export type { EventPage, EventReader } from './event-log.service';
 export type { PublicEvent } from './public-event';
 export { API_VERSION } from './event-envelope';

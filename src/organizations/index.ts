@@ -11,6 +11,13 @@ export {
 } from './permissions/permissions';
 export type { PermissionName } from './permissions/permissions';
 export {
+  audienceOf,
+  EVENT_AUDIENCE,
+  eventReaderOf,
+  firstUnreadableType,
+} from './permissions/event-audience';
+export type { Audience } from './permissions/event-audience';
+export {
   memberUserSql,
   membersOfUserSql,
   OrganizationsDirectory,

@@ -1,8 +1,9 @@
-import { BlockList, isIP } from 'node:net';
+import * as ipaddr from 'ipaddr.js';
+import { isIP } from 'node:net';
 
 /**
- * Where a webhook may be sent (issue 21's SSRF rules), checked at registration, on PATCH and, once
- * delivery exists, before each attempt. Pure but for the injected name lookup.
+ * Where a webhook may be sent (issue 21's SSRF rules, issue 35's global unicast rule), checked at
+ * registration, on PATCH and before each attempt. Pure but for the injected name lookup.
  */
 export interface UrlPolicyOptions {
   /** `http` is refused in production, `https` only. */
@@ -14,92 +15,87 @@ export interface UrlPolicyOptions {
 /** Every address a host name resolves to (IPv4 and IPv6). */
 export type ResolveHost = (host: string) => Promise<string[]>;
 
-function blockList(subnets: [string, number][]): BlockList {
-  const list = new BlockList();
-  for (const [network, prefix] of subnets) {
-    list.addSubnet(network, prefix, isIP(network) === 6 ? 'ipv6' : 'ipv4');
-  }
-  return list;
-}
+/**
+ * A refused host name, whatever it resolved to or whether it resolved at all: the answer must not
+ * tell a caller how a name resolves inside our network.
+ */
+export const NAME_NOT_ALLOWED = 'url must resolve to a public address';
 
 // Cloud instance metadata: credentials one request away, refused even on a private network.
-const METADATA = blockList([
-  ['169.254.169.254', 32],
-  ['fd00:ec2::254', 128],
-]);
-
-// Node's BlockList also matches the IPv4-mapped forms (::ffff:a.b.c.d) of the IPv4 subnets.
-const PRIVATE = blockList([
-  ['0.0.0.0', 8], // "this network": 0.0.0.0 reaches the local host
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10], // carrier-grade NAT
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.168.0.0', 16],
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-]);
+const METADATA = ['169.254.169.254', 'fd00:ec2::254'].map((a) => ipaddr.parse(a).toString());
 
 /**
- * The IPv4 address an IPv6 address carries and reaches through a translator: NAT64 (64:ff9b::/96,
- * the last 32 bits) and 6to4 (2002::/16, bits 16 to 47). IPv4-mapped forms BlockList matches itself.
+ * The ranges of ipaddr.js's table that WEBHOOK_ALLOW_PRIVATE_URLS opens: a receiver on this host
+ * or its network. Everything else but `unicast` (multicast, broadcast, reserved, documentation,
+ * benchmarking, the IPv6 forms that carry an IPv4 address through a translator: NAT64, 6to4,
+ * Teredo, IPv4-translated) is refused always, so the table's maintainers decide what is special.
  */
-function embeddedIpv4(address: string): string | undefined {
-  const groups = expandIpv6(address);
-  if (!groups) return undefined;
-  const quad = (high: number, low: number) =>
-    [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
-  if (groups[0] === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((g) => g === 0)) {
-    return quad(groups[6], groups[7]);
+const PRIVATE_RANGES = new Set([
+  'unspecified', // 0.0.0.0/8 and ::, which reach the local host
+  'loopback',
+  'private',
+  'carrierGradeNat',
+  'linkLocal',
+  'uniqueLocal',
+]);
+
+// The global unicast space of IPv6 (RFC 4291): `unicast` in the table outside it, e.g. the
+// deprecated IPv4-compatible ::/96, is no address of the Internet.
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+
+type AddressKind = 'public' | 'private' | 'metadata' | 'special';
+
+function kindOf(address: ipaddr.IPv4 | ipaddr.IPv6): AddressKind {
+  if (METADATA.includes(address.toString())) return 'metadata';
+  const range = address.range();
+  if (range === 'unicast') {
+    return address.kind() === 'ipv4' || address.match(GLOBAL_UNICAST_V6) ? 'public' : 'special';
   }
-  if (groups[0] === 0x2002) return quad(groups[1], groups[2]);
-  return undefined;
+  return PRIVATE_RANGES.has(range) ? 'private' : 'special';
 }
 
-/** The eight 16-bit groups of an IPv6 address (a dotted IPv4 tail included). */
-function expandIpv6(address: string): number[] | undefined {
-  let text = address.toLowerCase();
-  const tail = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (tail) {
-    const [a, b, c, d] = tail[1].split('.').map(Number);
-    text = `${text.slice(0, -tail[1].length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+/**
+ * The address in the form ipaddr.js reads as the network stack does, or undefined when it is no
+ * address. node's isIP is strict (dotted decimal quads only; ipaddr.js would take 0x7f.1). An IPv6
+ * address with a dotted tail is rewritten by the URL parser into hex groups first: ipaddr.js 2
+ * reads `::127.0.0.1` (IPv4-compatible, which is how getaddrinfo prints ::7f00:1) as IPv4-mapped.
+ * A zone id (fe80::1%eth0) makes it no address for a webhook.
+ */
+function canonical(address: string): string | undefined {
+  const family = isIP(address);
+  if (family === 4) return address;
+  if (family !== 6) return undefined;
+  try {
+    return new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  } catch {
+    return undefined;
   }
-  const [head, rest] = text.split('::');
-  const part = (s: string | undefined) => (s ? s.split(':').map((g) => parseInt(g, 16)) : []);
-  const left = part(head);
-  const right = part(rest);
-  const groups =
-    rest === undefined
-      ? left
-      : [...left, ...Array(8 - left.length - right.length).fill(0), ...right];
-  return groups.length === 8 && groups.every((g) => g >= 0 && g <= 0xffff) ? groups : undefined;
 }
 
 /** The address and why it is refused ("10.0.0.1, a ... address"), or undefined when allowed. */
 export function refusedAddress(address: string, allowPrivate: boolean): string | undefined {
-  const family = isIP(address);
-  if (!family) return `${address}, not an IP address`;
-  const carried = family === 6 ? embeddedIpv4(address) : undefined;
-  if (carried) {
-    const refused = refusedAddress(carried, allowPrivate);
-    if (refused) return `${address}, which reaches ${refused}`;
+  const text = canonical(address);
+  if (!text || !ipaddr.isValid(text)) return `${address}, not an IP address`;
+  // IPv4-mapped IPv6 (::ffff:a.b.c.d) is the IPv4 address: judged as that.
+  switch (kindOf(ipaddr.process(text))) {
+    case 'public':
+      return undefined;
+    case 'private':
+      return allowPrivate
+        ? undefined
+        : `${address}, a loopback, private, link-local or unique-local address`;
+    case 'metadata':
+      return `${address}, a cloud metadata address`;
+    case 'special':
+      return `${address}, not a global unicast address`;
   }
-  const type = family === 6 ? 'ipv6' : 'ipv4';
-  if (METADATA.check(address, type)) return `${address}, a cloud metadata address`;
-  if (!allowPrivate && PRIVATE.check(address, type)) {
-    return `${address}, a loopback, private, link-local or unique-local address`;
-  }
-  return undefined;
 }
 
 const isLocalhostName = (host: string) => /(^|\.)localhost\.?$/.test(host);
 
 /**
  * Why a webhook URL is refused, or undefined when it is allowed. Host names are resolved and
- * refused when any of their addresses is.
+ * refused when any of their addresses is, with the one message NAME_NOT_ALLOWED.
  */
 export async function refusedWebhookUrl(
   raw: string,
@@ -119,20 +115,25 @@ export async function refusedWebhookUrl(
   // The URL parser has already turned decimal and hex IPv4 forms into dotted quads.
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
   if (isIP(host)) {
+    // The address is the caller's own text: saying what it is reveals nothing.
     const refused = refusedAddress(host, options.allowPrivate);
     return refused && `url points to ${refused}`;
   }
   if (isLocalhostName(host) && !options.allowPrivate) return `${host} is a loopback name`;
+  return (await refusedName(host, options.allowPrivate, resolve)) ? NAME_NOT_ALLOWED : undefined;
+}
+
+/** Whether a host name is refused: it does not resolve, or one of its addresses is refused. */
+async function refusedName(
+  host: string,
+  allowPrivate: boolean,
+  resolve: ResolveHost,
+): Promise<boolean> {
   let addresses: string[];
   try {
     addresses = await resolve(host);
   } catch {
-    return `${host} does not resolve`;
+    return true;
   }
-  if (!addresses.length) return `${host} does not resolve`;
-  for (const address of addresses) {
-    const refused = refusedAddress(address, options.allowPrivate);
-    if (refused) return `${host} resolves to ${refused}`;
-  }
-  return undefined;
+  return !addresses.length || addresses.some((a) => refusedAddress(a, allowPrivate));
 }

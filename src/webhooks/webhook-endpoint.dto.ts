@@ -47,8 +47,9 @@ export class CreateWebhookDto extends WebhookFieldsDto {
     maxLength: 2048,
     example: 'https://hooks.acme.test/ledgerline',
     description:
-      '`https` (`http` too outside production); loopback, private, link-local and unique-local ' +
-      'addresses only with WEBHOOK_ALLOW_PRIVATE_URLS, cloud metadata addresses never',
+      '`https` (`http` too outside production), to global unicast addresses only (a host ' +
+      'name: every address it resolves to); loopback, private, CGNAT, link-local and ' +
+      'unique-local ones only with WEBHOOK_ALLOW_PRIVATE_URLS, cloud metadata addresses never',
   })
   @IsString()
   @IsNotEmpty()

@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { Repository } from 'typeorm';
-import { DomainError } from '../common';
+import { AccessContext, DomainError } from '../common';
+import { PUBLIC_EVENT_TYPES } from '../events';
+import { firstUnreadableType } from '../organizations';
 import { endPendingDeliveries } from './delivery/endpoint-disabler';
 import type { RotatedSecretView } from './delivery/webhook-actions.view';
 import { WebhookClock } from './delivery/webhook-clock';
@@ -23,6 +25,38 @@ function checkEvents(events: string[] | undefined) {
   }
 }
 
+/** The catalogue types a subscription covers: `*` is all of them, in catalogue order. */
+const coveredTypes = (events: readonly string[]): readonly string[] =>
+  events.includes(ALL_EVENTS) ? PUBLIC_EVENT_TYPES : events;
+
+/**
+ * An endpoint receives every event of its types, so whoever decides what it receives (its
+ * `events`) or where it goes (its `url`) must read each of those types in full (the role's
+ * permission, not the self scope of "...OrSelf"): else 403 naming the first type missing.
+ */
+function checkAudience(access: AccessContext, events: readonly string[], change: 'events' | 'url') {
+  const missing = firstUnreadableType(access, coveredTypes(events));
+  if (!missing) return;
+  throw DomainError.forbidden(
+    change === 'events'
+      ? `events: subscribing to ${missing.type} needs ${missing.permission}`
+      : `url: changing where ${missing.type} is delivered needs ${missing.permission}`,
+  );
+}
+
+/**
+ * Who may not edit the organization sees a URL reduced to its origin (scheme, host, port): URLs
+ * often carry credentials in their user info, path or query.
+ */
+function urlFor(access: AccessContext, url: string): string {
+  if (access.permissions.has('canEditOrganization')) return url;
+  try {
+    return new URL(url).origin;
+  } catch {
+    return '';
+  }
+}
+
 /** An organization's webhook endpoints: registration, list, changes, removal. */
 @Injectable()
 export class WebhookEndpointsService {
@@ -33,8 +67,10 @@ export class WebhookEndpointsService {
     private readonly clock: WebhookClock,
   ) {}
 
-  async create(organizationId: string, dto: CreateWebhookDto): Promise<CreatedWebhookView> {
+  async create(access: AccessContext, dto: CreateWebhookDto): Promise<CreatedWebhookView> {
+    const organizationId = access.organizationId!;
     checkEvents(dto.events);
+    checkAudience(access, dto.events ?? [ALL_EVENTS], 'events');
     await this.checkUrl(dto.url);
     const id = newId();
     const secret = newSecret();
@@ -66,18 +102,23 @@ export class WebhookEndpointsService {
     return { ...fieldsOf(endpoint), secret };
   }
 
-  async list(organizationId: string): Promise<WebhookView[]> {
+  async list(access: AccessContext): Promise<WebhookView[]> {
     const endpoints = await this.endpoints.find({
-      where: { organizationId },
+      where: { organizationId: access.organizationId! },
       order: { created: 'ASC', id: 'ASC' },
     });
     const last = await this.lastDeliveries(endpoints.map((e) => e.id));
-    return endpoints.map((e) => toView(e, last.get(e.id) ?? null));
+    return endpoints.map((e) => ({
+      ...toView(e, last.get(e.id) ?? null),
+      url: urlFor(access, e.url),
+    }));
   }
 
   /** An inactive endpoint is sent nothing: turning it off ends its pending deliveries. */
-  async update(organizationId: string, id: string, dto: UpdateWebhookDto): Promise<WebhookView> {
+  async update(access: AccessContext, id: string, dto: UpdateWebhookDto): Promise<WebhookView> {
+    const organizationId = access.organizationId!;
     checkEvents(dto.events);
+    if (dto.events !== undefined) checkAudience(access, dto.events, 'events');
     if (dto.url !== undefined) await this.checkUrl(dto.url);
     const saved = await this.endpoints.manager.transaction(async (m) => {
       const endpoint = await m.findOne(WebhookEndpoint, {
@@ -85,6 +126,10 @@ export class WebhookEndpointsService {
         lock: { mode: 'pessimistic_write' },
       });
       if (!endpoint) throw DomainError.notFound();
+      // Sending the same types elsewhere is receiving them: as a subscription of one's own.
+      if (dto.url !== undefined && dto.events === undefined) {
+        checkAudience(access, endpoint.events, 'url');
+      }
       if (dto.url !== undefined) endpoint.url = dto.url;
       if (dto.events !== undefined) endpoint.events = dto.events;
       if (dto.description !== undefined) endpoint.description = dto.description;

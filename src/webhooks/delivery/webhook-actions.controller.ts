@@ -8,6 +8,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { Access, AccessContext, ApiErrors, Permission } from '../../common';
+import { eventReaderOf } from '../../organizations';
 import { WebhookEndpointsService } from '../webhook-endpoints.service';
 import {
   DEFAULT_ATTEMPT_LIMIT,
@@ -71,19 +72,21 @@ export class WebhookActionsController {
     description:
       'A new delivery of the event (same id, fresh signature timestamp) with the whole retry ' +
       'schedule; its first attempt is made at once, in the background. Any event of the ' +
-      'organization’s event list, whether or not the endpoint subscribes to its type.',
+      'caller’s event list, whether or not the endpoint subscribes to its type.',
   })
   @ApiOkResponse({ type: ResendView })
   @ApiErrors([429, SENDS_LIMITED])
   @ApiConflictResponse({ description: 'The endpoint is disabled' })
-  @ApiNotFoundResponse({ description: NOT_FOUND })
+  @ApiNotFoundResponse({
+    description: `${NOT_FOUND}, or an event the caller may not read (no difference is told)`,
+  })
   resend(
     @Param('organization') _organization: string,
     @Param('webhook') id: string,
     @Param('event') eventId: string,
     @Access() access: AccessContext,
   ): Promise<ResendView> {
-    return this.actions.resend(access.organizationId!, id, eventId);
+    return this.actions.resend(access.organizationId!, id, eventId, eventReaderOf(access));
   }
 
   @Post('secret/rotate')
@@ -108,11 +111,13 @@ export class WebhookActionsController {
   }
 
   @Get('delivery')
-  @Permission('canViewOrganization')
+  // The receivers' answers are theirs to show to those who run the endpoints, no one else.
+  @Permission('canEditOrganization')
   @ApiOperation({
     summary: 'The endpoint’s delivery attempts, newest first',
     description:
-      `Every attempt (test ones included) with the status and the first 1 KiB of the response. ` +
+      `Every attempt (test ones included) with the status and the first 1 KiB of the response; ` +
+      `for those who may edit the organization (\`canEditOrganization\`). ` +
       `Page with \`after\` (the id of the last attempt seen); \`limit\` 1 to 100, default ` +
       `${DEFAULT_ATTEMPT_LIMIT}. Attempts are kept 30 days.`,
   })

@@ -4,7 +4,7 @@ import { Repository } from 'typeorm';
 import type Redis from 'ioredis';
 import { DomainError, RateLimiter } from '../../common';
 import { RedisConnections } from '../../redis';
-import { API_VERSION, EventLog, newEventId, PublicEventType } from '../../events';
+import { API_VERSION, EventLog, EventReader, newEventId, PublicEventType } from '../../events';
 import { OrganizationsDirectory } from '../../organizations';
 import { WebhookEndpointsService } from '../webhook-endpoints.service';
 import { succeeded } from './delivery-schedule';
@@ -72,10 +72,18 @@ export class WebhookActions implements OnModuleDestroy {
     };
   }
 
-  /** A stored event of the organization, delivered to the endpoint again with full retries. */
-  async resend(organizationId: string, id: string, eventId: string): Promise<ResendView> {
+  /**
+   * A stored event of the organization, delivered to the endpoint again with full retries: one the
+   * caller may read (else 404, as an unknown one), since they choose where the endpoint sends.
+   */
+  async resend(
+    organizationId: string,
+    id: string,
+    eventId: string,
+    reader: EventReader,
+  ): Promise<ResendView> {
     const endpoint = await this.endpoints.find(organizationId, id);
-    const event = await this.events.get(organizationId, eventId);
+    const event = await this.events.get(organizationId, reader, eventId);
     if (!event) throw DomainError.notFound();
     if (!endpoint.active) {
       throw DomainError.conflict('the endpoint is disabled; enable it (PATCH active: true) first');

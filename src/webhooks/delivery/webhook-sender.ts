@@ -3,7 +3,7 @@ import type { LookupAddress, LookupOptions } from 'node:dns';
 import { Agent, request } from 'undici';
 import { Env } from '../../config';
 import { WebhookHostResolver } from '../host-resolver';
-import { refusedAddress, refusedWebhookUrl } from '../url-policy';
+import { NAME_NOT_ALLOWED, refusedAddress, refusedWebhookUrl } from '../url-policy';
 import { RESPONSE_BODY_BYTES } from './webhook-attempt.entity';
 
 /** Spec section 6: an attempt without a complete response within 30 seconds failed. */
@@ -95,33 +95,32 @@ export class WebhookSender implements OnModuleDestroy {
     }
   }
 
-  /** net.connect's lookup: every address the name has, refused when any is not allowed. */
+  /**
+   * net.connect's lookup: every address the name has, refused when any is not allowed. A refusal
+   * and a failed lookup say the same (the attempt's error is shown to the organization's admins):
+   * nothing tells how the name resolved.
+   */
   private readonly lookup = (
     hostname: string,
     options: LookupOptions,
     callback: LookupCallback,
   ): void => {
-    this.resolver.resolve(hostname).then(
-      (addresses) => {
-        const refused = addresses
-          .map((address) => refusedAddress(address, this.allowPrivate))
-          .find(Boolean);
-        if (refused || !addresses.length) {
-          const err: NodeJS.ErrnoException = new Error(
-            refused ? `${hostname} resolves to ${refused}` : `${hostname} does not resolve`,
-          );
-          err.code = 'EWEBHOOKADDRESS';
-          return callback(err, []);
-        }
-        const answers = addresses.map((address) => ({
-          address,
-          family: address.includes(':') ? 6 : 4,
-        }));
-        if (options.all) return callback(null, answers);
-        callback(null, answers[0].address, answers[0].family);
-      },
-      (err: NodeJS.ErrnoException) => callback(err, []),
-    );
+    const refuse = () => {
+      const err: NodeJS.ErrnoException = new Error(NAME_NOT_ALLOWED);
+      err.code = 'EWEBHOOKADDRESS';
+      callback(err, []);
+    };
+    this.resolver.resolve(hostname).then((addresses) => {
+      if (!addresses.length || addresses.some((a) => refusedAddress(a, this.allowPrivate))) {
+        return refuse();
+      }
+      const answers = addresses.map((address) => ({
+        address,
+        family: address.includes(':') ? 6 : 4,
+      }));
+      if (options.all) return callback(null, answers);
+      callback(null, answers[0].address, answers[0].family);
+    }, refuse);
   };
 }
 

@@ -199,10 +199,11 @@ describe('BOLA matrix over the route table', () => {
     const events = await owner.agent
       .get(`/v1/organization/${org.id}/event?type=organization.created`)
       .expect(200);
-    // A literal public address (never called: delivery does not send to inactive endpoints).
+    // A literal global unicast address of the unallocated 3ffe::/16 (never called: delivery does
+    // not send to inactive endpoints).
     const webhook = await owner.agent
       .post(`/v1/organization/${org.id}/webhook`)
-      .send({ url: 'https://203.0.113.10/hook', active: false })
+      .send({ url: 'https://[3ffe::10]/hook', active: false })
       .expect(201);
     // An onboarding the owner linked: from then on theirs alone, public routes included.
     const onboarding = await t.http
@@ -443,7 +444,7 @@ describe('BOLA matrix over the route table', () => {
       '/v1/organization/:organization/webhook/:webhook/secret/rotate',
       'canEditOrganization',
     ],
-    ['GET', '/v1/organization/:organization/webhook/:webhook/delivery', 'canViewOrganization'],
+    ['GET', '/v1/organization/:organization/webhook/:webhook/delivery', 'canEditOrganization'],
     ['GET', '/v1/organization/:organization/holding', 'canViewOrganization'],
     ['POST', '/v1/plan/:plan/pool', 'canEditPlan'],
     ['POST', '/api/v1/chat/sync-org/:orgId', 'canEditOrganization'],
@@ -576,7 +577,7 @@ describe('BOLA matrix over the route table', () => {
       .get(`/v1/organization/${victim.ids.organization}/webhook`)
       .expect(200);
     expect(webhooks.body.data).toEqual([
-      expect.objectContaining({ id: victim.ids.webhook, url: 'https://203.0.113.10/hook' }),
+      expect.objectContaining({ id: victim.ids.webhook, url: 'https://[3ffe::10]/hook' }),
     ]);
     expect(roleByName('Owner').permissions).toContain('canDeleteOrganization');
   });

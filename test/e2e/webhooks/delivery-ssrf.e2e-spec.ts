@@ -18,12 +18,15 @@ import { deliveriesOf, registerEndpoint, webhookPath } from '../../support/webho
  * `loopbackOnly` fails any connection the app would open elsewhere without sending a packet.
  */
 
-// A public (documentation) address: registrations that need a host name to resolve at first.
-const PUBLIC_ADDRESS = '203.0.113.7';
+// A global unicast address of the unallocated 3ffe::/16 (documentation ranges are refused):
+// registrations that need a host name to resolve at first. `loopbackOnly` keeps any connection off it.
+const PUBLIC_ADDRESS = '3ffe::7';
 // Registered inactive: no event is sent to it before the test points the endpoint elsewhere.
-const PUBLIC_URL = 'https://203.0.113.10/ledgerline';
+const PUBLIC_URL = 'https://[3ffe::10]/ledgerline';
 const PRIVATE_REASON = 'a loopback, private, link-local or unique-local address';
 const METADATA_REASON = 'a cloud metadata address';
+/** A refused host name, whatever it resolved to: the attempt's error tells no address. */
+const NAME_REFUSED = 'url must resolve to a public address';
 
 type Agent = ReturnType<TestApp['agent']>;
 type LookupCallback = (
@@ -250,7 +253,7 @@ describe('webhook delivery refuses SSRF targets (issue 21)', () => {
         expect(res).toMatchObject({
           success: false,
           httpStatus: 0,
-          error: `URL not allowed: hooks.private.test resolves to 10.1.2.3, ${PRIVATE_REASON}`,
+          error: `URL not allowed: ${NAME_REFUSED}`,
         });
 
         // Any refused address among the answers is enough; the receiver's own address here.
@@ -259,7 +262,7 @@ describe('webhook delivery refuses SSRF targets (issue 21)', () => {
         await rename('Resolved Again');
         expect(await retried(id)).toMatchObject({
           httpStatus: 0,
-          error: `URL not allowed: hooks.private.test resolves to 127.0.0.1, ${PRIVATE_REASON}`,
+          error: `URL not allowed: ${NAME_REFUSED}`,
         });
         expect(lookup).toHaveBeenCalledWith('hooks.private.test');
       } finally {
@@ -287,8 +290,7 @@ describe('webhook delivery refuses SSRF targets (issue 21)', () => {
           .mockResolvedValueOnce(['127.0.0.1']);
         const res = await test(id);
         expect(res).toMatchObject({ success: false, httpStatus: 0 });
-        expect(res.error).toMatch(/EWEBHOOKADDRESS/);
-        expect(res.error).toContain(`rebind.example.test resolves to 127.0.0.1, ${PRIVATE_REASON}`);
+        expect(res.error).toBe(`EWEBHOOKADDRESS: ${NAME_REFUSED}`);
         // The URL check, then the connection's own lookup.
         expect(lookup.mock.calls).toEqual([['rebind.example.test'], ['rebind.example.test']]);
         const [attempt] = await history(id);
@@ -342,11 +344,12 @@ describe('webhook delivery refuses SSRF targets (issue 21)', () => {
         for (const address of ['169.254.169.254', 'fd00:ec2::254']) {
           lookup.mockResolvedValue(['127.0.0.1', address]);
           const res = await test(named);
-          expect(res).toMatchObject({
+          expect({ address, ...res }).toMatchObject({
+            address,
             success: false,
             httpStatus: 0,
             responseTime: 0,
-            error: `URL not allowed: meta.example.test resolves to ${address}, ${METADATA_REASON}`,
+            error: `URL not allowed: ${NAME_REFUSED}`,
           });
         }
 
@@ -363,10 +366,7 @@ describe('webhook delivery refuses SSRF targets (issue 21)', () => {
           .mockResolvedValueOnce(['169.254.169.254']);
         const res = await test(rebound);
         expect(res).toMatchObject({ success: false, httpStatus: 0 });
-        expect(res.error).toMatch(/EWEBHOOKADDRESS/);
-        expect(res.error).toContain(
-          `rebind-meta.example.test resolves to 169.254.169.254, ${METADATA_REASON}`,
-        );
+        expect(res.error).toBe(`EWEBHOOKADDRESS: ${NAME_REFUSED}`);
         expect(receiver.received).toEqual([]);
 
         // The control: a name the resolver keeps on the receiver's address reaches it, so the

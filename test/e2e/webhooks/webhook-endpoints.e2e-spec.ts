@@ -9,9 +9,13 @@ import { loggedInAgent } from '../../support/users';
 
 const path = (org: string) => `/v1/organization/${org}/webhook`;
 const unknownWebhookId = () => `wh_${randomBytes(16).toString('hex')}`;
-// Literal public addresses (documentation ranges): no name lookup, and no test ever sends to them.
-// Endpoints with such a URL are registered inactive wherever events may follow: nothing is sent.
-const PUBLIC_URL = 'https://203.0.113.10/ledgerline';
+// Literal global unicast addresses of 3ffe::/16 (the 6bone's, returned and never allocated since):
+// no name lookup, and no test ever sends to them. Documentation ranges (203.0.113.0/24,
+// 2001:db8::/32) are refused as no global unicast address. Endpoints with such a URL are
+// registered inactive wherever events may follow: nothing is sent.
+const PUBLIC_URL = 'https://[3ffe::10]/ledgerline';
+/** The one answer for a refused host name, whatever it resolved to (issue 35, Low). */
+const NAME_REFUSED = 'url must resolve to a public address';
 const URL_REFUSED = {
   error: 'Bad Request',
   message: expect.any(String),
@@ -29,8 +33,20 @@ const REFUSED_URLS = [
   'http://[fd00:ec2::254]/',
   'http://[fd12::1]/hook',
   'http://localhost:3000/hook',
-  'ftp://203.0.113.10/hook',
+  'ftp://[3ffe::10]/hook',
   'file:///etc/passwd',
+  // No global unicast address (issue 35, Low): special-purpose ranges the old deny list let pass.
+  'https://[::7f00:1]/hook',
+  'https://[::a00:1]/hook',
+  'https://[64:ff9b:1::a00:1]/hook',
+  'https://[64:ff9b::7f00:1]/hook',
+  'https://198.18.0.1/hook',
+  'https://224.0.0.1/hook',
+  'https://[ff02::1]/hook',
+  'https://240.0.0.1/hook',
+  'https://255.255.255.255/hook',
+  'https://203.0.113.10/hook',
+  'https://[2001:db8::5]/hook',
 ];
 
 describe('webhook endpoints (spec section 6)', () => {
@@ -75,7 +91,7 @@ describe('webhook endpoints (spec section 6)', () => {
 
     const second = await owner.agent
       .post(path(org.id))
-      .send({ url: 'https://[2001:db8::5]/in', events: ['member.added', 'shareholding.created'] })
+      .send({ url: 'https://[3ffe::5]/in', events: ['member.added', 'shareholding.created'] })
       .expect(201);
     expect(second.body).toMatchObject({ description: null, active: true });
 
@@ -95,7 +111,7 @@ describe('webhook endpoints (spec section 6)', () => {
         },
         {
           id: second.body.id,
-          url: 'https://[2001:db8::5]/in',
+          url: 'https://[3ffe::5]/in',
           events: ['member.added', 'shareholding.created'],
           description: null,
           active: true,
@@ -155,18 +171,33 @@ describe('webhook endpoints (spec section 6)', () => {
     const resolver = t.get<WebhookHostResolver>(WebhookHostResolver);
     const lookup = jest.spyOn(resolver, 'resolve');
     try {
-      lookup.mockResolvedValue(['203.0.113.20', '10.1.2.3']);
-      const refused = await owner.agent
-        .post(path(org.id))
-        .send({ url: 'https://hooks.acme.test/in' })
-        .expect(400);
-      expect(refused.body).toEqual(URL_REFUSED);
-      expect(refused.body.message).toContain('10.1.2.3');
+      // Refusals never tell how a name resolved: one message for a private address, a special
+      // range, a metadata address and no answer at all (issue 35, Low).
+      const answers: [string, () => void][] = [
+        ['10.1.2.3', () => lookup.mockResolvedValue(['3ffe::20', '10.1.2.3'])],
+        ['198.18.0.1', () => lookup.mockResolvedValue(['198.18.0.1'])],
+        ['169.254.169.254', () => lookup.mockResolvedValue(['169.254.169.254'])],
+        ['no address', () => lookup.mockResolvedValue([])],
+        [
+          'ENOTFOUND',
+          () =>
+            lookup.mockRejectedValue(Object.assign(new Error('not found'), { code: 'ENOTFOUND' })),
+        ],
+      ];
+      for (const [why, answer] of answers) {
+        answer();
+        const refused = await owner.agent
+          .post(path(org.id))
+          .send({ url: 'https://hooks.acme.test/in' })
+          .expect(400);
+        expect({ why, body: refused.body }).toEqual({
+          why,
+          body: { ...URL_REFUSED, message: NAME_REFUSED },
+        });
+      }
       expect(lookup).toHaveBeenCalledWith('hooks.acme.test');
-      lookup.mockRejectedValue(Object.assign(new Error('not found'), { code: 'ENOTFOUND' }));
-      await owner.agent.post(path(org.id)).send({ url: 'https://nowhere.acme.test/' }).expect(400);
       expect(await stored(org.id)).toEqual([]);
-      lookup.mockResolvedValue(['203.0.113.20', '2001:db8::20']);
+      lookup.mockResolvedValue(['3ffe::20', '2606:4700:4700::1111']);
       await owner.agent
         .post(path(org.id))
         .send({ url: 'https://hooks.acme.test/in', active: false })
@@ -186,7 +217,7 @@ describe('webhook endpoints (spec section 6)', () => {
     const res = await owner.agent
       .patch(url)
       .send({
-        url: 'https://198.51.100.4/v2',
+        url: 'https://[3ffe::4]/v2',
         events: ['organization.updated'],
         description: 'Ops',
         active: false,
@@ -194,7 +225,7 @@ describe('webhook endpoints (spec section 6)', () => {
       .expect(200);
     expect(res.body).toEqual({
       id: created.body.id,
-      url: 'https://198.51.100.4/v2',
+      url: 'https://[3ffe::4]/v2',
       events: ['organization.updated'],
       description: 'Ops',
       active: false,
@@ -206,7 +237,7 @@ describe('webhook endpoints (spec section 6)', () => {
     for (const body of [
       { url: 'http://127.0.0.1/x' },
       { url: 'http://169.254.169.254/' },
-      { url: 'gopher://198.51.100.4/' },
+      { url: 'gopher://[3ffe::4]/' },
     ]) {
       expect((await owner.agent.patch(url).send(body).expect(400)).body).toEqual(URL_REFUSED);
     }
@@ -214,7 +245,7 @@ describe('webhook endpoints (spec section 6)', () => {
       await owner.agent.patch(url).send(body).expect(400);
     }
     const cleared = await owner.agent.patch(url).send({ description: null }).expect(200);
-    expect(cleared.body).toMatchObject({ url: 'https://198.51.100.4/v2', description: null });
+    expect(cleared.body).toMatchObject({ url: 'https://[3ffe::4]/v2', description: null });
 
     // As delivery disables an endpoint that answered 410 Gone.
     await t
