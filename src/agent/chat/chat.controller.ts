@@ -65,8 +65,7 @@ export class ChatController {
   })
   @ApiOkResponse({ type: ChatView })
   @ApiForbiddenResponse({
-    description:
-      'Not a member of the organization, or the main conversation without `canViewCapTable`',
+    description: 'The organization’s main conversation, to a member without `canViewCapTable`',
   })
   @ApiNotFoundResponse({ description: 'No such conversation of the caller in this organization' })
   @ApiErrors([429, TURN_LIMITED])
