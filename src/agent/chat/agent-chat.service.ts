@@ -168,6 +168,15 @@ export class AgentChat {
           ),
         maxChars: this.env.AGENT_MAX_PROMPT_CHARS,
       });
+      if (prompt.over) {
+        if (round > 1) {
+          view.truncated = true;
+          return view;
+        }
+        throw DomainError.badRequest(
+          `the message does not fit in the prompt's bound of ${this.env.AGENT_MAX_PROMPT_CHARS} characters (AGENT_MAX_PROMPT_CHARS)`,
+        );
+      }
       const reply = await this.budgets.metered(budget, () =>
         this.llm.createMessage(
           {

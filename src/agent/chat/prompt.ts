@@ -1,5 +1,4 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { DomainError } from '../../common';
 import { SELF_PERMISSIONS, type PermissionName } from '../../organizations';
 import type { AgentConversation } from '../store/agent-conversation.entity';
 import { isPersonMessage, type StoredMessage } from '../store/conversations';
@@ -32,6 +31,11 @@ export interface Prompt {
    * turn waits for the caller's confirmation.
    */
   othersPresent: boolean;
+  /**
+   * Even the latest turn alone, its tool results left out, is over the bound (the model's own
+   * blocks of this turn, which must go back whole, are too many): nothing more can be asked.
+   */
+  over: boolean;
 }
 
 /** What stands in the prompt for a block the caller may not read. */
@@ -53,7 +57,8 @@ const LEFT_OUT = '[left out: the prompt reached its size limit]';
  *   another's);
  * - the oldest messages are left out (a whole turn at a time, so the prompt starts at a person's
  *   message) until the system text and the messages' JSON fit in `maxChars`; if the latest turn
- *   alone does not, its oldest tool results are left out. Runs of one role go as one message.
+ *   alone does not, its oldest tool results are left out (and if that is not enough, `over`).
+ *   Runs of one role go as one message.
  */
 export function buildPrompt(input: PromptInput): Prompt {
   const { window, caller } = input;
@@ -95,12 +100,7 @@ export function buildPrompt(input: PromptInput): Prompt {
     for (let i = start; i < views.length; i++) sizes[i] = sizeOf(views[i]);
   }
   const { system, othersPresent, over } = fits(start);
-  if (over > 0) {
-    throw DomainError.badRequest(
-      `the conversation's latest message is over the prompt's bound of ${input.maxChars} characters (AGENT_MAX_PROMPT_CHARS)`,
-    );
-  }
-  return { system, othersPresent, messages: merged(views.slice(start)) };
+  return { system, othersPresent, messages: merged(views.slice(start)), over: over > 0 };
 }
 
 /** The person a `user` message is theirs: stored, else the owner of a chat (older messages). */

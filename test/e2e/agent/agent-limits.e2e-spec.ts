@@ -121,8 +121,10 @@ describe('agent limits: turns, tokens, prompt size (issue 35 section 3)', () => 
     expect(tokens.remaining).toBeLessThan(TOKENS);
     expect(tokens.remaining).toBeGreaterThan(0);
 
-    // An event holds at most 4000 characters: six of them weigh ~6000 tokens.
+    // An event holds at most 4000 characters: six of them weigh ~6000 tokens, over two
+    // heartbeats at most (each takes what fits in half the prompt).
     for (let i = 0; i < 6; i++) await turns.record(org.id, `Big ${i}: ${'y'.repeat(4000)}`, 'test');
+    await turns.heartbeat(org.id);
     await turns.heartbeat(org.id);
     await turns.record(org.id, 'Another event', 'test');
     fake.reset();
@@ -131,6 +133,8 @@ describe('agent limits: turns, tokens, prompt size (issue 35 section 3)', () => 
       status: 429,
     });
     expect(fake.requests).toHaveLength(0);
+    // The refused heartbeat's events wait for the next one.
+    expect(await turns.hasPending(org.id)).toBe(true);
   });
 
   it('keeps each prompt under AGENT_MAX_PROMPT_CHARS, leaving the oldest messages out first', async () => {
@@ -176,6 +180,29 @@ describe('agent limits: turns, tokens, prompt size (issue 35 section 3)', () => 
       [conversationId],
     );
     expect(count).toBe(1);
+  });
+
+  it('keeps a heartbeat’s events and a hook run’s message within the prompt’s bound', async () => {
+    const { org } = await world();
+    const turns = t.get<HookTurns>(HookTurns);
+    for (let i = 0; i < 8; i++)
+      await turns.record(org.id, `Event ${i}: ${'e'.repeat(3990)}`, 'test');
+    await turns.heartbeat(org.id);
+    expect(promptChars(fake.lastBody())).toBeLessThanOrEqual(PROMPT_CHARS);
+    expect(JSON.stringify(fake.lastBody().messages)).toContain('Event 0:');
+    // The rest waits for the next heartbeat.
+    expect(await turns.hasPending(org.id)).toBe(true);
+
+    const other = await createOrg((await loggedInAgent(t)).agent, 'Hooked Inc.');
+    fake.reset();
+    await turns.hookRun({
+      organizationId: other.id,
+      message: `TASK ${'m'.repeat(40_000)}`,
+      name: 'big',
+      sessionKey: 'hook:big',
+    });
+    expect(promptChars(fake.lastBody())).toBeLessThanOrEqual(PROMPT_CHARS);
+    expect(JSON.stringify(fake.lastBody().messages)).toMatch(/TASK m+… \[cut/);
   });
 
   it('refuses a seeded history over AGENT_MAX_PROMPT_CHARS (400), storing nothing', async () => {
