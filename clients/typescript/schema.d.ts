@@ -2539,7 +2539,7 @@ export interface paths {
         put?: never;
         /**
          * One turn of a conversation with the agent about an organization
-         * @description The agent reads with the caller’s permissions; write and destructive tools wait as `pendingConfirmations` (writes only while AGENT_CONFIRM_WRITE_OPERATIONS is not false) until `POST /v1/agent/confirm`. A turn makes at most AGENT_MAX_TOOL_ROUNDS rounds of tools (`truncated: true` when it stopped there). `history` seeds a new conversation. Another user’s or organization’s conversation is 404; the organization’s main conversation (`mainConversationId` of the context) is any member’s. 503 when the language model cannot be reached after its retries.
+         * @description The agent reads with the caller’s permissions; write and destructive tools wait as `pendingConfirmations` (writes only while AGENT_CONFIRM_WRITE_OPERATIONS is not false) until `POST /v1/agent/confirm`. A turn makes at most AGENT_MAX_TOOL_ROUNDS rounds of tools (`truncated: true` when it stopped there). `history` seeds a new conversation (400 when it and the message would be over AGENT_MAX_PROMPT_CHARS); the prompt holds the latest messages that fit in AGENT_MAX_PROMPT_CHARS. Another user’s or organization’s conversation is 404; the organization’s main conversation (`mainConversationId` of the context) is for members holding `canViewCapTable` (403 for others). There, other members’ messages reach the model marked as theirs, tool results produced under a permission the caller lacks are withheld, and a write or destructive tool called in a turn whose prompt holds another member’s message always waits for the caller’s confirmation, whatever AGENT_CONFIRM_WRITE_OPERATIONS says. 503 when the language model cannot be reached after its retries.
          */
         post: operations["Chat_turn"];
         delete?: never;
@@ -2559,7 +2559,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm (run) or reject a pending step
-         * @description Runs the step’s route as the confirming person after checking their current permission (refused: 200 `failed` with `error`, the step decided). Steps of the main conversation may be decided by any member. A step waits AGENT_PENDING_TTL_MINUTES (default 60).
+         * @description Confirming runs the step’s route as the confirming person. Confirming or rejecting needs the permission of the step’s tool, checked now: without it 403 and the step stays pending, except that the person it was proposed to, having lost the permission, gets 200 `failed` with `error` for a confirmation (the step decided). Steps of the main conversation may be decided by its members (`canViewCapTable`). A step waits AGENT_PENDING_TTL_MINUTES (default 60).
          */
         post: operations["Chat_confirm"];
         delete?: never;
@@ -2619,7 +2619,7 @@ export interface paths {
         put?: never;
         /**
          * Start an AI-assisted onboarding (at sign-up, without a session)
-         * @description Stores the description and queues its analysis (poll `analysis-status/:onboarding`). ONBOARDING_IP_LIMIT per client address per hour, then 429 with `Retry-After` and `X-RateLimit-*`.
+         * @description Stores the description and queues its analysis (poll `analysis-status/:onboarding`). ONBOARDING_IP_LIMIT per client address (an IPv6 one by its /64) per hour, and ONBOARDING_CREATES_PER_HOUR from all clients together, then 429 with `Retry-After` and `X-RateLimit-*`. The first analysis spends the tokens shared by all onboardings not yet linked (ONBOARDING_ANONYMOUS_DAILY_TOKENS); once they are spent for the day it ends `failed` without calling the model.
          */
         post: operations["Onboarding_create"];
         delete?: never;
@@ -2759,7 +2759,7 @@ export interface paths {
         put?: never;
         /**
          * Analyse again, with the answers, the corrections and optional files
-         * @description JSON `{onboardingId}`, or a form with `onboardingId` and up to 5 PDF or CSV files (10 MiB each). Answers 200 with the onboarding: `analyzed`, or `failed` with `analysisError` when the model’s draft was not usable. The caller’s onboarding: one they linked, or an unlinked one started with their e-mail address (which this links). 403 for an unlinked one of another address, 404 for one linked to someone else, 409 when it is linked to another account of the same address.
+         * @description JSON `{onboardingId}`, or a form with `onboardingId` and up to 5 PDF or CSV files (10 MiB each). Answers 200 with the onboarding: `analyzed`, or `failed` with `analysisError` when the model’s draft was not usable. ONBOARDING_ANALYSES_PER_ONBOARDING a day; the model’s tokens are the caller’s (AGENT_ORG_DAILY_TOKENS a UTC day). The caller’s onboarding: one they linked, or an unlinked one started with their e-mail address (which this links). 403 for an unlinked one of another address, 404 for one linked to someone else, 409 when it is linked to another account of the same address.
          */
         post: operations["Onboarding_analyze"];
         delete?: never;
@@ -2839,7 +2839,7 @@ export interface paths {
         put?: never;
         /**
          * Analyse if needed, fill in defaults and build
-         * @description As `build`, but open questions do not hold it back: what the draft lacks gets a default (the name from the e-mail’s domain, USD, today’s dates, a Common class). Repeating it answers the same organization. The caller’s onboarding: one they linked, or an unlinked one started with their e-mail address (which this links). 403 for an unlinked one of another address, 404 for one linked to someone else, 409 when it is linked to another account of the same address.
+         * @description As `build`, but open questions do not hold it back: what the draft lacks gets a default (the name from the e-mail’s domain, USD, today’s dates, a Common class). Repeating it answers the same organization. An analysis it runs counts as `analyze`’s. The caller’s onboarding: one they linked, or an unlinked one started with their e-mail address (which this links). 403 for an unlinked one of another address, 404 for one linked to someone else, 409 when it is linked to another account of the same address.
          */
         post: operations["Onboarding_setup"];
         delete?: never;
@@ -6829,6 +6829,10 @@ export interface components {
             writes: components["schemas"]["LimitView"];
             /** @description Executed destructive actions per hour */
             destructive: components["schemas"]["LimitView"];
+            /** @description Chat turns per hour (AGENT_TURNS_PER_USER_PER_HOUR) */
+            turns: components["schemas"]["LimitView"];
+            /** @description The organization’s language-model tokens today (AGENT_ORG_DAILY_TOKENS, shared by its members, heartbeats and hook runs); `reset` is the next midnight UTC */
+            tokens: components["schemas"]["LimitView"];
         };
         AgentContextView: {
             organization: components["schemas"]["OrganizationSummaryView"];
@@ -6841,13 +6845,13 @@ export interface components {
             permissions: string[];
             counts: components["schemas"]["CountsView"];
             capabilities: components["schemas"]["CapabilitiesView"];
-            /** @description The caller’s agent limits now */
+            /** @description The caller’s agent limits now (the tokens: the organization’s) */
             limits: components["schemas"]["LimitsView"];
             /**
              * Format: uuid
-             * @description The organization’s shared conversation
+             * @description The organization’s shared conversation; null for a member without `canViewCapTable`, who may not take part in it
              */
-            mainConversationId: string;
+            mainConversationId: string | null;
         };
         AgentToolView: {
             /** @example list_shareholdings */
@@ -6870,7 +6874,10 @@ export interface components {
             } | null;
         };
         DraftPerson: {
-            /** @enum {string} */
+            /**
+             * @description Where the model found it: the founder's words, a document, or an answer to a question.
+             * @enum {string}
+             */
             source?: "prompt" | "document" | "answer";
             /**
              * @description Default INDIVIDUAL.
@@ -6884,9 +6891,14 @@ export interface components {
             title?: string;
             /** @description The model's own reference, unique within its list; other items point to it. */
             id: string;
+            /** @description How sure the model is of this item, from 0 to 1. */
+            confidence: number;
         };
         DraftShareClass: {
-            /** @enum {string} */
+            /**
+             * @description Where the model found it: the founder's words, a document, or an answer to a question.
+             * @enum {string}
+             */
             source?: "prompt" | "document" | "answer";
             /**
              * @description Default COMMON.
@@ -6923,9 +6935,14 @@ export interface components {
             default_id_prefix?: string;
             /** @description The model's own reference, unique within its list; other items point to it. */
             id: string;
+            /** @description How sure the model is of this item, from 0 to 1. */
+            confidence: number;
         };
         DraftShareholding: {
-            /** @enum {string} */
+            /**
+             * @description Where the model found it: the founder's words, a document, or an answer to a question.
+             * @enum {string}
+             */
             source?: "prompt" | "document" | "answer";
             /**
              * @description Decimal: a string (or a JSON number), at most 28 digits before the point and 10 after
@@ -6949,9 +6966,14 @@ export interface components {
             stock_class_id?: string;
             /** @description The model's own reference, unique within its list; other items point to it. */
             id: string;
+            /** @description How sure the model is of this item, from 0 to 1. */
+            confidence: number;
         };
         DraftOptionPlan: {
-            /** @enum {string} */
+            /**
+             * @description Where the model found it: the founder's words, a document, or an answer to a question.
+             * @enum {string}
+             */
             source?: "prompt" | "document" | "answer";
             /**
              * @description Decimal: a string (or a JSON number), at most 28 digits before the point and 10 after
@@ -6968,9 +6990,14 @@ export interface components {
             stock_class_id?: string;
             /** @description The model's own reference, unique within its list; other items point to it. */
             id: string;
+            /** @description How sure the model is of this item, from 0 to 1. */
+            confidence: number;
         };
         DraftOptionPool: {
-            /** @enum {string} */
+            /**
+             * @description Where the model found it: the founder's words, a document, or an answer to a question.
+             * @enum {string}
+             */
             source?: "prompt" | "document" | "answer";
             /**
              * @description Decimal: a string (or a JSON number), at most 28 digits before the point and 10 after
@@ -6982,9 +7009,14 @@ export interface components {
             name: string;
             /** @description The model's own reference, unique within its list; other items point to it. */
             id: string;
+            /** @description How sure the model is of this item, from 0 to 1. */
+            confidence: number;
         };
         DraftOptionGrant: {
-            /** @enum {string} */
+            /**
+             * @description Where the model found it: the founder's words, a document, or an answer to a question.
+             * @enum {string}
+             */
             source?: "prompt" | "document" | "answer";
             /**
              * @description Decimal: a string (or a JSON number), at most 28 digits before the point and 10 after
@@ -7021,9 +7053,14 @@ export interface components {
             vesting_terms_id?: string;
             /** @description The model's own reference, unique within its list; other items point to it. */
             id: string;
+            /** @description How sure the model is of this item, from 0 to 1. */
+            confidence: number;
         };
         DraftConvertible: {
-            /** @enum {string} */
+            /**
+             * @description Where the model found it: the founder's words, a document, or an answer to a question.
+             * @enum {string}
+             */
             source?: "prompt" | "document" | "answer";
             /**
              * @description CONVERTIBLE_SECURITY has no counterpart in the ledger: it is reported, not built.
@@ -7065,9 +7102,14 @@ export interface components {
             stakeholder_id: string;
             /** @description The model's own reference, unique within its list; other items point to it. */
             id: string;
+            /** @description How sure the model is of this item, from 0 to 1. */
+            confidence: number;
         };
         DraftVestingSchedule: {
-            /** @enum {string} */
+            /**
+             * @description Where the model found it: the founder's words, a document, or an answer to a question.
+             * @enum {string}
+             */
             source?: "prompt" | "document" | "answer";
             /** @example 1 */
             period_length: number;
@@ -7090,6 +7132,8 @@ export interface components {
             description?: string;
             /** @description The model's own reference, unique within its list; other items point to it. */
             id: string;
+            /** @description How sure the model is of this item, from 0 to 1. */
+            confidence: number;
         };
         DraftQuestion: {
             /** @enum {string} */
@@ -7104,7 +7148,10 @@ export interface components {
             field_path?: string;
         };
         DraftOrganization: {
-            /** @enum {string} */
+            /**
+             * @description Where the model found it: the founder's words, a document, or an answer to a question.
+             * @enum {string}
+             */
             source?: "prompt" | "document" | "answer";
             /**
              * @description An LLC's units may be fractional; a corporation's shares are whole.
@@ -7118,6 +7165,8 @@ export interface components {
             country_of_formation?: string;
             /** @description ISO 4217; every amount of the draft is in it (default USD). */
             currency?: string;
+            /** @description How sure the model is of this item, from 0 to 1. */
+            confidence: number;
         };
         OnboardingDraft: {
             people?: components["schemas"]["DraftPerson"][];
@@ -20486,7 +20535,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Requires `canViewOrganization` in the organization `{error, message}`; or refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}` */
+            /**
+             * @description The organization’s main conversation, to a member without `canViewCapTable`
+             *
+             *     Requires `canViewOrganization` in the organization `{error, message}`; or refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}`
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20517,7 +20570,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A limit of the agent was reached (tool calls per minute, writes per minute, destructive actions per hour): `Retry-After` in seconds, `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` (unix seconds) */
+            /** @description A limit of the agent was reached: the caller’s chat turns per hour (AGENT_TURNS_PER_USER_PER_HOUR), tool calls per minute or writes per minute; or, with key `agentBudgetExhausted`, the organization’s language-model tokens for the UTC day (AGENT_ORG_DAILY_TOKENS; nothing is sent to the model, `Retry-After` runs to midnight UTC). Each with `Retry-After` in seconds, `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` (unix seconds) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -20576,7 +20629,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}` */
+            /** @description The caller lacks the permission of the step’s tool; or refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20812,7 +20865,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many onboardings from this address (`Retry-After`, `X-RateLimit-*`) */
+            /** @description Too many onboardings from this address or from all (`Retry-After`, `X-RateLimit-*`) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -21240,7 +21293,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `tooManyUploads`: the caller already has UPLOAD_CONCURRENCY_PER_USER uploads in progress */
+            /**
+             * @description Too many analyses of this onboarding today, or (key `agentBudgetExhausted`) the caller’s language-model tokens for the UTC day are spent: `Retry-After`, `X-RateLimit-*`
+             *
+             *     `tooManyUploads`: the caller already has UPLOAD_CONCURRENCY_PER_USER uploads in progress
+             */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -21586,6 +21643,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many analyses of this onboarding today, or (key `agentBudgetExhausted`) the caller’s language-model tokens for the UTC day are spent: `Retry-After`, `X-RateLimit-*` */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -6,16 +6,19 @@ import { agentEnabled, loadEnv } from '../config';
 import { OcfModule } from '../ocf';
 import { OrganizationsModule } from '../organizations';
 import { AgentChat } from './chat/agent-chat.service';
+import { MemberAuthors } from './chat/member-authors';
 import { AgentSteps } from './chat/agent-steps.service';
 import { ChatController } from './chat/chat.controller';
 import { AgentContextController } from './context/agent-context.controller';
 import { AgentContext } from './context/agent-context.service';
 import { AgentLimits } from './limits/agent-limits';
+import { TokenBudgets } from './limits/token-budgets';
 import { LlmClient } from './llm/llm-client';
 import { OnboardingAnalysis } from './onboarding/onboarding-analysis.service';
 import { OnboardingBuilder } from './onboarding/onboarding-build.service';
 import { OnboardingCleanup } from './onboarding/onboarding-cleanup';
 import { SystemEventCleanup } from './store/system-event-cleanup';
+import { ConversationCleanup } from './store/conversation-cleanup';
 import { OnboardingConsumer } from './onboarding/onboarding.consumer';
 import { OnboardingController } from './onboarding/onboarding.controller';
 import { OnboardingService } from './onboarding/onboarding.service';
@@ -91,7 +94,10 @@ export class AgentModule {
         AgentTools,
         ToolRunner,
         AgentLimits,
+        TokenBudgets,
+        MemberAuthors,
         Conversations,
+        ConversationCleanup,
         AgentSteps,
         AgentChat,
         AgentContext,

@@ -1,6 +1,6 @@
 // Cross-cutting pieces every module uses: errors, the access contract, HTTP helpers, crypto,
 // logging. Common imports nothing from the domain modules.
-export { DomainError } from './errors/domain-error';
+export { DomainError, rateLimitHeaders } from './errors/domain-error';
 export type { DomainErrorKey, DomainErrorDetails } from './errors/domain-error';
 export { ERROR_CATALOGUE } from './errors/error-catalogue';
 export type { ErrorKey } from './errors/error-catalogue';

@@ -576,10 +576,53 @@ export class Env {
   @IntegerIn(1, 100)
   AGENT_MAX_TOOL_ROUNDS = 8;
 
-  /** Onboardings created through the public route per client IP per hour. */
+  /** Chat turns (each calling the model) one user may start per hour. */
+  @Transform(blankTo(60, Number))
+  @IntegerIn(1, 100_000)
+  AGENT_TURNS_PER_USER_PER_HOUR = 60;
+
+  /**
+   * Input and output tokens (the provider's `usage`) the agent may spend per organization per UTC
+   * day: chat turns, heartbeats and hook runs; a founder's onboarding analyses count per user.
+   */
+  @Transform(blankTo(2_000_000, Number))
+  @IntegerIn(1)
+  AGENT_ORG_DAILY_TOKENS = 2_000_000;
+
+  /** Characters of one prompt: system text, stored messages and tool results (oldest left out). */
+  @Transform(blankTo(200_000, Number))
+  @IntegerIn(25_000, 10_000_000)
+  AGENT_MAX_PROMPT_CHARS = 200_000;
+
+  /** Conversations one user keeps; starting one more deletes their least recently used. */
+  @Transform(blankTo(200, Number))
+  @IntegerIn(1, 100_000)
+  AGENT_MAX_CONVERSATIONS_PER_USER = 200;
+
+  /** Days after its last message a conversation is deleted by the daily clean-up. */
+  @Transform(blankTo(90, Number))
+  @IntegerIn(1, 36_500)
+  AGENT_CONVERSATION_RETENTION_DAYS = 90;
+
+  /** Onboardings created through the public route per client IP (IPv6: per /64) per hour. */
   @Transform(blankTo(10, Number))
   @IntegerIn(1)
   ONBOARDING_IP_LIMIT = 10;
+
+  /** Onboardings created through the public route per hour, all clients together. */
+  @Transform(blankTo(200, Number))
+  @IntegerIn(1)
+  ONBOARDING_CREATES_PER_HOUR = 200;
+
+  /** Analyses one onboarding may ask for (analyze, setup) per day. */
+  @Transform(blankTo(5, Number))
+  @IntegerIn(1, 1000)
+  ONBOARDING_ANALYSES_PER_ONBOARDING = 5;
+
+  /** Tokens per UTC day of the analyses of onboardings no user has linked yet, all together. */
+  @Transform(blankTo(20_000_000, Number))
+  @IntegerIn(1)
+  ONBOARDING_ANONYMOUS_DAILY_TOKENS = 20_000_000;
 
   // Team messaging (a Mattermost server, REST API v4): on when CHAT_URL and CHAT_ADMIN_TOKEN are set.
 

@@ -8,10 +8,11 @@ import { OrganizationsDirectory, SELF_PERMISSIONS } from '../../organizations';
 import { AgentLimits } from '../limits/agent-limits';
 import { AgentConversation } from '../store/agent-conversation.entity';
 import { AgentStep } from '../store/agent-step.entity';
-import { Conversations } from '../store/conversations';
+import { Conversations, MAIN_CONVERSATION_PERMISSION } from '../store/conversations';
 import { TOOLS, ToolDefinition } from '../tools/tool-catalogue';
 import { outputText, ToolRunner } from '../tools/tool-runner';
 import { ConfirmView, PendingConfirmationView } from './chat.view';
+import { MemberAuthors } from './member-authors';
 import { untrusted } from './untrusted';
 
 const SUMMARY_CHARS = 500;
@@ -27,6 +28,7 @@ export class AgentSteps {
     private readonly runner: ToolRunner,
     private readonly limits: AgentLimits,
     private readonly directory: OrganizationsDirectory,
+    private readonly authors: MemberAuthors,
     private readonly env: Env,
   ) {}
 
@@ -69,9 +71,11 @@ export class AgentSteps {
   }
 
   /**
-   * A person's decision on a step: rejected, or run as that person after their current
-   * permission is checked again (a refusal then decides it as `failed`). The conversation gets
-   * the outcome, which the model reads on its next turn.
+   * A person's decision on a step: rejected, or run as that person. Either needs the step's tool
+   * permission, checked now: without it the step is not theirs to decide (403, it stays pending
+   * for someone who may), except that the person it was proposed to, having lost the permission
+   * since, sees their confirmation decide it as `failed`. The conversation gets the outcome,
+   * which the model reads on its next turn.
    */
   async decide(
     req: Request,
@@ -88,15 +92,21 @@ export class AgentSteps {
     if (step.status !== 'pending') throw DomainError.conflict(`the step is already ${step.status}`);
     if (step.expiresAt.getTime() <= Date.now()) throw DomainError.conflict('the step has expired');
     const tool = TOOLS.find((t) => t.name === step.tool)!;
+    const permitted = await this.permitted(userId, step.organizationId, tool);
+    if (!permitted && !(confirmed && step.proposedBy === userId)) {
+      throw DomainError.forbidden(
+        `deciding this step requires ${tool.permission}, which you do not hold here`,
+      );
+    }
     if (!confirmed) {
       await this.settle(step, userId, { status: 'rejected' });
-      await this.tell(conversation, step, 'was rejected by the person; it did not run');
+      await this.tell(conversation, step, userId, 'was rejected by the person; it did not run');
       return { stepId, status: 'rejected' };
     }
-    if (!(await this.permitted(userId, step.organizationId, tool))) {
+    if (!permitted) {
       const error = `requires ${tool.permission}, which the confirming person does not hold`;
       await this.settle(step, userId, { status: 'failed', error });
-      await this.tell(conversation, step, `failed: ${error}`);
+      await this.tell(conversation, step, userId, `failed: ${error}`);
       return { stepId, status: 'failed', error };
     }
     // Refused by the limit: the step stays pending, to be confirmed later.
@@ -116,7 +126,13 @@ export class AgentSteps {
       result: { status: outcome.status, body: outcome.body } as never,
       error: outcome.error ?? null,
     });
-    await this.tell(conversation, step, `was confirmed and run: ${outputText(outcome)}`);
+    await this.tell(
+      conversation,
+      step,
+      userId,
+      `was confirmed and run: ${outputText(outcome)}`,
+      tool.permission,
+    );
     return {
       stepId,
       status,
@@ -124,11 +140,14 @@ export class AgentSteps {
     };
   }
 
-  /** The caller's own chat, or the main conversation of an organization they belong to. */
+  /** The caller's own chat, or the main conversation of an organization they take part in. */
   private async mayDecide(conversation: AgentConversation, userId: string): Promise<boolean> {
     if (conversation.kind === 'chat') return conversation.userId === userId;
     if (conversation.kind !== 'main') return false;
-    const member = await this.directory.organizationsPermitting(userId, 'canViewOrganization');
+    const member = await this.directory.organizationsPermitting(
+      userId,
+      MAIN_CONVERSATION_PERMISSION,
+    );
     return member.includes(conversation.organizationId);
   }
 
@@ -158,12 +177,24 @@ export class AgentSteps {
     if (affected !== 1) throw DomainError.conflict('the step was decided meanwhile');
   }
 
-  private async tell(conversation: AgentConversation, step: AgentStep, what: string) {
-    await this.conversations.append(conversation.id, 'user', [
-      {
-        type: 'text',
-        text: untrusted(`step:${step.tool}`, `Step ${step.id} (${step.tool}) ${what}.`),
-      },
-    ]);
+  /** The decision, as the decider's message; a run's answer keeps its tool's permission. */
+  private async tell(
+    conversation: AgentConversation,
+    step: AgentStep,
+    userId: string,
+    what: string,
+    permission: string | null = null,
+  ) {
+    await this.conversations.append(
+      conversation.id,
+      'user',
+      [
+        {
+          type: 'text',
+          text: untrusted(`step:${step.tool}`, `Step ${step.id} (${step.tool}) ${what}.`),
+        },
+      ],
+      { ...(await this.authors.of(step.organizationId, userId)), permissions: [permission] },
+    );
   }
 }

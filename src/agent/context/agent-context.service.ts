@@ -5,6 +5,7 @@ import { AccessContext, DomainError } from '../../common';
 import { readTally } from '../../cap-table';
 import { OrganizationsDirectory } from '../../organizations';
 import { AgentLimits } from '../limits/agent-limits';
+import { TokenBudgets } from '../limits/token-budgets';
 import { Conversations } from '../store/conversations';
 import { AgentTools } from '../tools/agent-tools.service';
 import { AgentContextView } from './agent-context.view';
@@ -16,18 +17,20 @@ export class AgentContext {
     private readonly directory: OrganizationsDirectory,
     private readonly tools: AgentTools,
     private readonly limits: AgentLimits,
+    private readonly budgets: TokenBudgets,
     private readonly conversations: Conversations,
   ) {}
 
   async of(access: AccessContext): Promise<AgentContextView> {
     const organizationId = access.organizationId!;
-    const [organization, members, tally, tools, limits, main] = await Promise.all([
+    const [organization, members, tally, tools, limits, tokens, main] = await Promise.all([
       this.directory.organization(organizationId),
       this.directory.currentMembers(organizationId),
       readTally(this.dataSource.manager, organizationId),
       this.tools.forCaller(access),
       this.limits.state(access.userId),
-      this.conversations.mainId(organizationId),
+      this.budgets.state(this.budgets.organization(organizationId)),
+      this.conversations.mainIdFor(access),
     ]);
     if (!organization) throw DomainError.notFound();
     return {
@@ -49,7 +52,7 @@ export class AgentContext {
         confirmWrites: this.tools.requiresConfirmation({ kind: 'write' }),
         tools: tools.filter((t) => t.allowed).map((t) => t.name),
       },
-      limits,
+      limits: { ...limits, tokens },
       mainConversationId: main,
     };
   }

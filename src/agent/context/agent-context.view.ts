@@ -20,6 +20,20 @@ class LimitsView {
 
   @ApiProperty({ type: LimitView, description: 'Executed destructive actions per hour' })
   destructive: LimitView;
+
+  @ApiProperty({
+    type: LimitView,
+    description: 'Chat turns per hour (AGENT_TURNS_PER_USER_PER_HOUR)',
+  })
+  turns: LimitView;
+
+  @ApiProperty({
+    type: LimitView,
+    description:
+      'The organization’s language-model tokens today (AGENT_ORG_DAILY_TOKENS, shared by its ' +
+      'members, heartbeats and hook runs); `reset` is the next midnight UTC',
+  })
+  tokens: LimitView;
 }
 
 class CapabilitiesView {
@@ -76,9 +90,19 @@ export class AgentContextView {
   @ApiProperty({ type: CapabilitiesView })
   capabilities: CapabilitiesView;
 
-  @ApiProperty({ type: LimitsView, description: 'The caller’s agent limits now' })
+  @ApiProperty({
+    type: LimitsView,
+    description: 'The caller’s agent limits now (the tokens: the organization’s)',
+  })
   limits: LimitsView;
 
-  @ApiProperty({ format: 'uuid', description: 'The organization’s shared conversation' })
-  mainConversationId: string;
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description:
+      'The organization’s shared conversation; null for a member without `canViewCapTable`, ' +
+      'who may not take part in it',
+  })
+  mainConversationId: string | null;
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Env } from '../../config';
 import { AgentChat } from '../chat/agent-chat.service';
 import { untrusted } from '../chat/untrusted';
 import { Conversations } from '../store/conversations';
@@ -47,7 +48,13 @@ export class HookTurns {
     private readonly chat: AgentChat,
     private readonly conversations: Conversations,
     private readonly events: SystemEvents,
+    private readonly env: Env,
   ) {}
+
+  /** Characters a hook's message may take of the prompt: half, the rest for what it leads to. */
+  private get messageChars(): number {
+    return Math.floor(this.env.AGENT_MAX_PROMPT_CHARS / 2);
+  }
 
   /** A system event for the main conversation; false when an identical one is pending. */
   record(organizationId: string, text: string, source: string): Promise<boolean> {
@@ -64,8 +71,20 @@ export class HookTurns {
 
   /** One heartbeat; null when no event was pending (then nothing runs). */
   async heartbeat(organizationId: string): Promise<HeartbeatOutcome | null> {
-    const events = await this.events.take(organizationId);
-    if (!events.length) return null;
+    const taken = await this.events.take(organizationId);
+    if (!taken.length) return null;
+    // As many as the prompt has room for (at least one: an event is at most 4000 characters);
+    // the others wait for the next heartbeat.
+    const events: typeof taken = [];
+    let chars = 0;
+    for (const e of taken) {
+      chars += 'System: \n'.length + e.text.length;
+      if (events.length && chars > this.messageChars) break;
+      events.push(e);
+    }
+    for (const e of taken.slice(events.length)) {
+      await this.events.record(organizationId, e.text, e.source);
+    }
     const main = await this.conversations.main(organizationId);
     const before = await this.conversations.lastSequence(main.id);
     const lines = events.map((e) => `System: ${e.text}`).join('\n');
@@ -104,7 +123,12 @@ export class HookTurns {
         caller,
         access,
         conversation,
-        message: [{ type: 'text', text: untrusted(`hook:${run.name}`, run.message) }],
+        message: [
+          {
+            type: 'text',
+            text: untrusted(`hook:${run.name}`, cut(run.message, this.messageChars)),
+          },
+        ],
         proposeAll: true,
         stepsIn: main,
         budget: hookBudget(run.organizationId),
@@ -126,6 +150,12 @@ export class HookTurns {
     return this.conversations.setLastChannel(conversationId, channel);
   }
 }
+
+/** A hook's message within the prompt's room for it, said to be cut when it is. */
+const cut = (text: string, chars: number) =>
+  text.length <= chars
+    ? text
+    : `${text.slice(0, chars)}… [cut: the message is ${text.length} characters]`;
 
 /** The limits a hook's turns spend: the organization's, not a person's. */
 const hookBudget = (organizationId: string) => `hooks:${organizationId}`;

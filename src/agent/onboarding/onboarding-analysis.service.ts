@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ApiDocument, DomainError } from '../../common';
+import { TokenBudgets } from '../limits/token-budgets';
 import { LlmClient } from '../llm';
-import { componentSchema } from '../tools/tool-schemas';
-import { validateDraft } from './draft';
+import { draftInputSchema, DraftInputSchema, validateDraft } from './draft';
 import { checkStored } from './onboarding-check';
 import { analysisMessage, ANALYST_PROMPT, AnalysisFile, DRAFT_TOOL } from './onboarding-prompt';
 import { checkQuestions, mergeQuestions, modelQuestions } from './onboarding-questions';
@@ -11,9 +11,6 @@ import { applyCorrection, labelOf } from './onboarding-showcase';
 import type { AgentOnboarding } from './store/onboarding.entity';
 import { AnalysisOutcome, Onboardings } from './store/onboardings';
 import { storeDraft } from './store/stored-draft';
-
-/** The schema the model's draft must follow, as published in the API document. */
-export const DRAFT_SCHEMA = 'OnboardingDraft';
 
 const DRAFT_TOOL_DESCRIPTION =
   'Records the draft cap table of the company: the organization and one list per kind of ' +
@@ -33,12 +30,31 @@ export class OnboardingAnalysis {
     private readonly llm: LlmClient,
     private readonly document: ApiDocument,
     private readonly store: Onboardings,
+    private readonly budgets: TokenBudgets,
   ) {}
+
+  private schema?: Promise<DraftInputSchema>;
+
+  /**
+   * The tool's input schema: derived from the draft's validation (what the model records is
+   * exactly what validateDraft accepts), described as the API document describes the draft.
+   */
+  private inputSchema(): Promise<DraftInputSchema> {
+    return (this.schema ??= this.document.get().then((doc) => {
+      const schemas = (doc.components?.schemas ?? {}) as Record<
+        string,
+        { properties?: Record<string, { description?: string }> }
+      >;
+      return draftInputSchema((cls, property) => schemas[cls]?.properties?.[property]?.description);
+    }));
+  }
 
   /**
    * Runs one analysis; the row afterwards. 409 once the organization is built. When the model
    * cannot be reached (503) the row is `failed`, or back to `pending` when `retrying` (the
-   * queue tries again).
+   * queue tries again); a spent token budget (429 `agentBudgetExhausted`) makes it `failed`, as
+   * no retry within the day would pass. The model's tokens are the linked user's, or, before
+   * anyone linked it, those all unlinked onboardings share (TokenBudgets).
    */
   async run(id: string, files: AnalysisFile[] = [], retrying = false): Promise<AgentOnboarding> {
     const run = randomUUID();
@@ -52,7 +68,7 @@ export class OnboardingAnalysis {
       outcome = await this.analyse(row, files);
     } catch (err) {
       await this.store.finishAnalysis(id, run, {
-        status: retrying ? 'pending' : 'failed',
+        status: retrying && !isBudgetExhausted(err) ? 'pending' : 'failed',
         analysisError: err instanceof DomainError ? err.message : 'the analysis failed',
         draft: row.draft,
         questions: row.questions,
@@ -64,14 +80,18 @@ export class OnboardingAnalysis {
   }
 
   private async analyse(row: AgentOnboarding, files: AnalysisFile[]): Promise<AnalysisOutcome> {
-    const schema = componentSchema(await this.document.get(), DRAFT_SCHEMA);
-    if (!schema) throw new Error(`the API document has no ${DRAFT_SCHEMA} schema`);
-    const message = await this.llm.createMessage({
-      system: ANALYST_PROMPT,
-      messages: [analysisMessage(row, files)],
-      tools: [{ name: DRAFT_TOOL, description: DRAFT_TOOL_DESCRIPTION, input_schema: schema }],
-      tool_choice: { type: 'tool', name: DRAFT_TOOL },
-    });
+    const schema = await this.inputSchema();
+    const budget = row.linkedUserId
+      ? this.budgets.user(row.linkedUserId)
+      : this.budgets.anonymousOnboarding();
+    const message = await this.budgets.metered(budget, () =>
+      this.llm.createMessage({
+        system: ANALYST_PROMPT,
+        messages: [analysisMessage(row, files)],
+        tools: [{ name: DRAFT_TOOL, description: DRAFT_TOOL_DESCRIPTION, input_schema: schema }],
+        tool_choice: { type: 'tool', name: DRAFT_TOOL },
+      }),
+    );
     const failed = (analysisError: string): AnalysisOutcome => ({
       status: 'failed',
       analysisError,
@@ -103,3 +123,7 @@ export class OnboardingAnalysis {
     };
   }
 }
+
+/** The day's tokens are spent: trying again before midnight UTC cannot pass. */
+export const isBudgetExhausted = (err: unknown) =>
+  err instanceof DomainError && err.key === 'agentBudgetExhausted';

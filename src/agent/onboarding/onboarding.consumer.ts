@@ -2,7 +2,7 @@ import { OnQueueFailed, Process, Processor } from '@nestjs/bull';
 import { Logger } from '@nestjs/common';
 import type { Job } from 'bull';
 import { ONBOARDING_ANALYSIS, QueueName } from '../../events';
-import { OnboardingAnalysis } from './onboarding-analysis.service';
+import { isBudgetExhausted, OnboardingAnalysis } from './onboarding-analysis.service';
 
 /** The first analysis of an onboarding, queued when it is created (the founder signs up meanwhile). */
 @Processor(QueueName.AgentOnboarding)
@@ -14,7 +14,16 @@ export class OnboardingConsumer {
   @Process(ONBOARDING_ANALYSIS.name)
   async analyse(job: Job<{ onboardingId: string }>): Promise<void> {
     const retrying = job.attemptsMade + 1 < ONBOARDING_ANALYSIS.options.attempts;
-    await this.analysis.run(job.data.onboardingId, [], retrying);
+    try {
+      await this.analysis.run(job.data.onboardingId, [], retrying);
+    } catch (err) {
+      // The row says so (`failed`); the founder analyses again, on their own budget once linked.
+      if (isBudgetExhausted(err)) {
+        this.logger.warn(`onboarding analysis ${job.id}: ${(err as Error).message}`);
+        return;
+      }
+      throw err;
+    }
   }
 
   @OnQueueFailed()

@@ -52,6 +52,13 @@ const Mine = (notFound = 'No such onboarding, or linked to another user') =>
     ApiNotFoundResponse({ description: notFound }),
   );
 
+const ANALYSES =
+  'ONBOARDING_ANALYSES_PER_ONBOARDING a day; the model’s tokens are the caller’s ' +
+  '(AGENT_ORG_DAILY_TOKENS a UTC day).';
+const ANALYSIS_LIMITED =
+  'Too many analyses of this onboarding today, or (key `agentBudgetExhausted`) the caller’s ' +
+  'language-model tokens for the UTC day are spent: `Retry-After`, `X-RateLimit-*`';
+
 const BUILD_ERRORS = [
   409,
   'Not analysed yet, the analysis failed, or (build) a required question is unanswered',
@@ -87,11 +94,17 @@ export class OnboardingController {
     summary: 'Start an AI-assisted onboarding (at sign-up, without a session)',
     description:
       'Stores the description and queues its analysis (poll `analysis-status/:onboarding`). ' +
-      'ONBOARDING_IP_LIMIT per client address per hour, then 429 with `Retry-After` and ' +
-      '`X-RateLimit-*`.',
+      'ONBOARDING_IP_LIMIT per client address (an IPv6 one by its /64) per hour, and ' +
+      'ONBOARDING_CREATES_PER_HOUR from all clients together, then 429 with `Retry-After` and ' +
+      '`X-RateLimit-*`. The first analysis spends the tokens shared by all onboardings not yet ' +
+      'linked (ONBOARDING_ANONYMOUS_DAILY_TOKENS); once they are spent for the day it ends ' +
+      '`failed` without calling the model.',
   })
   @ApiCreatedResponse({ type: OnboardingView })
-  @ApiErrors([429, 'Too many onboardings from this address (`Retry-After`, `X-RateLimit-*`)'])
+  @ApiErrors([
+    429,
+    'Too many onboardings from this address or from all (`Retry-After`, `X-RateLimit-*`)',
+  ])
   create(@Req() req: Request, @Body() dto: CreateOnboardingDto): Promise<OnboardingView> {
     return this.onboarding.create(clientIp(req), dto);
   }
@@ -177,10 +190,11 @@ export class OnboardingController {
     description:
       `JSON \`{onboardingId}\`, or a form with \`onboardingId\` and up to 5 PDF or CSV files ` +
       `(10 MiB each). Answers 200 with the onboarding: \`analyzed\`, or \`failed\` with ` +
-      `\`analysisError\` when the model’s draft was not usable. ${MINE}`,
+      `\`analysisError\` when the model’s draft was not usable. ${ANALYSES} ${MINE}`,
   })
   @ApiOkResponse({ type: OnboardingView })
   @ApiConflictResponse({ description: 'The organization is already built' })
+  @ApiErrors([429, ANALYSIS_LIMITED])
   @ApiKeyedErrors('agentUnavailable')
   @Mine()
   // What the model records (tool `record_onboarding_draft`), and the showcase's fields follow.
@@ -255,10 +269,10 @@ export class OnboardingController {
     description:
       'As `build`, but open questions do not hold it back: what the draft lacks gets a default ' +
       '(the name from the e-mail’s domain, USD, today’s dates, a Common class). Repeating it ' +
-      `answers the same organization. ${MINE}`,
+      `answers the same organization. An analysis it runs counts as \`analyze\`’s. ${MINE}`,
   })
   @ApiOkResponse({ type: BuildView })
-  @ApiErrors(BUILD_ERRORS)
+  @ApiErrors(BUILD_ERRORS, [429, ANALYSIS_LIMITED])
   @ApiKeyedErrors('invalidFields', 'agentUnavailable')
   @Mine()
   setup(@CurrentUserId() userId: string, @Body() dto: OnboardingIdDto): Promise<BuildView> {

@@ -36,7 +36,8 @@ const COMPLETE = new Set(['analyzed', 'building', 'built', 'completed']);
 const EDITABLE = new Set(['analyzed', 'failed', 'pending', 'analyzing']);
 
 /**
- * AI-assisted onboarding. Created without a session at sign-up (limited per client address), it
+ * AI-assisted onboarding. Created without a session at sign-up (limited per client address and
+ * for all clients together; its analyses per onboarding and by token budgets), it
  * is readable by anyone holding its id until a user links it; from then on it is that user's
  * alone (404 to anyone else). Linking, and every authenticated route on an unlinked onboarding
  * (which links it), needs a session whose e-mail is the one given at creation (403 otherwise).
@@ -93,6 +94,7 @@ export class OnboardingService {
 
   async analyze(userId: string, id: string, files: AnalysisFile[]): Promise<OnboardingView> {
     await this.claim(userId, id);
+    await this.limits.consumeOnboardingAnalysis(id);
     return view(await this.analysis.run(id, files));
   }
 
@@ -135,6 +137,7 @@ export class OnboardingService {
   async setup(userId: string, id: string): Promise<BuildView> {
     const row = await this.claim(userId, id);
     if (!row.organizationId && (!row.draft || row.status !== 'analyzed')) {
+      await this.limits.consumeOnboardingAnalysis(id);
       await this.analysis.run(id);
     }
     const user = await this.sessionUser(userId);

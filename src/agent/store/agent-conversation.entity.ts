@@ -20,6 +20,7 @@ export type ConversationKind = (typeof CONVERSATION_KINDS)[number];
   where: `kind = 'hook'`,
 })
 @Index('agent_conversation_user_idx', ['userId', 'organizationId'])
+@Index('agent_conversation_updated_idx', ['updated'])
 export class AgentConversation {
   @PrimaryGeneratedColumn('uuid')
   id: string;
@@ -45,6 +46,7 @@ export class AgentConversation {
   @CreateDateColumn({ type: 'timestamptz' })
   created: Date;
 
+  /** Its last use: a message added (the daily clean-up deletes it once idle long enough). */
   @UpdateDateColumn({ type: 'timestamptz' })
   updated: Date;
 

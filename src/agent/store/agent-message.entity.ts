@@ -33,6 +33,27 @@ export class AgentMessage {
   @Column({ type: 'jsonb' })
   content: unknown[];
 
+  /**
+   * The person whose turn stored a `user` message (their words, their tools' results, their
+   * decision on a step); null for the model's and for messages stored before it was kept.
+   */
+  @Column({ type: 'uuid', nullable: true })
+  authorId: string | null;
+
+  /** Their member name and role name then: the model reads other members' words as theirs. */
+  @Column({ type: 'varchar', length: 200, nullable: true })
+  authorName: string | null;
+
+  @Column({ type: 'varchar', length: 100, nullable: true })
+  authorRole: string | null;
+
+  /**
+   * Beside `content`, block by block: the permission a block's data was produced under (a tool's
+   * route permission), null for a block anyone in the conversation may read.
+   */
+  @Column({ type: 'jsonb', nullable: true })
+  permissions: (string | null)[] | null;
+
   @CreateDateColumn({ type: 'timestamptz' })
   created: Date;
 

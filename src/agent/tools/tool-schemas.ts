@@ -81,9 +81,3 @@ export function inputSchemaOf(doc: OpenAPIObject, tool: ToolDefinition): InputSc
   }
   return { type: 'object', properties, required, additionalProperties: false };
 }
-
-/** A named schema of the document's components, its `$ref`s resolved (a tool's whole input). */
-export function componentSchema(doc: OpenAPIObject, name: string): InputSchema | undefined {
-  const schema = doc.components?.schemas?.[name];
-  return schema ? (resolve(doc, schema) as InputSchema) : undefined;
-}

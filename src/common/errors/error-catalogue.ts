@@ -42,6 +42,8 @@ export const ERROR_CATALOGUE = {
   webhookUrlNotAllowed: { wire: 'webhookUrlNotAllowed', status: 400 },
   // The language model of the agent gave no answer (after its retries): try again later.
   agentUnavailable: { wire: 'agentUnavailable', status: 503 },
+  // The agent's daily budget of language-model tokens (an organization's, or an onboarding's) is spent.
+  agentBudgetExhausted: { wire: 'agentBudgetExhausted', status: 429 },
   // Team messaging: not configured, or the messaging server failed a session or a member sync.
   chatNotConfigured: { wire: 'chatNotConfigured', status: 500 },
   chatProvisioningFailed: { wire: 'chatProvisioningFailed', status: 500 },

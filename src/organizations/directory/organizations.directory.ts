@@ -11,6 +11,8 @@ import { OrganizationType } from '../organizations/organization.entity';
 import { OrganizationView, toOrganizationView } from '../organizations/organization.view';
 import { OrganizationRepository } from '../organizations/organization.repository';
 import { PermissionService } from '../permissions/permission.service';
+import { roleName } from '../roles/role-lookup';
+import { RoleRepository } from '../roles/role.repository';
 import type { PermissionName } from '../permissions/permissions';
 
 export interface OrganizationFacts {
@@ -39,7 +41,19 @@ export class OrganizationsDirectory {
     private readonly organizations: OrganizationRepository,
     private readonly members: MemberRepository,
     private readonly permissions: PermissionService,
+    private readonly roles: RoleRepository,
   ) {}
+
+  /** The user's active member record here, as others know them: its name and its role's name. */
+  async memberLabel(
+    organizationId: string,
+    userId: string,
+  ): Promise<{ name: string; role: string | null } | null> {
+    const [member] = await this.members.findManyBy({ organizationId, userId, status: 'active' });
+    if (!member) return null;
+    const role = await this.roles.findUsable(organizationId, member.roleId);
+    return { name: member.name, role: role && roleName(role) };
+  }
 
   /**
    * The organizations in which the user is an active member whose role holds the permission (the

@@ -1,6 +1,8 @@
 // The onboarding draft: what a language model proposes, checked and built as the OCF import does.
 export * from './onboarding-draft.dto';
 export { validateDraft, MAX_DRAFT_ERRORS } from './draft-validation';
+export { draftInputSchema } from './draft-schema';
+export type { Describe, DraftInputSchema } from './draft-schema';
 export * from './draft-collections';
 export { coerceField } from './draft-corrections';
 export { DRAFT_FILE, draftLocation, draftPackage, schemaProblems } from './draft-to-ocf';

@@ -90,8 +90,12 @@ function AtMostOne(): PropertyDecorator {
 const Fraction = () =>
   applyDecorators(DecimalField({ optional: true, example: '0.2' }), AtMostOne());
 
-/** What every proposal carries: how sure the model is, and where it read it. */
-class Proposed {
+/**
+ * What every proposal carries: how sure the model is, and where it read it. Exported so that the
+ * published schema shows these inherited fields too (the document's generator skips a class it
+ * cannot import).
+ */
+export class Proposed {
   /** How sure the model is of this item, from 0 to 1. */
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @Min(0)
