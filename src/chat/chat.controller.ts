@@ -10,6 +10,7 @@ import {
 import {
   Access,
   AccessContext,
+  ApiErrors,
   ApiKeyedErrors,
   Authenticated,
   CurrentUserId,
@@ -31,7 +32,12 @@ import { GatewayTokenGuard } from './gateway-token.guard';
 
 const GATEWAY =
   'For the messaging gateway: `Authorization: Bearer CHAT_GATEWAY_TOKEN` (401 otherwise, and ' +
-  'always while the variable is unset).';
+  'always while the variable is unset). 10 failed tokens from one client address within 15 ' +
+  'minutes: 429 for every request from it until the window ends.';
+const THROTTLED: [number, string] = [
+  429,
+  'Too many failed gateway tokens from this address (`Retry-After`, `X-RateLimit-*`)',
+];
 
 /** Team messaging (spec 4.3): outside `/v1`, as the messaging product's clients expect. */
 @ApiTags('chat')
@@ -106,6 +112,7 @@ export class ChatController {
   @ApiOkResponse({ type: TeamMappingView })
   @ApiUnauthorizedResponse({ description: 'No or a wrong gateway token `{error, message}`' })
   @ApiNotFoundResponse({ description: 'No organization has this team' })
+  @ApiErrors(THROTTLED)
   teamMapping(@Param('teamId') teamId: string): Promise<TeamMappingView> {
     return this.sessions.organizationOfTeam(teamId);
   }
@@ -120,6 +127,7 @@ export class ChatController {
   })
   @ApiOkResponse({ type: UserMappingView })
   @ApiUnauthorizedResponse({ description: 'No or a wrong gateway token `{error, message}`' })
+  @ApiErrors(THROTTLED)
   userMapping(@Param('chatUserId') chatUserId: string): Promise<UserMappingView> {
     return this.sessions.userOfChatUser(chatUserId);
   }
