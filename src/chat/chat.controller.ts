@@ -66,8 +66,11 @@ export class ChatController {
     summary: 'A messaging session in the organization’s team',
     description:
       'Makes (or finds) the caller’s chat user, a personal access token, the organization’s ' +
-      'team with its default channels and the caller’s membership in it; idempotent, and ' +
-      'concurrent calls make one of each. The token is shown here only.',
+      'team (an unpredictable name) with its default channels and its private channel, and ' +
+      'the caller’s membership in the team (and in the private channel, where the agent ' +
+      'posts, when their role holds canViewCapTable); idempotent, and concurrent calls make ' +
+      'one of each. A chat account with the caller’s e-mail that is a system admin’s is never ' +
+      'taken over (500 chatProvisioningFailed). The token is shown here only.',
   })
   @ApiOkResponse({ type: ChatSessionView })
   @ApiKeyedErrors('chatNotConfigured', 'chatProvisioningFailed')
@@ -82,8 +85,9 @@ export class ChatController {
     summary: 'Bring the organization’s team in step with its members',
     description:
       'Every active member with a user account joins the team; team members mapped to users ' +
-      'who are no longer members leave it (chat users the service did not map stay). Member ' +
-      'changes are also synced as they happen, through the event queue.',
+      'who are no longer members leave it (chat users the service did not map stay). The ' +
+      'private channel keeps the members whose role holds canViewCapTable and no one else. ' +
+      'Member changes are also synced as they happen, through the event queue.',
   })
   @ApiOkResponse({ type: SyncView })
   @ApiKeyedErrors('chatNotConfigured', 'chatSyncFailed')
