@@ -2899,7 +2899,7 @@ export interface paths {
         put?: never;
         /**
          * A messaging session in the organization’s team
-         * @description Makes (or finds) the caller’s chat user, a personal access token, the organization’s team with its default channels and the caller’s membership in it; idempotent, and concurrent calls make one of each. The token is shown here only.
+         * @description Makes (or finds) the caller’s chat user, a personal access token, the organization’s team (an unpredictable name) with its default channels and its private channel, and the caller’s membership in the team (and in the private channel, where the agent posts, when their role holds canViewCapTable); idempotent, and concurrent calls make one of each. A chat account with the caller’s e-mail that is a system admin’s is never taken over (500 chatProvisioningFailed). The token is shown here only.
          */
         post: operations["Chat_session"];
         delete?: never;
@@ -2919,7 +2919,7 @@ export interface paths {
         put?: never;
         /**
          * Bring the organization’s team in step with its members
-         * @description Every active member with a user account joins the team; team members mapped to users who are no longer members leave it (chat users the service did not map stay). Member changes are also synced as they happen, through the event queue.
+         * @description Every active member with a user account joins the team; team members mapped to users who are no longer members leave it (chat users the service did not map stay). The private channel keeps the members whose role holds canViewCapTable and no one else. Member changes are also synced as they happen, through the event queue.
          */
         post: operations["Chat_syncOrganization"];
         delete?: never;
@@ -2957,7 +2957,7 @@ export interface paths {
         };
         /**
          * The organization of a messaging team
-         * @description For the messaging gateway: `Authorization: Bearer CHAT_GATEWAY_TOKEN` (401 otherwise, and always while the variable is unset).
+         * @description For the messaging gateway: `Authorization: Bearer CHAT_GATEWAY_TOKEN` (401 otherwise, and always while the variable is unset). 10 failed tokens from one client address within 15 minutes: 429 for every request from it until the window ends.
          */
         get: operations["Chat_teamMapping"];
         put?: never;
@@ -2977,7 +2977,7 @@ export interface paths {
         };
         /**
          * The Ledgerline user of a messaging user
-         * @description `{userId: null}` when none is mapped. For the messaging gateway: `Authorization: Bearer CHAT_GATEWAY_TOKEN` (401 otherwise, and always while the variable is unset).
+         * @description `{userId: null}` when none is mapped. For the messaging gateway: `Authorization: Bearer CHAT_GATEWAY_TOKEN` (401 otherwise, and always while the variable is unset). 10 failed tokens from one client address within 15 minutes: 429 for every request from it until the window ends.
          */
         get: operations["Chat_userMapping"];
         put?: never;
@@ -7311,7 +7311,7 @@ export interface components {
             /** @description A personal access token of the user's chat account (shown here only). */
             token: string;
             baseUrl: string;
-            /** @description The organization's team (`org-<id without dashes>`). */
+            /** @description The organization's team (`org-` and 32 random hex characters, chosen when it was made). */
             teamName: string;
             /** @description The user's id on the messaging server. */
             chatUserId: string;
@@ -22064,6 +22064,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many failed gateway tokens from this address (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -22105,6 +22114,15 @@ export interface operations {
             };
             /** @description No or a wrong gateway token `{error, message}` */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many failed gateway tokens from this address (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -25,3 +25,14 @@ export class ChatApiError extends Error {
     return this.status === 0;
   }
 }
+
+/**
+ * The messaging server has an account with the user's e-mail address that the service must not
+ * take over (a system admin's: its token would give the user the whole server).
+ */
+export class ChatAccountNotAdoptable extends Error {
+  constructor(readonly chatUserId: string) {
+    super(`the chat account ${chatUserId} with this e-mail address is a system admin's`);
+    this.name = 'ChatAccountNotAdoptable';
+  }
+}

@@ -1,4 +1,10 @@
-import { randomPassword, retryUsername, teamNameFor, usernameFor } from './chat-names';
+import {
+  newPrivateChannelName,
+  newTeamName,
+  randomPassword,
+  retryUsername,
+  usernameFor,
+} from './chat-names';
 
 describe('chat names', () => {
   it('makes a username from the e-mail local part', () => {
@@ -27,9 +33,10 @@ describe('chat names', () => {
     expect(randomPassword()).not.toBe(randomPassword());
   });
 
-  it('names the team after the organization', () => {
-    expect(teamNameFor('0F8FAD5B-D9CB-469F-A165-70867728950E')).toBe(
-      'org-0f8fad5bd9cb469fa16570867728950e',
-    );
+  it('names teams and private channels unpredictably (issue 35)', () => {
+    expect(newTeamName()).toMatch(/^org-[0-9a-f]{32}$/);
+    expect(newTeamName()).not.toBe(newTeamName());
+    expect(newPrivateChannelName()).toMatch(/^cap-table-[0-9a-f]{32}$/);
+    expect(newPrivateChannelName()).not.toBe(newPrivateChannelName());
   });
 });

@@ -38,6 +38,15 @@ export function randomPassword(): string {
   return chars.join('');
 }
 
-/** The organization's team name: `org-` and its id without dashes (lower case, 36 characters). */
-export const teamNameFor = (organizationId: string) =>
-  `org-${organizationId.replace(/-/g, '').toLowerCase()}`;
+/**
+ * A new team's name: `org-` and 32 random hex characters. Chosen and stored before the team is
+ * made, so that no one can make it first: a name derived from the organization's id could be
+ * taken by anyone on the server, and the team then adopted with its maker in it.
+ */
+export const newTeamName = () => `org-${randomBytes(16).toString('hex')}`;
+
+/**
+ * The name of a team's private channel (the agent's replies, for members who may read the cap
+ * table): random for the same reason, as team members may make channels of their own.
+ */
+export const newPrivateChannelName = () => `cap-table-${randomBytes(16).toString('hex')}`;

@@ -1,43 +1,43 @@
 import { Injectable } from '@nestjs/common';
 import { Env } from '../config';
+import { OrganizationsDirectory } from '../organizations';
 import { ChatClient } from './chat.client';
-import { ChatLinks } from './store/chat-links';
+import { ChatMembership } from './chat-membership.service';
+import { ChatProvisioning } from './chat-provisioning.service';
 
 /** Where a post went. */
 export interface ChatPostRef {
+  /** The private channel's name. */
   channel: string;
   postId: string;
 }
 
 /**
- * Posts to a channel of an organization's team as the service's bot (the gateway hooks deliver
- * the agent's replies with it). Nothing is posted while chat is off, the organization has no team
- * yet, or the channel does not exist: the answer is then null.
+ * Posts the agent's replies (gateway hooks, heartbeats) as the service's bot, to the one place
+ * fit for them: they carry cap-table facts, so only the private channel of the organization's
+ * team, whose members are brought in step (those whose role holds `canViewCapTable`, and the
+ * bot) right before each post. Never to a channel Shareholders join, whatever channel a hook
+ * names. Nothing is posted while chat is off or the organization has no team yet: null then.
  */
 @Injectable()
 export class ChatPosting {
   constructor(
     private readonly env: Env,
     private readonly client: ChatClient,
-    private readonly links: ChatLinks,
+    private readonly provisioning: ChatProvisioning,
+    private readonly membership: ChatMembership,
+    private readonly organizations: OrganizationsDirectory,
   ) {}
 
-  /** The channel a post goes to when none is named: the first default channel. */
-  get defaultChannel(): string {
-    return this.env.CHAT_DEFAULT_CHANNELS[0] ?? 'town-square';
-  }
-
-  async post(
-    organizationId: string,
-    message: string,
-    channel = this.defaultChannel,
-  ): Promise<ChatPostRef | null> {
+  async post(organizationId: string, message: string): Promise<ChatPostRef | null> {
     if (!this.env.chatConfigured) return null;
-    const team = await this.links.teamOf(organizationId);
+    const organization = await this.organizations.organization(organizationId);
+    if (!organization) return null;
+    const team = await this.provisioning.existingTeamOf(organization);
     if (!team) return null;
-    const found = await this.client.channelByName(team.teamId, channel);
-    if (!found) return null;
-    const post = await this.client.createPost(found.id, message);
-    return { channel, postId: post.id };
+    // A member may have been added by hand, or a role may have lost the permission, since.
+    await this.membership.syncChannel(organizationId, team);
+    const post = await this.client.createPost(team.privateChannelId, message);
+    return { channel: team.privateChannelName, postId: post.id };
   }
 }

@@ -3,8 +3,9 @@ import { UsersDirectory } from '../auth';
 import { DomainError } from '../common';
 import { Env } from '../config';
 import { OrganizationsDirectory } from '../organizations';
-import { ChatApiError } from './chat-api.error';
+import { ChatAccountNotAdoptable, ChatApiError } from './chat-api.error';
 import { ChatClient } from './chat.client';
+import { ChatMembership } from './chat-membership.service';
 import { ChatProvisioning } from './chat-provisioning.service';
 import type { ChatConfigView, ChatSessionView, TokenHealthView } from './chat.view';
 import { ChatLinks } from './store/chat-links';
@@ -21,6 +22,7 @@ export class ChatSessions {
     private readonly env: Env,
     private readonly client: ChatClient,
     private readonly provisioning: ChatProvisioning,
+    private readonly membership: ChatMembership,
     private readonly links: ChatLinks,
     private readonly users: UsersDirectory,
     private readonly organizations: OrganizationsDirectory,
@@ -33,8 +35,10 @@ export class ChatSessions {
   }
 
   /**
-   * The user's chat user, a working token for it, the organization's team and the user in it;
-   * every step idempotent. Any failure of the server is 500 `chatProvisioningFailed`.
+   * The user's chat user, a working token for it, the organization's team and the user in it
+   * (and in its private channel when their role holds `canViewCapTable`); every step idempotent.
+   * Any failure of the server is 500 `chatProvisioningFailed`, and so is a system admin's account
+   * with the user's e-mail address, which is never taken over.
    */
   async session(userId: string, organizationId: string): Promise<ChatSessionView> {
     requireConfigured(this.env);
@@ -45,9 +49,16 @@ export class ChatSessions {
     try {
       const { chatUserId, token } = await this.provisioning.userWithToken(user);
       const team = await this.provisioning.teamOf(organization);
-      await this.client.addTeamMember(team.teamId, chatUserId);
+      await this.membership.syncUser(organizationId, userId, team);
       return { token, baseUrl: this.baseUrl, teamName: team.teamName, chatUserId };
     } catch (err) {
+      if (err instanceof ChatAccountNotAdoptable) {
+        this.logger.warn(`chat session of user ${userId} refused: ${err.message}`);
+        throw DomainError.keyed(
+          'chatProvisioningFailed',
+          'the messaging server has an account with this e-mail address that cannot be linked; ask its administrator',
+        );
+      }
       if (!(err instanceof ChatApiError)) throw err;
       this.logger.error(`chat session of user ${userId} failed: ${describe(err)}`);
       throw DomainError.keyed(

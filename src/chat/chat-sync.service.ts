@@ -3,25 +3,18 @@ import { UsersDirectory } from '../auth';
 import { DomainError } from '../common';
 import { Env } from '../config';
 import { OrganizationsDirectory } from '../organizations';
-import { ChatApiError } from './chat-api.error';
+import { ChatAccountNotAdoptable, ChatApiError } from './chat-api.error';
 import { ChatClient } from './chat.client';
+import { ChatMembership } from './chat-membership.service';
 import { ChatProvisioning } from './chat-provisioning.service';
 import { describe, requireConfigured } from './chat-sessions.service';
 import { ChatLinks } from './store/chat-links';
 
-/** The server's answer to removing someone who is not in the team. */
-const NOT_A_MEMBER = 'api.team.remove_user_from_team.missing.app_error';
-
-/** A member as the sync reads it (a member event's object, or the directory's facts). */
-export interface SyncedMember {
-  userId: string | null;
-  status: string;
-}
-
 /**
  * Keeps an organization's team in step with its members: every active member with a user
  * account is in it; a team member mapped to a user who is no longer one leaves it. Chat users
- * the service did not map (the admin bot, people added by hand) are never removed.
+ * the service did not map (the admin bot, people added by hand) are never removed from the team;
+ * the private channel keeps only those who may read the cap table (ChatMembership).
  */
 @Injectable()
 export class ChatSync {
@@ -31,6 +24,7 @@ export class ChatSync {
     private readonly env: Env,
     private readonly client: ChatClient,
     private readonly provisioning: ChatProvisioning,
+    private readonly membership: ChatMembership,
     private readonly links: ChatLinks,
     private readonly users: UsersDirectory,
     private readonly organizations: OrganizationsDirectory,
@@ -56,7 +50,12 @@ export class ChatSync {
         const user = await this.users.findById(member.userId!);
         // A system account (a gateway hook's actor) is no person to chat with.
         if (!user || user.system) continue;
-        const chatUserId = await this.provisioning.chatUserOf(user);
+        const chatUserId = await this.provisioning.chatUserOf(user).catch((err: unknown) => {
+          if (!(err instanceof ChatAccountNotAdoptable)) throw err;
+          this.logger.warn(`chat sync skips user ${user.id}: ${err.message}`);
+          return null;
+        });
+        if (!chatUserId) continue;
         if (!present.has(chatUserId)) await this.client.addTeamMember(team.teamId, chatUserId);
         synced++;
       }
@@ -65,6 +64,7 @@ export class ChatSync {
         if (!stay.has(link.userId))
           await this.client.removeTeamMember(team.teamId, link.chatUserId);
       }
+      await this.membership.syncChannel(organizationId, team);
       return { synced };
     } catch (err) {
       if (!(err instanceof ChatApiError)) throw err;
@@ -77,25 +77,20 @@ export class ChatSync {
   }
 
   /**
-   * One member's change (a `member.*` event): in the team while active with an account, out of
-   * it otherwise. Only organizations that have a team: none is made for an event.
+   * One user's membership after a `member.*` event, from the organization's current state (the
+   * event only says whom to look at). Only organizations that have a team: none is made for an
+   * event.
    */
-  async syncMember(organizationId: string, member: SyncedMember): Promise<void> {
-    if (!this.env.chatConfigured || !member.userId) return;
-    const team = await this.links.teamOf(organizationId);
+  async syncMember(organizationId: string, userId: string | null): Promise<void> {
+    if (!this.env.chatConfigured || !userId) return;
+    const organization = await this.organizations.organization(organizationId);
+    if (!organization) return;
+    const team = await this.provisioning.existingTeamOf(organization);
     if (!team) return;
-    if (member.status === 'active') {
-      const user = await this.users.findById(member.userId);
-      if (!user || user.system) return;
-      const chatUserId = await this.provisioning.chatUserOf(user);
-      await this.client.addTeamMember(team.teamId, chatUserId);
-      return;
-    }
-    const link = await this.links.userOf(member.userId);
-    if (!link) return;
-    await this.client.removeTeamMember(team.teamId, link.chatUserId).catch((err: unknown) => {
-      // Never in the team: what the event asks for already holds.
-      if (!(err instanceof ChatApiError && err.id === NOT_A_MEMBER)) throw err;
+    await this.membership.syncUser(organizationId, userId, team).catch((err: unknown) => {
+      // Retrying would not change the server's account: the user stays out of the team.
+      if (!(err instanceof ChatAccountNotAdoptable)) throw err;
+      this.logger.warn(`chat sync skips user ${userId}: ${err.message}`);
     });
   }
 }

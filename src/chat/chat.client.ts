@@ -3,6 +3,7 @@ import { Env } from '../config';
 import { ChatApiError } from './chat-api.error';
 import type {
   ChatChannel,
+  ChatChannelMember,
   ChatErrorBody,
   ChatPost,
   ChatTeam,
@@ -95,6 +96,11 @@ export class ChatClient {
     return this.call({ method: 'GET', route: '/users/me', token: userToken, timeoutMs });
   }
 
+  /** The account CHAT_ADMIN_TOKEN belongs to (the service's own). */
+  self(): Promise<ChatUser> {
+    return this.call({ method: 'GET', route: '/users/me' });
+  }
+
   // Teams and channels
 
   teamByName(name: string): Promise<ChatTeam | null> {
@@ -116,8 +122,36 @@ export class ChatClient {
     );
   }
 
+  /** Its creator (the admin bot) becomes its first member, private (`P`) or not. */
   createChannel(channel: NewChatChannel): Promise<ChatChannel> {
     return this.call({ method: 'POST', route: '/channels', body: channel });
+  }
+
+  /** The user ids of the channel's members, all pages. */
+  async channelMembers(channelId: string): Promise<string[]> {
+    const members = await this.pages<ChatChannelMember>('/channels/{channel_id}/members', {
+      channel_id: channelId,
+    });
+    return [...new Set(members.map((m) => m.user_id))];
+  }
+
+  /** Idempotent; the user must be an active member of the channel's team (refused otherwise). */
+  addChannelMember(channelId: string, userId: string): Promise<ChatChannelMember> {
+    return this.call({
+      method: 'POST',
+      route: '/channels/{channel_id}/members',
+      params: { channel_id: channelId },
+      body: { user_id: userId },
+    });
+  }
+
+  /** 404 `app.channel.get_member.missing.app_error` when the user is not in the channel. */
+  async removeChannelMember(channelId: string, userId: string): Promise<void> {
+    await this.call({
+      method: 'DELETE',
+      route: '/channels/{channel_id}/members/{user_id}',
+      params: { channel_id: channelId, user_id: userId },
+    });
   }
 
   // Team members
@@ -146,24 +180,32 @@ export class ChatClient {
 
   /** The active members, all pages (the admin bot among them once it created the team). */
   async teamMembers(teamId: string): Promise<ChatTeamMember[]> {
+    const list = await this.pages<ChatTeamMember>('/teams/{team_id}/members', { team_id: teamId });
+    // By user: a member added while we page may shift another onto the next page twice.
     const members = new Map<string, ChatTeamMember>();
+    for (const member of list) if (!member.delete_at) members.set(member.user_id, member);
+    return [...members.values()];
+  }
+
+  /** Every page of a listing, up to `maxPages`. */
+  private async pages<T>(route: string, params: Record<string, string>): Promise<T[]> {
+    const all: T[] = [];
     const { maxPages } = this.options;
     for (let page = 0; page < maxPages; page++) {
-      const list = await this.call<ChatTeamMember[]>({
+      const list = await this.call<T[]>({
         method: 'GET',
-        route: '/teams/{team_id}/members',
-        params: { team_id: teamId },
+        route,
+        params,
         query: { page, per_page: PER_PAGE },
       });
-      if (!Array.isArray(list)) throw unreadable('GET /teams/{team_id}/members', 200);
-      // By user: a member added while we page may shift another onto the next page twice.
-      for (const member of list) if (!member.delete_at) members.set(member.user_id, member);
-      if (list.length < PER_PAGE) return [...members.values()];
+      if (!Array.isArray(list)) throw unreadable(`GET ${route}`, 200);
+      all.push(...list);
+      if (list.length < PER_PAGE) return all;
     }
     throw new ChatApiError(
       0,
       'too_many_pages',
-      `GET /teams/{team_id}/members: still full pages after ${maxPages} pages`,
+      `GET ${route}: still full pages after ${maxPages} pages`,
     );
   }
 

@@ -4,19 +4,18 @@ import type { Job } from 'bull';
 import { EventConsumers, EventEnvelope, QueueName } from '../events';
 import { ChatSync } from './chat-sync.service';
 
-const CONSUMER = 'chat';
-
 /**
- * `member.added`, `member.updated` (accepting an invitation links the account) and
- * `member.removed` bring the organization's team in step, once per event. Registered whether or
- * not chat is configured (then a no-op), so these events never wait in the outbox.
+ * `member.added`, `member.updated` (accepting an invitation links the account, a role changes)
+ * and `member.removed` bring the member's place in the organization's team and its private
+ * channel in step. Registered whether or not chat is configured (then a no-op), so these events
+ * never wait in the outbox.
  */
 @Processor(QueueName.Chat)
 export class ChatConsumer {
   private readonly logger = new Logger('Chat');
 
   constructor(
-    private readonly consumers: EventConsumers,
+    consumers: EventConsumers,
     private readonly sync: ChatSync,
   ) {
     consumers.register(QueueName.Chat);
@@ -26,16 +25,11 @@ export class ChatConsumer {
   async handle(job: Job<EventEnvelope>): Promise<void> {
     const event = job.data;
     if (!event.organization) return;
-    const member = event.data.object as { user?: string | null; status?: string };
-    const organizationId = event.organization;
-    // The calls to the server run inside the marker's transaction: a failure leaves the event
-    // unmarked and the job retries it.
-    await this.consumers.once(CONSUMER, event.id, () =>
-      this.sync.syncMember(organizationId, {
-        userId: member.user ?? null,
-        status: event.type === 'member.removed' ? 'removed' : (member.status ?? ''),
-      }),
-    );
+    const member = event.data.object as { user?: string | null };
+    // Not inside `EventConsumers.once`: its marker's transaction would stay open across the calls
+    // to the server. None is needed: the sync reads the member's current state, so a job run
+    // twice (or late, after a newer change) leaves the same result; a failure retries the job.
+    await this.sync.syncMember(event.organization, member.user ?? null);
   }
 
   @OnQueueFailed()

@@ -10,6 +10,7 @@ import {
 import {
   Access,
   AccessContext,
+  ApiErrors,
   ApiKeyedErrors,
   Authenticated,
   CurrentUserId,
@@ -31,7 +32,12 @@ import { GatewayTokenGuard } from './gateway-token.guard';
 
 const GATEWAY =
   'For the messaging gateway: `Authorization: Bearer CHAT_GATEWAY_TOKEN` (401 otherwise, and ' +
-  'always while the variable is unset).';
+  'always while the variable is unset). 10 failed tokens from one client address within 15 ' +
+  'minutes: 429 for every request from it until the window ends.';
+const THROTTLED: [number, string] = [
+  429,
+  'Too many failed gateway tokens from this address (`Retry-After`, `X-RateLimit-*`)',
+];
 
 /** Team messaging (spec 4.3): outside `/v1`, as the messaging product's clients expect. */
 @ApiTags('chat')
@@ -60,8 +66,11 @@ export class ChatController {
     summary: 'A messaging session in the organization’s team',
     description:
       'Makes (or finds) the caller’s chat user, a personal access token, the organization’s ' +
-      'team with its default channels and the caller’s membership in it; idempotent, and ' +
-      'concurrent calls make one of each. The token is shown here only.',
+      'team (an unpredictable name) with its default channels and its private channel, and ' +
+      'the caller’s membership in the team (and in the private channel, where the agent ' +
+      'posts, when their role holds canViewCapTable); idempotent, and concurrent calls make ' +
+      'one of each. A chat account with the caller’s e-mail that is a system admin’s is never ' +
+      'taken over (500 chatProvisioningFailed). The token is shown here only.',
   })
   @ApiOkResponse({ type: ChatSessionView })
   @ApiKeyedErrors('chatNotConfigured', 'chatProvisioningFailed')
@@ -76,8 +85,9 @@ export class ChatController {
     summary: 'Bring the organization’s team in step with its members',
     description:
       'Every active member with a user account joins the team; team members mapped to users ' +
-      'who are no longer members leave it (chat users the service did not map stay). Member ' +
-      'changes are also synced as they happen, through the event queue.',
+      'who are no longer members leave it (chat users the service did not map stay). The ' +
+      'private channel keeps the members whose role holds canViewCapTable and no one else. ' +
+      'Member changes are also synced as they happen, through the event queue.',
   })
   @ApiOkResponse({ type: SyncView })
   @ApiKeyedErrors('chatNotConfigured', 'chatSyncFailed')
@@ -106,6 +116,7 @@ export class ChatController {
   @ApiOkResponse({ type: TeamMappingView })
   @ApiUnauthorizedResponse({ description: 'No or a wrong gateway token `{error, message}`' })
   @ApiNotFoundResponse({ description: 'No organization has this team' })
+  @ApiErrors(THROTTLED)
   teamMapping(@Param('teamId') teamId: string): Promise<TeamMappingView> {
     return this.sessions.organizationOfTeam(teamId);
   }
@@ -120,6 +131,7 @@ export class ChatController {
   })
   @ApiOkResponse({ type: UserMappingView })
   @ApiUnauthorizedResponse({ description: 'No or a wrong gateway token `{error, message}`' })
+  @ApiErrors(THROTTLED)
   userMapping(@Param('chatUserId') chatUserId: string): Promise<UserMappingView> {
     return this.sessions.userOfChatUser(chatUserId);
   }

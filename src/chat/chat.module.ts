@@ -5,12 +5,14 @@ import { OrganizationsModule } from '../organizations';
 import { ChatClient } from './chat.client';
 import { ChatConsumer } from './chat.consumer';
 import { ChatController } from './chat.controller';
+import { ChatMembership } from './chat-membership.service';
 import { ChatPosting } from './chat-posting.service';
 import { ChatProvisioning } from './chat-provisioning.service';
 import { ChatSessions } from './chat-sessions.service';
 import { ChatSync } from './chat-sync.service';
 import { GatewayTokenGuard } from './gateway-token.guard';
 import { ChatLinks } from './store/chat-links';
+import { ChatLocks } from './store/chat-locks';
 import { ChatTeamLink } from './store/chat-team.entity';
 import { ChatToken } from './store/chat-token.entity';
 import { ChatUserLink } from './store/chat-user.entity';
@@ -30,7 +32,9 @@ import { ChatUserLink } from './store/chat-user.entity';
   providers: [
     ChatClient,
     ChatLinks,
+    ChatLocks,
     ChatProvisioning,
+    ChatMembership,
     ChatSessions,
     ChatSync,
     ChatConsumer,

@@ -10,7 +10,7 @@ export class ChatSessionView {
   /** A personal access token of the user's chat account (shown here only). */
   token: string;
   baseUrl: string;
-  /** The organization's team (`org-<id without dashes>`). */
+  /** The organization's team (`org-` and 32 random hex characters, chosen when it was made). */
   teamName: string;
   /** The user's id on the messaging server. */
   chatUserId: string;

@@ -39,6 +39,12 @@ export interface ChatChannel {
   delete_at: number;
 }
 
+export interface ChatChannelMember {
+  channel_id: string;
+  user_id: string;
+  roles: string;
+}
+
 export interface ChatTeamMember {
   team_id: string;
   user_id: string;
@@ -91,5 +97,5 @@ export interface NewChatChannel {
   team_id: string;
   name: string;
   display_name: string;
-  type: 'O';
+  type: ChatChannelType;
 }

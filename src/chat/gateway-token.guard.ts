@@ -1,26 +1,47 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { constantTimeEqual, DomainError } from '../common';
+import { clientIp, constantTimeEqual, DomainError, TokenFailureThrottle } from '../common';
 import { Env } from '../config';
+import { RedisConnections } from '../redis';
 
 /**
  * The messaging gateway's routes: `Authorization: Bearer CHAT_GATEWAY_TOKEN`, compared in
- * constant time. While the variable is unset every call is refused (401).
+ * constant time. While the variable is unset every call is refused (401). Failed checks are
+ * counted per client IP: past TOKEN_FAILURES_PER_IP that address gets 429 until the window ends.
  */
 @Injectable()
 export class GatewayTokenGuard implements CanActivate {
-  constructor(private readonly env: Env) {}
+  private readonly failures: TokenFailureThrottle;
 
-  canActivate(context: ExecutionContext): boolean {
+  constructor(
+    private readonly env: Env,
+    connections: RedisConnections,
+  ) {
+    this.failures = new TokenFailureThrottle(
+      connections.session(),
+      `${connections.prefix}chat-gateway-failures:`,
+    );
+  }
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<Request>();
-    const expected = this.env.CHAT_GATEWAY_TOKEN;
-    const [scheme, token] = (req.headers.authorization ?? '').split(' ');
-    if (!expected || scheme?.toLowerCase() !== 'bearer' || !token) {
-      throw DomainError.unauthorized('the gateway token is missing or not accepted');
-    }
-    if (!constantTimeEqual(token, expected)) {
+    const ip = clientIp(req);
+    await this.failures.assertAllowed(ip);
+    if (!this.accepts(req.headers.authorization)) {
+      await this.failures.recordFailure(ip);
       throw DomainError.unauthorized('the gateway token is missing or not accepted');
     }
     return true;
+  }
+
+  private accepts(authorization = ''): boolean {
+    const expected = this.env.CHAT_GATEWAY_TOKEN;
+    const [scheme, token] = authorization.split(' ');
+    return (
+      !!expected &&
+      scheme?.toLowerCase() === 'bearer' &&
+      !!token &&
+      constantTimeEqual(token, expected)
+    );
   }
 }

@@ -44,6 +44,7 @@ export { NormalizeEmail, Trim, TrimUpper } from './http/transforms';
 export { DateField, DecimalField, Omittable, QueryFlag } from './http/value-decorators';
 export { PageQuery } from './http/page-query';
 export { RateLimiter } from './http/rate-limiter';
+export { TOKEN_FAILURES_PER_IP, TokenFailureThrottle } from './http/token-failures';
 export { InProcessRequests, inProcessCallerOf } from './http/in-process-requests';
 export type {
   InProcessCaller,

@@ -99,6 +99,14 @@ describe('validateEnv', () => {
     expect(() => validateEnv({ TRUST_PROXY: '10.0.0.0/33' })).toThrow(/TRUST_PROXY/);
   });
 
+  it('takes a CHAT_GATEWAY_TOKEN of 32 characters or more only (issue 35)', () => {
+    expect(() => validateEnv({ CHAT_GATEWAY_TOKEN: 'g'.repeat(31) })).toThrow(
+      'CHAT_GATEWAY_TOKEN: CHAT_GATEWAY_TOKEN must be at least 32 characters',
+    );
+    expect(validateEnv({ CHAT_GATEWAY_TOKEN: 'g'.repeat(32) }).CHAT_GATEWAY_TOKEN).toHaveLength(32);
+    expect(validateEnv({ CHAT_GATEWAY_TOKEN: '' }).CHAT_GATEWAY_TOKEN).toBeUndefined();
+  });
+
   it('requires SESSION_SECRET and ENCRYPTION_KEY in production', () => {
     expect(() => validateEnv({ NODE_ENV: 'production' })).toThrow(
       /SESSION_SECRET[\s\S]*ENCRYPTION_KEY/,

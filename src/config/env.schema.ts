@@ -16,7 +16,12 @@ import {
   validateSync,
   ValidationError,
 } from 'class-validator';
-import { HOOK_PRESET_NAMES, HookMapping, readHookMappings } from './hook-mappings';
+import {
+  HOOK_PRESET_NAMES,
+  HookMapping,
+  hookMappingLabel,
+  readHookMappings,
+} from './hook-mappings';
 import { IsMailbox } from './mailbox';
 import { DEFAULT_REFERRAL_REWARDS, readReferralRewards, ReferralReward } from './referral-rewards';
 import { IsTrustProxy, parseTrustProxy, TrustProxy } from './trust-proxy';
@@ -648,6 +653,7 @@ export class Env {
   @Transform(emptyToUndefined)
   @IsOptional()
   @IsString()
+  @MinLength(32, { message: 'CHAT_GATEWAY_TOKEN must be at least 32 characters' })
   CHAT_GATEWAY_TOKEN?: string;
 
   /** Channels every organization's team has (created when missing). */
@@ -723,10 +729,21 @@ export class Env {
   HOOKS_HEARTBEAT_EVERY = '30m';
 
   /** The organization of a hook request that names none. */
-  @Transform(emptyToUndefined)
+  @Transform(({ value }: { value: unknown }) =>
+    value === '' ? undefined : typeof value === 'string' ? value.toLowerCase() : value,
+  )
   @IsOptional()
   @IsUUID('all', { message: 'HOOKS_DEFAULT_ORGANIZATION must be a UUID' })
   HOOKS_DEFAULT_ORGANIZATION?: string;
+
+  /** The only organizations a hook may reach (lower-cased UUIDs); empty: any. */
+  @Transform(blankTo([], (value) => toList({ value })))
+  @IsUUID('all', {
+    each: true,
+    message:
+      'HOOKS_ALLOWED_ORGANIZATIONS must be a comma-separated list of organization ids (UUIDs)',
+  })
+  HOOKS_ALLOWED_ORGANIZATIONS: string[] = [];
 
   /** The parsed HOOKS_MAPPINGS or HOOKS_MAPPINGS_FILE (validateEnv reads them when hooks are on). */
   get hookMappings(): readonly HookMapping[] {
@@ -846,7 +863,26 @@ function hooksProblems(env: Env): string[] {
     Array.isArray(env.LLM_ALLOWED_MODELS) ? env.LLM_ALLOWED_MODELS : [],
   );
   hookMappings.set(env, read.mappings);
-  return [...problems, ...read.problems];
+  return [...problems, ...read.problems, ...allowedOrganizationProblems(env, read.mappings)];
+}
+
+/** What the configuration itself names must be within HOOKS_ALLOWED_ORGANIZATIONS. */
+function allowedOrganizationProblems(env: Env, mappings: readonly HookMapping[]): string[] {
+  const allowed = env.HOOKS_ALLOWED_ORGANIZATIONS;
+  if (!Array.isArray(allowed) || !allowed.length) return [];
+  const outside = (id: string | undefined) =>
+    id !== undefined && !allowed.includes(id.toLowerCase());
+  const problems: string[] = [];
+  if (outside(env.HOOKS_DEFAULT_ORGANIZATION))
+    problems.push('  HOOKS_DEFAULT_ORGANIZATION: must be one of HOOKS_ALLOWED_ORGANIZATIONS');
+  const variable = env.HOOKS_MAPPINGS_FILE !== undefined ? 'HOOKS_MAPPINGS_FILE' : 'HOOKS_MAPPINGS';
+  mappings.forEach((mapping, index) => {
+    if (outside(mapping.organization))
+      problems.push(
+        `  ${variable}: ${hookMappingLabel(mapping, index)}: organization ${mapping.organization} is not in HOOKS_ALLOWED_ORGANIZATIONS`,
+      );
+  });
+  return problems;
 }
 
 /** One message per variable: the first rule it breaks (the others usually say the same). */

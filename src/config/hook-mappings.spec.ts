@@ -42,6 +42,33 @@ describe('hooks configuration (issue 24)', () => {
     expect(on({ CHAT_GATEWAY_TOKEN: 'g'.repeat(40) }).HOOKS_TOKEN).toBe(TOKEN);
   });
 
+  it('bounds the organizations hooks reach by HOOKS_ALLOWED_ORGANIZATIONS (issue 35)', () => {
+    const a = '6F9619FF-8B86-4D01-B42D-00CF4FC964FF';
+    const b = '0f8fad5b-d9cb-469f-a165-70867728950e';
+    expect(on().HOOKS_ALLOWED_ORGANIZATIONS).toEqual([]);
+    expect(on({ HOOKS_ALLOWED_ORGANIZATIONS: '' }).HOOKS_ALLOWED_ORGANIZATIONS).toEqual([]);
+    expect(on({ HOOKS_ALLOWED_ORGANIZATIONS: ` ${a} ,${b},` }).HOOKS_ALLOWED_ORGANIZATIONS).toEqual(
+      [a.toLowerCase(), b],
+    );
+    expect(() => on({ HOOKS_ALLOWED_ORGANIZATIONS: `${a},acme` })).toThrow(
+      'HOOKS_ALLOWED_ORGANIZATIONS: HOOKS_ALLOWED_ORGANIZATIONS must be a comma-separated list of organization ids (UUIDs)',
+    );
+    // What the configuration itself names must be within the bound.
+    expect(() => on({ HOOKS_ALLOWED_ORGANIZATIONS: a, HOOKS_DEFAULT_ORGANIZATION: b })).toThrow(
+      'HOOKS_DEFAULT_ORGANIZATION: must be one of HOOKS_ALLOWED_ORGANIZATIONS',
+    );
+    expect(
+      on({ HOOKS_ALLOWED_ORGANIZATIONS: a, HOOKS_DEFAULT_ORGANIZATION: a.toLowerCase() })
+        .HOOKS_DEFAULT_ORGANIZATION,
+    ).toBe(a.toLowerCase());
+    const literal = [{ match: { path: 'x' }, messageTemplate: 'x', organization: b }];
+    expect(() =>
+      on({ HOOKS_ALLOWED_ORGANIZATIONS: a, HOOKS_MAPPINGS: JSON.stringify(literal) }),
+    ).toThrow(
+      /HOOKS_MAPPINGS: mapping 1 \(x\): organization .* is not in HOOKS_ALLOWED_ORGANIZATIONS/,
+    );
+  });
+
   it('requires the agent', () => {
     expect(() => on({ LLM_API_KEY: '' })).toThrow('HOOKS_ENABLED: needs the agent');
     expect(() => on({ AGENT_ENABLED: 'false' })).toThrow('HOOKS_ENABLED: needs the agent');

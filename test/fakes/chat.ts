@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type {
   ChatChannel,
+  ChatChannelMember,
   ChatPost,
   ChatTeam,
   ChatTeamMember,
@@ -21,6 +22,14 @@ export interface FakeChatRequest {
   bearer: FakeChatBearer;
   /** The parsed JSON body, if any. */
   body: unknown;
+}
+
+/** Requests held unanswered until the test lets them through (`hold`). */
+interface Hold {
+  path: RegExp;
+  times: number;
+  arrived: () => void;
+  released: Promise<void>;
 }
 
 interface Fault {
@@ -130,6 +139,17 @@ const ERRORS = {
     'The user does not appear to be part of this team.',
   ],
   badMessage: [400, 'model.post.is_valid.msg.app_error', 'Invalid message.'],
+  noChannel: [404, 'app.channel.get.existing.app_error', 'Unable to find the existing channel.'],
+  notInTeam: [
+    403,
+    'api.channel.add_user.to.channel.failed.app_error',
+    'Failed to add user to channel.',
+  ],
+  notInChannel: [
+    404,
+    'app.channel.get_member.missing.app_error',
+    'No channel member found for that user ID and channel ID.',
+  ],
   notFound: [404, 'api.context.404.app_error', 'Sorry, we could not find the page.'],
 } satisfies Record<string, [number, string, string]>;
 const refuse = (error: keyof typeof ERRORS) => fail(...ERRORS[error]);
@@ -168,11 +188,14 @@ export class FakeChat {
   readonly teams = new Map<string, ChatTeam>();
   readonly channels = new Map<string, ChatChannel>();
   readonly posts: ChatPost[] = [];
+  /** By post id: who was in its channel when it was posted (the audience it reached). */
+  readonly postAudience = new Map<string, string[]>();
   /** By team id, then user id; removed members stay with `delete_at` set. */
   private readonly teamMembers = new Map<string, Map<string, ChatTeamMember>>();
   /** By channel id: the user ids. */
   private readonly channelMembers = new Map<string, Set<string>>();
   private faults: Fault[] = [];
+  private holds: Hold[] = [];
   private readonly hanging = new Set<ServerResponse>();
   private server?: Server;
   private readonly routes: Route[] = [
@@ -196,7 +219,27 @@ export class FakeChat {
       pattern: /^\/teams\/([^/]+)\/channels\/name\/([^/]+)$/,
       handle: ([teamId, name]) => this.channelNamed(teamId, name),
     },
-    { method: 'POST', pattern: /^\/channels$/, handle: (_, r) => this.createChannel(fields(r)) },
+    {
+      method: 'POST',
+      pattern: /^\/channels$/,
+      handle: (_, r, me) => this.createChannel(fields(r), me),
+    },
+    { method: 'GET', pattern: /^\/channels\/([^/]+)$/, handle: ([id]) => this.channelById(id) },
+    {
+      method: 'GET',
+      pattern: /^\/channels\/([^/]+)\/members$/,
+      handle: ([id], r) => this.listChannelMembers(id, r.query),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/channels\/([^/]+)\/members$/,
+      handle: ([id], r) => this.addChannelMember(id, fields(r)),
+    },
+    {
+      method: 'DELETE',
+      pattern: /^\/channels\/([^/]+)\/members\/([^/]+)$/,
+      handle: ([id, userId]) => this.removeChannelMember(id, userId),
+    },
     {
       method: 'POST',
       pattern: /^\/teams\/([^/]+)\/members$/,
@@ -271,6 +314,19 @@ export class FakeChat {
     this.faults.push({ times: count, path, status, body });
   }
 
+  /**
+   * The next `count` requests whose path matches are held unanswered until `release` (then
+   * answered as usual): a test can look at the app while it waits for the server.
+   */
+  hold(path: RegExp, count = 1): { arrived: Promise<void>; release: () => void } {
+    let arrived!: () => void;
+    let release!: () => void;
+    const arrival = new Promise<void>((resolve) => (arrived = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    this.holds.push({ path, times: count, arrived, released });
+    return { arrived: arrival, release };
+  }
+
   /** The recorded requests of one method whose path (from `/api/v4` on) matches. */
   requestsTo(method: string, path: RegExp): FakeChatRequest[] {
     return this.requests.filter((r) => r.method === method && path.test(r.path));
@@ -278,8 +334,42 @@ export class FakeChat {
 
   // State, for tests
 
+  /**
+   * Seeds a team as POST /teams by `creator` would make it (someone else than the service, say):
+   * the server's channels, the creator its first member.
+   */
+  seedTeam(team: { name: string; type?: 'O' | 'I' }, creator: ChatUser): ChatTeam {
+    const made: ChatTeam = {
+      id: newId(),
+      name: team.name,
+      display_name: team.name,
+      type: team.type ?? 'O',
+      delete_at: 0,
+    };
+    this.teams.set(made.id, made);
+    for (const channel of SERVER_CHANNELS) this.addChannel(made.id, { ...channel, type: 'O' });
+    this.join(made.id, creator.id);
+    return made;
+  }
+
+  /** Adds a team member to a channel, as a channel member may (no check of the team). */
+  seedChannelMember(channelId: string, userId: string): void {
+    this.channelMembers.get(channelId)!.add(userId);
+  }
+
+  /** The user ids in a channel. */
+  channelMembersOf(channelId: string): string[] {
+    return [...(this.channelMembers.get(channelId) ?? [])].sort();
+  }
+
+  /** The channel a post went to. */
+  channelOfPost(message: string): ChatChannel | undefined {
+    const post = this.posts.find((p) => p.message === message);
+    return post && this.channels.get(post.channel_id);
+  }
+
   /** Seeds a user as POST /users would make it (no request recorded, no check of uniqueness). */
-  seedUser(user: { email: string; username: string }): ChatUser {
+  seedUser(user: { email: string; username: string; roles?: string }): ChatUser {
     const made: ChatUser = {
       id: newId(),
       username: user.username.toLowerCase(),
@@ -288,7 +378,7 @@ export class FakeChat {
       last_name: '',
       create_at: Date.now(),
       delete_at: 0,
-      roles: 'system_user',
+      roles: user.roles ?? 'system_user',
     };
     this.users.set(made.id, made);
     return made;
@@ -351,7 +441,27 @@ export class FakeChat {
       body,
     };
     this.requests.push(request);
-    const fault = this.faultFor(path);
+    const hold = this.holdFor(path);
+    if (hold) {
+      this.hanging.add(res);
+      res.on('close', () => this.hanging.delete(res));
+      hold.arrived();
+      void hold.released.then(() => {
+        if (!this.hanging.delete(res)) return;
+        this.respond(request, caller, url, res);
+      });
+      return;
+    }
+    this.respond(request, caller, url, res);
+  }
+
+  private respond(
+    request: FakeChatRequest,
+    caller: ChatUser | undefined,
+    url: URL,
+    res: ServerResponse,
+  ): void {
+    const fault = this.faultFor(request.path);
     if (fault?.status === 'hang') {
       this.hanging.add(res);
       res.on('close', () => this.hanging.delete(res));
@@ -368,6 +478,12 @@ export class FakeChat {
         : refuse('notFound');
     res.writeHead(answer.status, { 'content-type': 'application/json' });
     res.end(JSON.stringify(answer.body));
+  }
+
+  private holdFor(path: string): Hold | undefined {
+    const hold = this.holds.find((h) => h.path.test(path));
+    if (hold && --hold.times <= 0) this.holds = this.holds.filter((h) => h !== hold);
+    return hold;
   }
 
   private faultFor(path: string): Fault | undefined {
@@ -473,7 +589,8 @@ export class FakeChat {
     return channel ? ok(channel) : refuse('noChannelNamed');
   }
 
-  private createChannel(input: Record<string, unknown>): Answer {
+  /** The creator joins the channel it made (as on the server, public or private). */
+  private createChannel(input: Record<string, unknown>, creator: ChatUser): Answer {
     const teamId = String(input.team_id ?? '');
     const name = String(input.name ?? '');
     if (!this.teams.has(teamId)) return refuse('noTeam');
@@ -482,7 +599,45 @@ export class FakeChat {
     if ([...this.channels.values()].some((c) => c.team_id === teamId && c.name === name))
       return refuse('channelTaken');
     const display_name = String(input.display_name ?? name);
-    return ok(this.addChannel(teamId, { name, display_name, type: input.type }), 201);
+    const channel = this.addChannel(teamId, { name, display_name, type: input.type });
+    this.channelMembers.get(channel.id)!.add(creator.id);
+    return ok(channel, 201);
+  }
+
+  private channelById(id: string): Answer {
+    const channel = this.channels.get(id);
+    return channel ? ok(channel) : refuse('noChannel');
+  }
+
+  private channelMember(channelId: string, userId: string): ChatChannelMember {
+    return { channel_id: channelId, user_id: userId, roles: 'channel_user' };
+  }
+
+  private listChannelMembers(channelId: string, query: Record<string, string>): Answer {
+    if (!this.channels.has(channelId)) return refuse('noChannel');
+    const page = Math.max(0, Number(query.page ?? 0) || 0);
+    const perPage = Math.min(MAX_PER_PAGE, Math.max(1, Number(query.per_page ?? 60) || 60));
+    const all = this.channelMembersOf(channelId).map((u) => this.channelMember(channelId, u));
+    return ok(all.slice(page * perPage, (page + 1) * perPage));
+  }
+
+  /** Only a member of the channel's team may join it; joining twice is fine. */
+  private addChannelMember(channelId: string, input: Record<string, unknown>): Answer {
+    const channel = this.channels.get(channelId);
+    if (!channel) return refuse('noChannel');
+    const userId = String(input.user_id ?? '');
+    if (!this.users.has(userId)) return refuse('noUser');
+    const member = this.teamMembers.get(channel.team_id)?.get(userId);
+    if (!member || member.delete_at) return refuse('notInTeam');
+    this.channelMembers.get(channelId)!.add(userId);
+    return ok(this.channelMember(channelId, userId), 201);
+  }
+
+  private removeChannelMember(channelId: string, userId: string): Answer {
+    if (!this.channels.has(channelId)) return refuse('noChannel');
+    if (!this.users.has(userId)) return refuse('noUser');
+    if (!this.channelMembers.get(channelId)!.delete(userId)) return refuse('notInChannel');
+    return OK;
   }
 
   private addChannel(
@@ -561,6 +716,7 @@ export class FakeChat {
       create_at: Date.now(),
     };
     this.posts.push(post);
+    this.postAudience.set(post.id, this.channelMembersOf(channel.id));
     return ok(post, 201);
   }
 }

@@ -1,5 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
+import { TokenFailureThrottle } from '../../common';
 import { Env } from '../../config';
+import { RedisConnections } from '../../redis';
 import { HOOK_ACTIONS, HookActions } from '../hook-actions';
 import { hooksRouter } from './hooks-router';
 
@@ -21,7 +23,9 @@ export function mountHooks(app: INestApplication): void {
     }
     return actions;
   };
-  app.use(env.HOOKS_PATH, hooksRouter({ env, actions: lookUp }));
+  const redis = app.get(RedisConnections);
+  const failures = new TokenFailureThrottle(redis.session(), `${redis.prefix}hook-token-failures:`);
+  app.use(env.HOOKS_PATH, hooksRouter({ env, actions: lookUp, failures }));
 }
 
 export { hooksRouter } from './hooks-router';

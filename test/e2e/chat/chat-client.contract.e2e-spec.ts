@@ -223,6 +223,31 @@ describe.each(targets)('ChatClient against $name', (target) => {
       expect(await memberIds()).toContain(bob.id);
     });
 
+    it('keeps a private channel to the members it is given, its creator first', async () => {
+      const channel = await client.createChannel({
+        team_id: team.id,
+        name: `private-${unique()}`,
+        display_name: 'Cap table',
+        type: 'P',
+      });
+      expect(channel).toMatchObject({ team_id: team.id, type: 'P' });
+      const me = await client.self();
+      expect(me.roles.split(' ')).toContain('system_admin');
+      expect(await client.channelMembers(channel.id)).toEqual([me.id]);
+      await client.addChannelMember(channel.id, ada.id);
+      await client.addChannelMember(channel.id, ada.id);
+      expect((await client.channelMembers(channel.id)).sort()).toEqual([ada.id, me.id].sort());
+      await client.removeChannelMember(channel.id, ada.id);
+      expect(await client.channelMembers(channel.id)).toEqual([me.id]);
+      const again = await apiError(client.removeChannelMember(channel.id, ada.id));
+      expect(again).toMatchObject({ status: 404, id: 'app.channel.get_member.missing.app_error' });
+      // Only a member of the channel's team may join it.
+      const outsider = await newUser(client);
+      const refused = await apiError(client.addChannelMember(channel.id, outsider.id));
+      expect(refused.status).toBeGreaterThanOrEqual(400);
+      expect(await client.channelMembers(channel.id)).toEqual([me.id]);
+    });
+
     it('refuses a member of a team that does not exist', async () => {
       const refused = await apiError(client.addTeamMember('a'.repeat(26), ada.id));
       expect(refused.status).toBe(404);

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
+import { RedisConnections } from '../../../src/redis';
 import { FakeChat } from '../../fakes/chat';
 import { createTestApp, TestApp } from '../../support/app';
 import { captureOutput } from '../../support/output';
-import { eventually } from '../../support/eventually';
+import { eventually, sleep } from '../../support/eventually';
 import { createOrg, memberAgent } from '../../support/orgs';
-import { loggedInAgent } from '../../support/users';
+import { loggedInAgent, randomIp } from '../../support/users';
 
 const GATEWAY_TOKEN = 'gateway-token-of-the-messaging-gateway-0123456789';
 
@@ -45,11 +47,11 @@ describe('team messaging (spec 4.3, issue 26)', () => {
       session(owner.agent, org.id).expect(200),
       session(owner.agent, org.id).expect(200),
     ]);
-    const teamName = `org-${org.id.replace(/-/g, '')}`;
+    const teamName = first.body.teamName as string;
     expect(first.body).toEqual({
       token: expect.any(String),
       baseUrl: 'https://chat.example.test',
-      teamName,
+      teamName: expect.stringMatching(/^org-[0-9a-f]{32}$/),
       chatUserId: expect.any(String),
     });
     expect(second.body).toEqual(first.body);
@@ -64,13 +66,19 @@ describe('team messaging (spec 4.3, issue 26)', () => {
     expect(teams).toHaveLength(1);
     expect(teams[0].type).toBe('I');
     expect(fake.requestsTo('POST', /\/users\/[^/]+\/tokens$/)).toHaveLength(1);
-    // The default channels, the one the server does not make included; the user is in the team.
+    // The default channels, the one the server does not make included, and the private one of
+    // the agent's replies (its Owner in it); the user is in the team.
     const channels = [...fake.channels.values()].filter((c) => c.team_id === teams[0].id);
-    expect(channels.map((c) => c.name).sort()).toEqual([
-      'announcements',
-      'off-topic',
-      'town-square',
+    expect(channels.map((c) => [c.name, c.type]).sort()).toEqual([
+      ['announcements', 'O'],
+      [expect.stringMatching(/^cap-table-[0-9a-f]{32}$/), 'P'],
+      ['off-topic', 'O'],
+      ['town-square', 'O'],
     ]);
+    const privateChannel = channels.find((c) => c.type === 'P')!;
+    expect(fake.channelMembersOf(privateChannel.id)).toEqual(
+      [fake.admin.id, first.body.chatUserId].sort(),
+    );
     expect(fake.members(teams[0].id).map((m) => m.user_id)).toContain(first.body.chatUserId);
 
     // The next call reuses the token (it still works) and makes nothing new.
@@ -160,10 +168,8 @@ describe('team messaging (spec 4.3, issue 26)', () => {
   it('maps teams and chat users for the gateway, with its bearer token only', async () => {
     const owner = await loggedInAgent(t);
     const org = await createOrg(owner.agent);
-    const { chatUserId } = (await session(owner.agent, org.id).expect(200)).body;
-    const team = [...fake.teams.values()].find(
-      (x) => x.name === `org-${org.id.replace(/-/g, '')}`,
-    )!;
+    const { chatUserId, teamName } = (await session(owner.agent, org.id).expect(200)).body;
+    const team = [...fake.teams.values()].find((x) => x.name === teamName)!;
     const gateway = (path: string, token = GATEWAY_TOKEN) =>
       t.http.get(`/api/v1/chat/${path}`).set('Authorization', `Bearer ${token}`);
     await t.http.get(`/api/v1/chat/team-mapping/${team.id}`).expect(401);
@@ -182,13 +188,35 @@ describe('team messaging (spec 4.3, issue 26)', () => {
     await t.http.get(`/api/v1/chat/user-mapping/${chatUserId}`).expect(401);
   });
 
+  it('throttles failed gateway tokens per client address: 429, while other addresses go on (issue 35)', async () => {
+    const ip = randomIp();
+    const from = (address: string, token?: string) => {
+      const req = t.http.get('/api/v1/chat/user-mapping/someone').set('X-Forwarded-For', address);
+      return token === undefined ? req : req.set('Authorization', `Bearer ${token}`);
+    };
+    for (let i = 0; i < 5; i++) await from(ip, 'wrong').expect(401);
+    for (let i = 0; i < 5; i++) await from(ip).expect(401);
+    const limited = await from(ip, 'wrong').expect(429);
+    expect(limited.body).toMatchObject({ error: expect.any(String) });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.headers['x-ratelimit-limit']).toBe('10');
+    expect(limited.headers['x-ratelimit-remaining']).toBe('0');
+    expect(Number(limited.headers['x-ratelimit-reset'])).toBeGreaterThan(Date.now() / 1000);
+    // The right token from there is refused too (it would tell a guess that hit).
+    await from(ip, GATEWAY_TOKEN).expect(429);
+    await t.http
+      .get('/api/v1/chat/team-mapping/someteam')
+      .set('X-Forwarded-For', ip)
+      .set('Authorization', `Bearer ${GATEWAY_TOKEN}`)
+      .expect(429);
+    expect((await from(randomIp(), GATEWAY_TOKEN).expect(200)).body).toEqual({ userId: null });
+  });
+
   it('syncs the team: members in, former members out, unmapped chat users untouched (250, paged)', async () => {
     const owner = await loggedInAgent(t);
     const org = await createOrg(owner.agent, 'Big Team');
-    await session(owner.agent, org.id).expect(200);
-    const team = [...fake.teams.values()].find(
-      (x) => x.name === `org-${org.id.replace(/-/g, '')}`,
-    )!;
+    const { teamName } = (await session(owner.agent, org.id).expect(200)).body;
+    const team = [...fake.teams.values()].find((x) => x.name === teamName)!;
     // 250 people added to the team by hand: never ours to remove.
     const outsiders = Array.from({ length: 250 }, (_, i) =>
       fake.seedUser({
@@ -228,13 +256,146 @@ describe('team messaging (spec 4.3, issue 26)', () => {
     ).toBe(true);
   });
 
-  it('brings the team in step through the queue: an accepted invitation joins, a removal leaves', async () => {
+  it('never adopts a team someone else made under the organization’s name (issue 35)', async () => {
+    const owner = await loggedInAgent(t);
+    const org = await createOrg(owner.agent);
+    // The attacker guessed the name the service used to give the team, and made it first.
+    const attacker = fake.seedUser({
+      email: `attacker-${randomUUID()}@evil.example.test`,
+      username: `attacker${randomUUID().slice(0, 8)}`,
+    });
+    const planted = fake.seedTeam({ name: `org-${org.id.replace(/-/g, '')}` }, attacker);
+    const { teamName } = (await session(owner.agent, org.id).expect(200)).body;
+    expect(teamName).not.toBe(planted.name);
+    const team = [...fake.teams.values()].find((x) => x.name === teamName)!;
+    expect(team.type).toBe('I');
+    expect(fake.members(planted.id).map((m) => m.user_id)).toEqual([attacker.id]);
+    expect(fake.members(team.id).map((m) => m.user_id)).not.toContain(attacker.id);
+    const gateway = (path: string) =>
+      t.http.get(`/api/v1/chat/${path}`).set('Authorization', `Bearer ${GATEWAY_TOKEN}`);
+    await gateway(`team-mapping/${planted.id}`).expect(404);
+    expect((await gateway(`team-mapping/${team.id}`).expect(200)).body).toEqual({
+      organizationId: org.id,
+    });
+    // Its name is no function of the organization: another one's cannot be guessed from it.
+    const other = await createOrg(owner.agent);
+    const second = (await session(owner.agent, other.id).expect(200)).body.teamName as string;
+    expect(second).not.toContain(other.id.replace(/-/g, '').slice(0, 12));
+  });
+
+  it('never adopts a system admin’s chat account by its e-mail (issue 35)', async () => {
+    const owner = await loggedInAgent(t);
+    const org = await createOrg(owner.agent);
+    const admin = fake.seedUser({
+      email: owner.email,
+      username: `sysadmin${randomUUID().slice(0, 8)}`,
+      roles: 'system_user system_admin',
+    });
+    const res = await session(owner.agent, org.id).expect(500);
+    expect(res.body).toMatchObject({ key: 'chatProvisioningFailed' });
+    expect(fake.requestsTo('POST', new RegExp(`^/users/${admin.id}/tokens$`))).toHaveLength(0);
+    const links = await t
+      .get<DataSource>(DataSource)
+      .query(`SELECT chat_user_id FROM chat_user WHERE user_id = $1`, [owner.user.id]);
+    expect(links).toEqual([]);
+    expect((await owner.agent.get('/api/v1/chat/token-health').expect(200)).body).toEqual({
+      valid: false,
+      reason: 'no_token',
+    });
+    // A sync leaves that account out (and the other members in).
+    const viewer = await memberAgent(t, owner.agent, org.id, 'Viewer');
+    expect((await owner.agent.post(`/api/v1/chat/sync-org/${org.id}`).expect(200)).body).toEqual({
+      synced: 1,
+    });
+    const team = [...fake.teams.values()].find((x) =>
+      fake.members(x.id).some((m) => fake.users.get(m.user_id)?.email === viewer.email),
+    )!;
+    expect(fake.members(team.id).map((m) => m.user_id)).not.toContain(admin.id);
+  });
+
+  /** What the app holds in this database while a request to the chat server waits (issue 35). */
+  async function heldWhileWaiting(path: RegExp, start: () => Promise<unknown>) {
+    const db = t.get<DataSource>(DataSource);
+    const count = async (sql: string) => (await db.query(sql))[0].count as number;
+    const held = fake.hold(path);
+    // A supertest request goes out when it is awaited.
+    const done = Promise.resolve().then(start);
+    await held.arrived;
+    await sleep(400);
+    const seen = {
+      // Connections idle inside a transaction for a while: waiting on the HTTP call.
+      idleInTransaction: await count(
+        `SELECT count(*)::int AS count FROM pg_stat_activity
+          WHERE datname = current_database() AND state LIKE 'idle in transaction%'
+            AND state_change < now() - interval '250 milliseconds'`,
+      ),
+      advisoryLocks: await count(
+        `SELECT count(*)::int AS count FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+          WHERE l.locktype = 'advisory' AND d.datname = current_database()`,
+      ),
+    };
+    held.release();
+    await done;
+    return seen;
+  }
+  const NOTHING_HELD = { idleInTransaction: 0, advisoryLocks: 0 };
+
+  it('holds no database transaction or advisory lock while a session waits for the server (issue 35)', async () => {
+    const owner = await loggedInAgent(t);
+    const org = await createOrg(owner.agent);
+    // The user's lookup by e-mail, then (the user known) the team's creation.
+    expect(
+      await heldWhileWaiting(/^\/users\/email\//, () => session(owner.agent, org.id).expect(200)),
+    ).toEqual(NOTHING_HELD);
+    const other = await createOrg(owner.agent);
+    expect(
+      await heldWhileWaiting(/^\/teams$/, () => session(owner.agent, other.id).expect(200)),
+    ).toEqual(NOTHING_HELD);
+  });
+
+  it('holds no database transaction while a member event’s consumer waits for the server (issue 35)', async () => {
     const owner = await loggedInAgent(t);
     const org = await createOrg(owner.agent);
     await session(owner.agent, org.id).expect(200);
-    const team = [...fake.teams.values()].find(
-      (x) => x.name === `org-${org.id.replace(/-/g, '')}`,
-    )!;
+    // Accepting the invitation is a member.updated: the consumer adds the member to the team.
+    expect(
+      await heldWhileWaiting(/^\/teams\/[^/]+\/members$/, () =>
+        memberAgent(t, owner.agent, org.id, 'Viewer'),
+      ),
+    ).toEqual(NOTHING_HELD);
+  });
+
+  it('makes one team and one private channel for concurrent sessions, even past a lapsed lock (issue 35)', async () => {
+    const owner = await loggedInAgent(t);
+    const org = await createOrg(owner.agent);
+    const viewer = await memberAgent(t, owner.agent, org.id, 'Viewer');
+    const teamsMade = () => fake.requestsTo('POST', /^\/teams$/).length;
+    const before = teamsMade();
+    const held = fake.hold(/^\/teams$/);
+    const first = Promise.resolve().then(() => session(owner.agent, org.id).expect(200));
+    await held.arrived;
+    // The first holder stalls past its lease (the lock is gone): the second goes ahead.
+    const redis = new Redis(t.get<RedisConnections>(RedisConnections).url);
+    expect(await redis.del(`${t.redisPrefix}chat:lock:organization:${org.id}`)).toBe(1);
+    redis.disconnect();
+    const second = await session(viewer.agent, org.id).expect(200);
+    held.release();
+    // The first is told the name is taken, and uses the team of the name the service stored.
+    expect((await first).body.teamName).toBe(second.body.teamName);
+    expect(teamsMade() - before).toBe(2);
+    const teams = [...fake.teams.values()].filter((x) => x.name === second.body.teamName);
+    expect(teams).toHaveLength(1);
+    const privateChannels = [...fake.channels.values()].filter(
+      (c) => c.team_id === teams[0].id && c.type === 'P',
+    );
+    expect(privateChannels).toHaveLength(1);
+  });
+
+  it('brings the team in step through the queue: an accepted invitation joins, a removal leaves', async () => {
+    const owner = await loggedInAgent(t);
+    const org = await createOrg(owner.agent);
+    const { teamName } = (await session(owner.agent, org.id).expect(200)).body;
+    const team = [...fake.teams.values()].find((x) => x.name === teamName)!;
     const joiner = await memberAgent(t, owner.agent, org.id, 'Editor');
     const chatUser = await eventually(async () => {
       const u = [...fake.users.values()].find((x) => x.email === joiner.email);

@@ -45,13 +45,15 @@ describe('gateway hooks: heartbeats and hook runs (issue 24)', () => {
   async function world() {
     const owner = await loggedInAgent(t);
     const org = await createOrg(owner.agent, 'Hooked Inc.');
-    await owner.agent.post('/api/v1/chat/session').send({ organizationId: org.id }).expect(200);
-    const team = [...chat.teams.values()].find(
-      (x) => x.name === `org-${org.id.replace(/-/g, '')}`,
-    )!;
+    const { teamName } = (
+      await owner.agent.post('/api/v1/chat/session').send({ organizationId: org.id }).expect(200)
+    ).body;
+    const team = [...chat.teams.values()].find((x) => x.name === teamName)!;
+    /** `private`: the team's private channel, where every reply goes (issue 35). */
     const postsIn = (channel: string) => {
       const id = [...chat.channels.values()].find(
-        (c) => c.team_id === team.id && c.name === channel,
+        (c) =>
+          c.team_id === team.id && (channel === 'private' ? c.type === 'P' : c.name === channel),
       )?.id;
       return chat.posts.filter((p) => p.channel_id === id).map((p) => p.message);
     };
@@ -75,8 +77,8 @@ describe('gateway hooks: heartbeats and hook runs (issue 24)', () => {
       ok: true,
       mode: 'now',
     });
-    await eventually(async () => postsIn('town-square').length > 0);
-    expect(postsIn('town-square')).toEqual(['Invoice 42 is paid, and the board meets Friday.']);
+    await eventually(async () => postsIn('private').length > 0);
+    expect(postsIn('private')).toEqual(['Invoice 42 is paid, and the board meets Friday.']);
     expect(llm.requests).toHaveLength(1);
     expect(systemLines(llm.lastBody().messages)).toEqual([
       'System: Invoice 42 was paid',
@@ -90,7 +92,7 @@ describe('gateway hooks: heartbeats and hook runs (issue 24)', () => {
     await hook('wake', { text: 'Nothing much', organization: org.id }).expect(200);
     await eventually(async () => llm.requests.length === 1);
     await sleep(300);
-    expect(postsIn('town-square')).toEqual([]);
+    expect(postsIn('private')).toEqual([]);
     const { mainConversationId } = (
       await owner.agent.get(`/v1/organization/${org.id}/agent/context`).expect(200)
     ).body;
@@ -114,10 +116,11 @@ describe('gateway hooks: heartbeats and hook runs (issue 24)', () => {
       to: 'announcements',
     }).expect(202);
     expect(res.body).toEqual({ ok: true, runId: expect.any(String) });
-    // The run's reply, then (wakeMode now, the default) the heartbeat that saw its summary,
-    // posted where the main conversation last posted.
-    await eventually(async () => postsIn('announcements').length === 2);
-    expect(postsIn('announcements')).toEqual([
+    // The run's reply, then (wakeMode now, the default) the heartbeat that saw its summary, both
+    // in the private channel: `to` chooses no channel Shareholders may be in.
+    await eventually(async () => postsIn('private').length === 2);
+    expect(postsIn('announcements')).toEqual([]);
+    expect(postsIn('private')).toEqual([
       'Deal closed: Acme signed.',
       'Noted: the Acme deal closed.',
     ]);
@@ -217,7 +220,7 @@ describe('gateway hooks: heartbeats and hook runs (issue 24)', () => {
     llm.reply('The quarterly report is filed.', { times: 5 });
     const schedule = t.get<HeartbeatSchedule>(HeartbeatSchedule);
     await schedule.tick(60_000);
-    await eventually(async () => postsIn('town-square').length === 1);
+    await eventually(async () => postsIn('private').length === 1);
     // The same tick on another instance finds the turn taken: nothing more runs.
     await hook('wake', {
       text: 'Another event',
@@ -241,7 +244,7 @@ describe('gateway hooks: heartbeats and hook runs (issue 24)', () => {
     expect(systemLines(llm.lastBody().messages)).toEqual([
       expect.stringMatching(/^System: Hook CI \(error\): /),
     ]);
-    await eventually(async () => postsIn('town-square').length === 1);
-    expect(postsIn('town-square')).toEqual(['The CI run could not be handled.']);
+    await eventually(async () => postsIn('private').length === 1);
+    expect(postsIn('private')).toEqual(['The CI run could not be handled.']);
   });
 });

@@ -5,35 +5,10 @@ import { request as httpRequest, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  AgentHookRequest,
-  HOOK_ACTIONS,
-  HookActions,
-  WakeRequest,
-} from '../../../src/hooks/hook-actions';
+import { HOOK_ACTIONS } from '../../../src/hooks/hook-actions';
 import { Env } from '../../../src/config';
 import { createTestApp, TestApp } from '../../support/app';
-
-/** The agent side, recording what the router asks of it. */
-class RecordingActions implements HookActions {
-  wakes: WakeRequest[] = [];
-  agents: AgentHookRequest[] = [];
-  known = new Set<string>();
-  async organizationExists(id: string) {
-    return this.known.has(id);
-  }
-  async wake(request: WakeRequest) {
-    this.wakes.push(request);
-  }
-  async agent(request: AgentHookRequest) {
-    this.agents.push(request);
-    return { runId: `run-${this.agents.length}` };
-  }
-  reset() {
-    this.wakes = [];
-    this.agents = [];
-  }
-}
+import { RecordingActions } from '../../support/recording-hook-actions';
 
 const actions = new RecordingActions();
 
