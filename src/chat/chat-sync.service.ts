@@ -77,6 +77,18 @@ export class ChatSync {
   }
 
   /**
+   * The private channel's members after a role changed, from the organization's current state
+   * (run twice or late, it leaves the same result). Only organizations that have a team.
+   */
+  async syncChannel(organizationId: string): Promise<void> {
+    if (!this.env.chatConfigured) return;
+    const organization = await this.organizations.organization(organizationId);
+    if (!organization) return;
+    const team = await this.provisioning.existingTeamOf(organization);
+    if (team) await this.membership.syncChannel(organizationId, team);
+  }
+
+  /**
    * One user's membership after a `member.*` event, from the organization's current state (the
    * event only says whom to look at). Only organizations that have a team: none is made for an
    * event.

@@ -7,7 +7,8 @@ import { ChatSync } from './chat-sync.service';
 /**
  * `member.added`, `member.updated` (accepting an invitation links the account, a role changes)
  * and `member.removed` bring the member's place in the organization's team and its private
- * channel in step. Registered whether or not chat is configured (then a no-op), so these events
+ * channel in step; `role.updated` and `role.deleted` the private channel's members (a role's
+ * permissions decide who may read the cap table). Registered whether or not chat is configured (then a no-op), so these events
  * never wait in the outbox.
  */
 @Processor(QueueName.Chat)
@@ -25,6 +26,10 @@ export class ChatConsumer {
   async handle(job: Job<EventEnvelope>): Promise<void> {
     const event = job.data;
     if (!event.organization) return;
+    if (event.type.startsWith('role.')) {
+      await this.sync.syncChannel(event.organization);
+      return;
+    }
     const member = event.data.object as { user?: string | null };
     // Not inside `EventConsumers.once`: its marker's transaction would stay open across the calls
     // to the server. None is needed: the sync reads the member's current state, so a job run

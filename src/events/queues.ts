@@ -41,9 +41,14 @@ export const EVENT_ROUTES: Record<QueueName, (type: string) => boolean> = {
   [QueueName.Webhooks]: isPublicEventType,
   [QueueName.AgentOnboarding]: () => false,
   // Member changes bring the organization's messaging team in step (accepting an invitation is
-  // a member.updated: it links the account).
+  // a member.updated: it links the account); a role's change, who may read the cap table (the
+  // private channel's members).
   [QueueName.Chat]: (type) =>
-    type === 'member.added' || type === 'member.updated' || type === 'member.removed',
+    type === 'member.added' ||
+    type === 'member.updated' ||
+    type === 'member.removed' ||
+    type === 'role.updated' ||
+    type === 'role.deleted',
   [QueueName.AgentHeartbeat]: () => false,
   [QueueName.AgentHookRun]: () => false,
   // A registration links the invitee to the referrer of its code; an organization's first

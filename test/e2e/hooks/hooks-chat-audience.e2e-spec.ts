@@ -1,6 +1,10 @@
 import '../../support/hooks-on';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { getQueueToken } from '@nestjs/bull';
+import type { Queue } from 'bull';
 import type { Agent } from 'supertest';
+import { DataSource } from 'typeorm';
+import { QueueName } from '../../../src/events';
 import type { ChatChannel } from '../../../src/chat/chat.wire';
 import { FakeChat } from '../../fakes/chat';
 import { FakeLlm } from '../../fakes/llm';
@@ -154,6 +158,38 @@ describe('gateway hooks: replies reach only who may read the cap table (issue 35
     }).expect(202);
     const { audience } = await w.delivered(reply);
     expect(audience).toEqual([chat.admin.id, w.chatIds.owner, w.chatIds.viewer].sort());
+  });
+
+  it('takes a member out as soon as their role loses the permission (role.updated)', async () => {
+    const w = await world();
+    const role = await w.owner.agent
+      .post(`/v1/organization/${w.org.id}/role`)
+      .send({ name: 'Auditor', permissions: ['canViewOrganization', 'canViewCapTable'] })
+      .expect(201);
+    const auditor = await memberAgent(t, w.owner.agent, w.org.id, role.body.id);
+    const auditorChat = (await session(auditor.agent, w.org.id)).chatUserId;
+    const channel = w.privateChannel()!;
+    expect(chat.channelMembersOf(channel.id)).toContain(auditorChat);
+    // The member events so far handed over and consumed: none of them can be what takes him out.
+    await eventually(async () => {
+      const [{ n }] = (await t
+        .get(DataSource)
+        .query(
+          'SELECT count(*)::int AS n FROM outbox_event WHERE relayed_at IS NULL AND unrouted_at IS NULL',
+        )) as { n: number }[];
+      const jobs = await t.get<Queue>(getQueueToken(QueueName.Chat)).getJobCounts();
+      return n + jobs.waiting + jobs.active + jobs.delayed === 0;
+    });
+    expect(chat.channelMembersOf(channel.id)).toContain(auditorChat);
+    await w.owner.agent
+      .put(`/v1/organization/${w.org.id}/role/${role.body.id}`)
+      .send({ name: 'Auditor', permissions: ['canViewOrganization'] })
+      .expect(200);
+    // No post, no sync-org: the role's event alone.
+    await eventually(async () => !chat.channelMembersOf(channel.id).includes(auditorChat));
+    expect(chat.channelMembersOf(channel.id)).toEqual(
+      [chat.admin.id, w.chatIds.owner, w.chatIds.viewer].sort(),
+    );
   });
 
   it('keeps the private channel in step with member changes and sync-org', async () => {
