@@ -173,7 +173,7 @@ describe('gateway hooks: replies reach only who may read the cap table (issue 35
     // The member events so far handed over and consumed: none of them can be what takes him out.
     await eventually(async () => {
       const [{ n }] = (await t
-        .get(DataSource)
+        .get<DataSource>(DataSource)
         .query(
           'SELECT count(*)::int AS n FROM outbox_event WHERE relayed_at IS NULL AND unrouted_at IS NULL',
         )) as { n: number }[];
