@@ -94,7 +94,7 @@ const SITE = { id: 7, subdomain: 'ledgerline-test' };
  */
 export class FakeBilling {
   readonly apiKey = 'fake-billing-api-key';
-  readonly siteSharedKey = 'fake-billing-site-shared-key';
+  readonly siteSharedKey = 'fake-billing-site-shared-key-of-32-chars-or-more';
   readonly family = FAMILY;
   readonly requests: FakeBillingRequest[] = [];
   url = '';
