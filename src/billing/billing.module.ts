@@ -30,6 +30,7 @@ import { SubscriptionsController } from './subscriptions/subscriptions.controlle
 import { SubscriptionsService } from './subscriptions/subscriptions.service';
 import { BillingTransactionsController } from './transactions/transactions.controller';
 import { TransactionsService } from './transactions/transactions.service';
+import { PaymentListeners } from './webhooks/payment-listeners';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { WebhooksService } from './webhooks/webhooks.service';
 
@@ -71,6 +72,7 @@ import { WebhooksService } from './webhooks/webhooks.service';
     CountSyncRepository,
     CustomersService,
     FeaturesService,
+    PaymentListeners,
     PaymentProfilesService,
     PromoService,
     SubscriptionRepository,
@@ -78,6 +80,6 @@ import { WebhooksService } from './webhooks/webhooks.service';
     TransactionsService,
     WebhooksService,
   ],
-  exports: [FeaturesService, BillingCredits],
+  exports: [FeaturesService, BillingCredits, PaymentListeners],
 })
 export class BillingModule {}

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { QueueName } from '../../../src/events';
 import { FakeBilling } from '../../fakes/billing';
 import { createTestApp, TestApp } from '../../support/app';
+import { postWebhook } from '../billing/billing-fixtures';
 
 export const UNKNOWN = '6f1c1d1e-0000-4000-8000-000000000000';
 
@@ -48,4 +49,32 @@ export async function subscriptionSeen(t: TestApp, organizationId: string): Prom
     if (Date.now() > deadline) throw new Error('subscription.created not consumed');
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/**
+ * The provider's webhook of a payment of the organization's subscription (`payment_success`,
+ * `renewal_success`, `payment_failure` ...), as it posts it: what earns a referral card.
+ */
+export async function paid(
+  t: TestApp,
+  fake: FakeBilling,
+  org: { entity: string },
+  options: { event?: string; cents?: number } = {},
+): Promise<void> {
+  const subscription = [...fake.subscriptions.values()].find(
+    (s) => s.customer.reference === org.entity && s.state !== 'canceled',
+  );
+  if (!subscription) throw new Error(`no live subscription of entity ${org.entity}`);
+  const webhook = fake.subscriptionWebhook(options.event ?? 'payment_success', subscription.id, {
+    extra: {
+      transaction: {
+        id: Math.floor(Math.random() * 1e9),
+        amount_in_cents: options.cents ?? 4900,
+        currency: 'USD',
+        memo: 'Starter',
+      },
+    },
+  });
+  const res = await postWebhook(t, webhook, fake.siteSharedKey);
+  if (res.status !== 200) throw new Error(`webhook: ${res.status} ${JSON.stringify(res.body)}`);
 }

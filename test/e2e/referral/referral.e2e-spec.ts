@@ -6,7 +6,7 @@ import { eventually } from '../../support/eventually';
 import { createOrg, memberAgent } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
 import { balanceOf, fund } from '../../support/credit';
-import { referralApp, subscribedOrg, subscriptionSeen, UNKNOWN } from './referral-fixtures';
+import { paid, referralApp, subscribedOrg, subscriptionSeen, UNKNOWN } from './referral-fixtures';
 
 describe('referral program (spec 4.8)', () => {
   let t: TestApp;
@@ -22,7 +22,7 @@ describe('referral program (spec 4.8)', () => {
 
   const codeIn = (text: string) => /Referral code: ([A-Z0-9]+)/.exec(text)![1];
 
-  it('invite → register with the code → subscribe → card → reveal → credit → redeemed on invoices', async () => {
+  it('invite → register with the code → subscribe and pay → card → reveal → credit → redeemed on invoices', async () => {
     const referrer = await loggedInAgent(t);
     const inviteeEmail = `invitee-${Date.now()}@example.test`;
     const sent = await referrer.agent
@@ -53,8 +53,9 @@ describe('referral program (spec 4.8)', () => {
     const stats = await referrer.agent.get('/v1/waitlistStats').expect(200);
     expect(stats.body).toMatchObject({ referralCount: 1, position: expect.any(Number) });
 
-    // The invitee's organization subscribes: the referrer earns one card, its value hidden.
+    // The invitee's organization subscribes and pays: the referrer earns one card, its value hidden.
     const org = await subscribedOrg(invitee.agent);
+    await paid(t, fake, org);
     const cards = await eventually(async () => {
       const res = await referrer.agent.get('/v1/card').expect(200);
       return res.body.length === 1 ? res.body : null;
@@ -65,7 +66,7 @@ describe('referral program (spec 4.8)', () => {
     const list = await referrer.agent.get('/v1/invitation').expect(200);
     expect(list.body.map((i: { state: string }) => i.state)).toEqual(['subscribed']);
     // A second organization of the same invitee earns nothing more.
-    await subscribedOrg(invitee.agent, 'Second Inc.');
+    await paid(t, fake, await subscribedOrg(invitee.agent, 'Second Inc.'));
     await new Promise((r) => setTimeout(r, 300));
     expect((await referrer.agent.get('/v1/card').expect(200)).body).toHaveLength(1);
 
@@ -124,6 +125,51 @@ describe('referral program (spec 4.8)', () => {
       movements: 2,
     });
     expect(await balanceOf(ds, referrer.user.entityId)).toBe('15.00');
+  });
+
+  it('earns the card on the invitee organization’s first successful payment, not on its signup, once', async () => {
+    const referrer = await loggedInAgent(t);
+    const inviteeEmail = `payer-${Date.now()}@example.test`;
+    await referrer.agent
+      .post('/v1/invitation/send')
+      .send({ email: inviteeEmail, message: 'Join' })
+      .expect(201);
+    const code = codeIn((await t.smtp.nextMail(inviteeEmail)).text);
+    const invitee = await loggedInAgent(t, { email: inviteeEmail, referralCode: code });
+    await eventually(async () => {
+      const list = await referrer.agent.get('/v1/invitation').expect(200);
+      return list.body[0]?.state === 'signed_up';
+    });
+    const cards = async () => (await referrer.agent.get('/v1/card').expect(200)).body;
+
+    // A signup that never pays (a trial, a declined card) earns nothing.
+    const org = await subscribedOrg(invitee.agent);
+    await subscriptionSeen(t, org.id);
+    expect(await cards()).toEqual([]);
+    await paid(t, fake, org, { event: 'payment_failure' });
+    await paid(t, fake, org, { cents: 0 });
+    expect(await cards()).toEqual([]);
+    expect((await referrer.agent.get('/v1/invitation').expect(200)).body[0].state).toBe(
+      'signed_up',
+    );
+
+    // Its first successful payment earns the card, in the webhook's own transaction.
+    await paid(t, fake, org);
+    expect(await cards()).toEqual([expect.objectContaining({ revealed: false, value: null })]);
+    const [card] = await ds.query(
+      'SELECT organization_id, invitee_user_id FROM reward_card WHERE user_id = $1',
+      [referrer.user.id],
+    );
+    expect(card).toEqual({ organization_id: org.id, invitee_user_id: invitee.user.id });
+    expect((await referrer.agent.get('/v1/invitation').expect(200)).body[0].state).toBe(
+      'subscribed',
+    );
+    // Renewals, and the payments of another organization of the same invitee, earn no more.
+    await paid(t, fake, org, { event: 'renewal_success' });
+    const second = await subscribedOrg(invitee.agent, 'Second Payer Inc.');
+    await paid(t, fake, second);
+    await subscriptionSeen(t, second.id);
+    expect(await cards()).toHaveLength(1);
   });
 
   it('applies credit waiting on an organization when its subscription starts', async () => {
