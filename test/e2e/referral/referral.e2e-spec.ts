@@ -276,6 +276,59 @@ describe('referral program (spec 4.8)', () => {
       expect((await referrer.agent.get('/v1/invitation').expect(200)).body).toHaveLength(50);
     });
 
+    it('mails one address at most 3 times in 30 days whoever sends (429 with Retry-After and X-RateLimit-*), revealing no account', async () => {
+      const tag = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+      const stranger = `nobody-${tag}@example.test`;
+      // An address with an account (its verification mail read), and one without.
+      const member = await loggedInAgent(t, {
+        email: `somebody-${tag}@example.test`,
+        smtp: t.smtp,
+      });
+      const referrers = await Promise.all([1, 2, 3, 4, 5].map(() => loggedInAgent(t)));
+      const invite = (i: number, email: string) =>
+        referrers[i].agent.post('/v1/invitation/send').send({ email, message: 'Hi' });
+      const refusals: Record<string, string>[] = [];
+      for (const email of [stranger, member.email]) {
+        for (let i = 0; i < 3; i++) await invite(i, email).expect(201);
+        for (let i = 0; i < 3; i++) await t.smtp.nextMail(email);
+        // A fourth referrer, and a referrer mailing again a day later: refused alike.
+        const refused = await invite(3, email).expect(429);
+        expect(refused.body).toEqual({ error: 'Too Many Requests', message: expect.any(String) });
+        refusals.push(refused.headers);
+        await ds.query(
+          `UPDATE referral_invitation SET last_sent_at = now() - interval '25 hours'
+            WHERE email = $1`,
+          [email],
+        );
+        await invite(0, email).expect(429);
+        expect(t.smtp.hasUnread(email)).toBe(false);
+      }
+      // The same answer whether or not the address has an account.
+      for (const headers of refusals) {
+        const retryAfter = Number(headers['retry-after']);
+        expect(retryAfter).toBeGreaterThan(29 * 24 * 3600);
+        expect(retryAfter).toBeLessThanOrEqual(30 * 24 * 3600);
+        expect(headers['x-ratelimit-limit']).toBe('3');
+        expect(headers['x-ratelimit-remaining']).toBe('0');
+        expect(Number(headers['x-ratelimit-reset'])).toBeGreaterThan(Date.now() / 1000);
+      }
+      expect(refusals[0]['x-ratelimit-limit']).toBe(refusals[1]['x-ratelimit-limit']);
+      // Refused mails count against no one: the fourth referrer invites another address at once.
+      await invite(3, `other-${tag}@example.test`).expect(201);
+      expect((await referrers[3].agent.get('/v1/invitation').expect(200)).body).toHaveLength(1);
+      // 30 days after the oldest mail, one more may go out.
+      await ds.query(
+        `UPDATE referral_invitation_mail SET sent_at = sent_at - interval '30 days'
+          WHERE id = (SELECT id FROM referral_invitation_mail
+                       WHERE address_hash = encode(sha256(convert_to($1, 'UTF8')), 'hex')
+                       ORDER BY sent_at LIMIT 1)`,
+        [stranger],
+      );
+      await invite(4, stranger).expect(201);
+      await t.smtp.nextMail(stranger);
+      await invite(3, stranger).expect(429);
+    });
+
     it('an unknown code registers all the same and links no one', async () => {
       const { user } = await loggedInAgent(t, { referralCode: 'NO-SUCH-CODE' });
       await eventually(async () => {
