@@ -38,6 +38,7 @@ export { NormalizeEmail, Trim, TrimUpper } from './http/transforms';
 export { DateField, DecimalField, Omittable, QueryFlag } from './http/value-decorators';
 export { PageQuery } from './http/page-query';
 export { RateLimiter } from './http/rate-limiter';
+export { AnswerCache } from './http/answer-cache';
 export { InProcessRequests, inProcessCallerOf } from './http/in-process-requests';
 export type {
   InProcessCaller,
