@@ -24,8 +24,10 @@ import { CountSync } from './store/count-sync.entity';
 import { CustomerLink } from './store/customer-link.entity';
 import { BillingPaymentProfile } from './store/payment-profile.entity';
 import { ReceivedWebhook } from './store/received-webhook.entity';
+import { SignupClaim } from './store/signup-claim.entity';
 import { BillingSubscription } from './store/subscription.entity';
 import { SubscriptionRepository } from './store/subscription.repository';
+import { SignupClaims } from './subscriptions/signup-claims';
 import { SubscriptionsController } from './subscriptions/subscriptions.controller';
 import { SubscriptionsService } from './subscriptions/subscriptions.service';
 import { BillingTransactionsController } from './transactions/transactions.controller';
@@ -46,6 +48,7 @@ import { WebhooksService } from './webhooks/webhooks.service';
       BillingPaymentProfile,
       ReceivedWebhook,
       CountSync,
+      SignupClaim,
     ]),
     OrganizationsModule,
     UsersModule,
@@ -75,6 +78,7 @@ import { WebhooksService } from './webhooks/webhooks.service';
     PaymentListeners,
     PaymentProfilesService,
     PromoService,
+    SignupClaims,
     SubscriptionRepository,
     SubscriptionsService,
     TransactionsService,
