@@ -26,6 +26,7 @@ import { CardsRepository } from './store/cards.repository';
 import { CompaniesRepository } from './store/companies.repository';
 import { CreditAccount } from './store/credit-account.entity';
 import { CreditEntry } from './store/credit-entry.entity';
+import { CreditRedemption } from './store/credit-redemption.entity';
 import { CreditLedgerRepository } from './store/credit-ledger.repository';
 import { InvitationMailsRepository } from './store/invitation-mails.repository';
 import { InvitationsRepository } from './store/invitations.repository';
@@ -54,6 +55,7 @@ import { WaitlistController } from './waitlist/waitlist.controller';
       RewardCard,
       CreditAccount,
       CreditEntry,
+      CreditRedemption,
       ReferredCompany,
     ]),
     UsersModule,

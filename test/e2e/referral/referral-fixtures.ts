@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { QueueName } from '../../../src/events';
 import { FakeBilling } from '../../fakes/billing';
 import { createTestApp, TestApp } from '../../support/app';
+import { eventually } from '../../support/eventually';
 import { postWebhook } from '../billing/billing-fixtures';
 
 export const UNKNOWN = '6f1c1d1e-0000-4000-8000-000000000000';
@@ -77,4 +78,23 @@ export async function paid(
   });
   const res = await postWebhook(t, webhook, fake.siteSharedKey);
   if (res.status !== 200) throw new Error(`webhook: ${res.status} ${JSON.stringify(res.body)}`);
+}
+
+/**
+ * Waits until every redemption of the entity was answered by the provider (applied or
+ * reversed): its balance is taken when it is reserved, before the provider is called.
+ */
+export async function redemptionsSettled(t: TestApp, entityId: string, timeoutMs = 10_000) {
+  const ds = t.get<DataSource>(DataSource);
+  return eventually(
+    async () => {
+      const rows: { id: string; state: string }[] = await ds.query(
+        'SELECT id, state FROM credit_redemption WHERE entity_id = $1 ORDER BY created',
+        [entityId],
+      );
+      return rows.length > 0 && rows.every((r) => r.state !== 'pending') ? rows : null;
+    },
+    timeoutMs,
+    100,
+  );
 }

@@ -6,7 +6,14 @@ import { eventually } from '../../support/eventually';
 import { createOrg, memberAgent } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
 import { balanceOf, fund } from '../../support/credit';
-import { paid, referralApp, subscribedOrg, subscriptionSeen, UNKNOWN } from './referral-fixtures';
+import {
+  paid,
+  redemptionsSettled,
+  referralApp,
+  subscribedOrg,
+  subscriptionSeen,
+  UNKNOWN,
+} from './referral-fixtures';
 
 describe('referral program (spec 4.8)', () => {
   let t: TestApp;
@@ -188,7 +195,8 @@ describe('referral program (spec 4.8)', () => {
       .post(`/v1/organization/${org.id}/subscription`)
       .send({ productHandle: 'starter' })
       .expect(201);
-    await eventually(async () => (await balanceOf(ds, org.entity)) === '0.00');
+    await redemptionsSettled(t, org.entity);
+    expect(await balanceOf(ds, org.entity)).toBe('0.00');
     expect(fake.adjustments.slice(before).map((a) => a.amount_in_cents)).toEqual([-1250]);
   });
 
@@ -206,10 +214,81 @@ describe('referral program (spec 4.8)', () => {
       .post('/v1/credit/transfer')
       .send({ fromEntity: giver.user.entityId, toEntity: org.entity, amount: '5' })
       .expect(201);
-    expect(await balanceOf(ds, org.entity)).toBe('5.00');
-    await eventually(async () => (await balanceOf(ds, org.entity)) === '0.00', 90_000, 250);
-    expect(fake.adjustments.slice(before).map((a) => a.amount_in_cents)).toEqual([-500]);
+    // Reserved before the provider was called, and left pending for the queue.
+    expect(await balanceOf(ds, org.entity)).toBe('0.00');
+    const [pending] = await ds.query(
+      'SELECT id, state, amount FROM credit_redemption WHERE entity_id = $1',
+      [org.entity],
+    );
+    expect(pending).toEqual({ id: expect.any(String), state: 'pending', amount: '5.00' });
+    expect(fake.adjustments.slice(before)).toEqual([]);
+    const [settled] = await redemptionsSettled(t, org.entity, 90_000);
+    expect(settled).toEqual({ id: pending.id, state: 'applied' });
+    const made = fake.adjustments.slice(before);
+    expect(made.map((a) => a.amount_in_cents)).toEqual([-500]);
+    // Sent again with the same id: the provider's uniqueness token.
+    expect(fake.adjustmentTokens.get(made[0].id)).toBe(pending.id);
   }, 100_000);
+
+  it('gives back a redemption the provider refused (a reversing entry), and applies it later', async () => {
+    const giver = await loggedInAgent(t);
+    await fund(ds, giver.user.entityId, '9.00');
+    const owner = await loggedInAgent(t);
+    const org = await subscribedOrg(owner.agent);
+    await subscriptionSeen(t, org.id);
+    const before = fake.adjustments.length;
+    fake.failNext(422, { path: /adjustments/, body: { errors: ['Subscription: is on hold.'] } });
+    await giver.agent
+      .post('/v1/credit/transfer')
+      .send({ fromEntity: giver.user.entityId, toEntity: org.entity, amount: '4' })
+      .expect(201);
+    const [refused] = await redemptionsSettled(t, org.entity);
+    expect(refused.state).toBe('reversed');
+    expect(await balanceOf(ds, org.entity)).toBe('4.00');
+    const history = await owner.agent.get(`/v1/entity/${org.entity}/history`).expect(200);
+    expect(history.body.map((e: { kind: string; amount: string }) => [e.kind, e.amount])).toEqual([
+      ['redemption_reversal', '4.00'],
+      ['redemption', '-4.00'],
+      ['transfer_in', '4.00'],
+    ]);
+    expect(history.body[0].movement).toBe(history.body[1].movement);
+    const summary = await owner.agent.get(`/v1/organization/${org.id}/referral`).expect(200);
+    expect(summary.body).toMatchObject({ balance: '4.00', received: '4.00', redeemed: '0.00' });
+    expect(fake.adjustments.slice(before)).toEqual([]);
+    // The next credit arriving takes the whole balance.
+    await giver.agent
+      .post('/v1/credit/transfer')
+      .send({ fromEntity: giver.user.entityId, toEntity: org.entity, amount: '5' })
+      .expect(201);
+    await redemptionsSettled(t, org.entity);
+    expect(await balanceOf(ds, org.entity)).toBe('0.00');
+    expect(fake.adjustments.slice(before).map((a) => a.amount_in_cents)).toEqual([-900]);
+  });
+
+  it('applies concurrent transfers into an organization each once, never twice', async () => {
+    const owner = await loggedInAgent(t);
+    const org = await subscribedOrg(owner.agent);
+    await subscriptionSeen(t, org.id);
+    const givers = await Promise.all(Array.from({ length: 8 }, () => loggedInAgent(t)));
+    for (const giver of givers) await fund(ds, giver.user.entityId, '2.00');
+    const before = fake.adjustments.length;
+    const answers = await Promise.all(
+      givers.map((giver) =>
+        giver.agent
+          .post('/v1/credit/transfer')
+          .send({ fromEntity: giver.user.entityId, toEntity: org.entity, amount: '1.25' }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(201));
+    const redemptions = await redemptionsSettled(t, org.entity);
+    expect(redemptions.every((r: { state: string }) => r.state === 'applied')).toBe(true);
+    expect(await balanceOf(ds, org.entity)).toBe('0.00');
+    const made = fake.adjustments.slice(before);
+    expect(made.reduce((sum, a) => sum + a.amount_in_cents, 0)).toBe(-1000);
+    expect(new Set(made.map((a) => fake.adjustmentTokens.get(a.id)))).toEqual(
+      new Set(redemptions.map((r: { id: string }) => r.id)),
+    );
+  });
 
   describe('POST /v1/invitation/send and GET /v1/invitation', () => {
     it('mails again only after 24 hours (409 before, 200 after), per referrer', async () => {
