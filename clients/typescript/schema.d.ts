@@ -3079,7 +3079,7 @@ export interface paths {
         put?: never;
         /**
          * Move credit from one entity to another
-         * @description The caller must control `fromEntity`. A personal entity’s credit is its owner’s alone; an organization entity’s is for members with `canEditOrganizationBilling`. Others get 403, an unknown entity 404. `toEntity` is any user’s personal entity or any organization’s entity (404 otherwise). Both sides are written in one transaction under the source’s lock, so concurrent transfers never overdraw. Credit reaching an organization’s entity while it has a live subscription is applied to its invoices at once (a `redemption` in its history).
+         * @description The caller must control `fromEntity`. A personal entity’s credit is its owner’s alone; an organization entity’s is for members with `canEditOrganizationBilling`. Others get 403, an unknown entity 404. `toEntity` is any user’s personal entity or any organization’s entity (404 otherwise). Both sides are written in one transaction under the source’s lock, so concurrent transfers never overdraw. Credit reaching an organization’s entity while it has a live subscription is applied to its invoices at once (a `redemption` in its history; a `redemption_reversal` gives it back if the billing provider refuses it, and one the provider could not be reached for is sent again later).
          */
         post: operations["Credit_transfer"];
         delete?: never;

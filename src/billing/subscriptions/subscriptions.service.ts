@@ -20,7 +20,7 @@ import { lockOrganizationBilling } from '../store/organization-lock';
 import { BillingPaymentProfile } from '../store/payment-profile.entity';
 import { BillingSubscription, isLive } from '../store/subscription.entity';
 import { SubscriptionRepository } from '../store/subscription.repository';
-import { SignupClaims } from './signup-claims';
+import { HeldClaim, SignupClaims } from './signup-claims';
 import { SubscriptionDto } from './subscription.dto';
 import { applyProviderView, toPreviewPeriod, toSubscriptionView } from './subscription-mapping';
 import { SubscriptionPreviewView, SubscriptionView } from './subscription.view';
@@ -85,9 +85,27 @@ export class SubscriptionsService {
       else await this.claims.abandon(claim);
       throw err;
     }
+    return this.finish(access, claim, made, request, dto.pricePointHandle ?? null).catch(
+      async (err: unknown) => {
+        // Made at the provider but not stored: the next signup finishes it with the same token.
+        await this.claims.abandon(claim);
+        throw err;
+      },
+    );
+  }
+
+  /** Stores the signup made and ends its claim, in one short transaction. */
+  private finish(
+    access: AccessContext,
+    claim: HeldClaim,
+    made: Subscription,
+    request: SubscriptionRequest,
+    pricePointHandle: string | null,
+  ): Promise<SubscriptionView> {
+    const organizationId = access.organizationId!;
     return this.uow.run(async (tx) => {
       await lockOrganizationBilling(tx.manager, organizationId);
-      const view = await this.store(tx, access, made, request, dto.pricePointHandle ?? null);
+      const view = await this.store(tx, access, made, request, pricePointHandle);
       // Taken over meanwhile (this request was silent too long): the new holder records it.
       if (!(await this.claims.finish(tx.manager, claim))) return view;
       // The signup allocated these: a push of the same counts is skipped.

@@ -84,9 +84,13 @@ export async function paid(
  * Waits until every redemption of the entity was answered by the provider (applied or
  * reversed): its balance is taken when it is reserved, before the provider is called.
  */
-export async function redemptionsSettled(t: TestApp, entityId: string, timeoutMs = 10_000) {
+export async function redemptionsSettled(
+  t: TestApp,
+  entityId: string,
+  timeoutMs = 10_000,
+): Promise<{ id: string; state: string }[]> {
   const ds = t.get<DataSource>(DataSource);
-  return eventually(
+  const settled = await eventually(
     async () => {
       const rows: { id: string; state: string }[] = await ds.query(
         'SELECT id, state FROM credit_redemption WHERE entity_id = $1 ORDER BY created',
@@ -97,4 +101,5 @@ export async function redemptionsSettled(t: TestApp, entityId: string, timeoutMs
     timeoutMs,
     100,
   );
+  return settled!;
 }
