@@ -2077,7 +2077,7 @@ export interface paths {
         };
         /**
          * The plans on sale, cheapest first
-         * @description The plans on sale, cheapest first. Needs a session.
+         * @description The provider's answer is kept 5 minutes (a change of the plans shows within that time). At most 30 catalogue reads a minute per user, this route and the other catalogue route together.
          */
         get: operations["Catalogue_products"];
         put?: never;
@@ -2097,7 +2097,7 @@ export interface paths {
         };
         /**
          * The price tiers of the seats (members and shareholders)
-         * @description The price tiers of the seats (members and shareholders). Needs a session.
+         * @description The provider's answer is kept 5 minutes (a change of the plans shows within that time). At most 30 catalogue reads a minute per user, this route and the other catalogue route together.
          */
         get: operations["Catalogue_memberPricing"];
         put?: never;
@@ -2999,7 +2999,7 @@ export interface paths {
         put?: never;
         /**
          * Mail a referral invitation with the caller’s referral code
-         * @description One invitation per address per referrer (other referrers may invite the same address). The first mail answers 201; asking again within 24 hours of the last mail is 409, later the same invitation is mailed again (200). An address that already signed up with the caller’s code is 409; the caller’s own address is 400. Whether an address has an account is never revealed. At most 50 mails a day per account and 200 per client address (429 with `Retry-After`).
+         * @description One invitation per address per referrer (other referrers may invite the same address). The first mail answers 201; asking again within 24 hours of the last mail is 409, later the same invitation is mailed again (200). An address that already signed up with the caller’s code is 409; the caller’s own address is 400. Whether an address has an account is never revealed. At most 50 mails a day per account, 200 per client address, and 3 to one e-mail address in any 30 days whoever sends them (429 with `Retry-After` and `X-RateLimit-*`; a mail refused for its address counts against no other limit).
          */
         post: operations["ReferralInvitations_send"];
         delete?: never;
@@ -3037,7 +3037,7 @@ export interface paths {
         };
         /**
          * The caller’s reward cards, newest first
-         * @description A card is earned when an organization created by someone who registered with the caller’s referral code first subscribes (one card per invitee). Its `value` is null until revealed.
+         * @description A card is earned when an organization created by someone who registered with the caller’s referral code makes its first successful payment (a signup alone earns nothing; one card per invitee). Its `value` is null until revealed.
          */
         get: operations["RewardCards_list"];
         put?: never;
@@ -3079,7 +3079,7 @@ export interface paths {
         put?: never;
         /**
          * Move credit from one entity to another
-         * @description The caller must control `fromEntity`. A personal entity’s credit is its owner’s alone; an organization entity’s is for members with `canEditOrganizationBilling`. Others get 403, an unknown entity 404. `toEntity` is any user’s personal entity or any organization’s entity (404 otherwise). Both sides are written in one transaction under the source’s lock, so concurrent transfers never overdraw. Credit reaching an organization’s entity while it has a live subscription is applied to its invoices at once (a `redemption` in its history).
+         * @description The caller must control `fromEntity`. A personal entity’s credit is its owner’s alone; an organization entity’s is for members with `canEditOrganizationBilling`. Others get 403, an unknown entity 404. `toEntity` is any user’s personal entity or any organization’s entity (404 otherwise). Both sides are written in one transaction under the source’s lock, so concurrent transfers never overdraw. Credit reaching an organization’s entity while it has a live subscription is applied to its invoices at once (a `redemption` in its history; a `redemption_reversal` gives it back if the billing provider refuses it, and one the provider could not be reached for is sent again later).
          */
         post: operations["Credit_transfer"];
         delete?: never;
@@ -3237,7 +3237,7 @@ export interface paths {
         };
         /**
          * The caller’s contacts at the identity provider
-         * @description One entry per e-mail address (lower-cased, each once), people without one left out, sorted by name (none last) then e-mail; at most 2,000, from at most 10 pages of the provider’s People API. An expired access token is refreshed on the way. 404 `idpNotConnected` when none is connected, or the provider no longer accepts the grant (revoked: it is forgotten).
+         * @description One entry per e-mail address (lower-cased, each once), people without one left out, sorted by name (none last) then e-mail; at most 2,000, from at most 10 pages of the provider’s People API. An expired access token is refreshed on the way. 404 `idpNotConnected` when none is connected, or the provider no longer accepts the grant (revoked: it is forgotten). The provider’s answer is kept for the caller 5 minutes (connecting or disconnecting forgets it), and at most 30 lists a minute are answered per user.
          */
         get: operations["IdpContacts_list"];
         put?: never;
@@ -7348,7 +7348,8 @@ export interface components {
             email: string;
             /**
              * @description `sent`; `signed_up` once the address registered with the caller's code; `subscribed` once an
-             *     organization the invitee created subscribed (which earned the caller a reward card).
+             *     organization the invitee created made its first successful payment (which earned the caller
+             *     a reward card).
              * @enum {string}
              */
             state: "sent" | "signed_up" | "subscribed";
@@ -7413,10 +7414,11 @@ export interface components {
             id: string;
             /**
              * @description `grant` (a revealed reward card), `transfer_in`, `transfer_out`, `redemption` (applied to the
-             *     organization's invoices), `expiry`.
+             *     organization's invoices), `redemption_reversal` (a redemption the billing provider refused,
+             *     given back), `expiry`.
              * @enum {string}
              */
-            kind: "grant" | "transfer_in" | "transfer_out" | "redemption" | "expiry";
+            kind: "grant" | "transfer_in" | "transfer_out" | "redemption" | "redemption_reversal" | "expiry";
             /**
              * @description Signed, two decimals: what the movement added to the balance.
              * @example -10.00
@@ -7426,7 +7428,7 @@ export interface components {
             currency: string;
             /**
              * Format: uuid
-             * @description The transfer (both sides share it), the reward card or the redemption.
+             * @description The transfer (both sides share it), the reward card or the redemption (and its reversal).
              */
             movement: string;
             /**
@@ -18409,6 +18411,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description More than 30 catalogue reads in a minute (`Retry-After` in seconds, `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`: the end of the window as a unix timestamp) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `billingNotConfigured` while the provider is not configured; or the provider gave no usable answer */
             500: {
                 headers: {
@@ -18457,6 +18468,15 @@ export interface operations {
             };
             /** @description No valid session `{error, key, message}` */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description More than 30 catalogue reads in a minute (`Retry-After` in seconds, `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`: the end of the window as a unix timestamp) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19591,7 +19611,7 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
-            /** @description No `id` or `event`, or an `X-Chargify-Webhook-Id` other than the body’s `id`; nothing changed */
+            /** @description No `id` or `event`, an `X-Chargify-Webhook-Id` other than the body’s `id`, or a form key with a `__proto__`, `constructor` or `prototype` segment; nothing changed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22217,7 +22237,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many invitation mails today */
+            /** @description Too many invitation mails today, or to this address in 30 days */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -22991,6 +23011,15 @@ export interface operations {
             };
             /** @description Keyed error: `idpNotConnected` */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description More than 30 lists in a minute (`Retry-After` in seconds, `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`: the end of the window as a unix timestamp) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -24,12 +24,15 @@ import { CountSync } from './store/count-sync.entity';
 import { CustomerLink } from './store/customer-link.entity';
 import { BillingPaymentProfile } from './store/payment-profile.entity';
 import { ReceivedWebhook } from './store/received-webhook.entity';
+import { SignupClaim } from './store/signup-claim.entity';
 import { BillingSubscription } from './store/subscription.entity';
 import { SubscriptionRepository } from './store/subscription.repository';
+import { SignupClaims } from './subscriptions/signup-claims';
 import { SubscriptionsController } from './subscriptions/subscriptions.controller';
 import { SubscriptionsService } from './subscriptions/subscriptions.service';
 import { BillingTransactionsController } from './transactions/transactions.controller';
 import { TransactionsService } from './transactions/transactions.service';
+import { PaymentListeners } from './webhooks/payment-listeners';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { WebhooksService } from './webhooks/webhooks.service';
 
@@ -45,6 +48,7 @@ import { WebhooksService } from './webhooks/webhooks.service';
       BillingPaymentProfile,
       ReceivedWebhook,
       CountSync,
+      SignupClaim,
     ]),
     OrganizationsModule,
     UsersModule,
@@ -71,13 +75,15 @@ import { WebhooksService } from './webhooks/webhooks.service';
     CountSyncRepository,
     CustomersService,
     FeaturesService,
+    PaymentListeners,
     PaymentProfilesService,
     PromoService,
+    SignupClaims,
     SubscriptionRepository,
     SubscriptionsService,
     TransactionsService,
     WebhooksService,
   ],
-  exports: [FeaturesService, BillingCredits],
+  exports: [FeaturesService, BillingCredits, PaymentListeners],
 })
 export class BillingModule {}

@@ -4,6 +4,8 @@ export { FeaturesService } from './features/features.service';
 export { BillingCredits } from './adjustments/billing-credits.service';
 export type { CreditOutcome } from './adjustments/billing-credits.service';
 export { BILLING_WEBHOOK_PATH } from './webhooks/webhooks.controller';
+export { PaymentListeners } from './webhooks/payment-listeners';
+export type { PaymentListener, SucceededPayment } from './webhooks/payment-listeners';
 export type { OrganizationPlan } from './features/features.service';
 export { FEATURES, PLANS } from './plans';
 export type { Feature, Limits, Plan, PlanHandle } from './plans';

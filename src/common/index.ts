@@ -45,6 +45,7 @@ export { DateField, DecimalField, Omittable, QueryFlag } from './http/value-deco
 export { PageQuery } from './http/page-query';
 export { RateLimiter } from './http/rate-limiter';
 export { TOKEN_FAILURES_PER_IP, TokenFailureThrottle } from './http/token-failures';
+export { AnswerCache } from './http/answer-cache';
 export { InProcessRequests, inProcessCallerOf } from './http/in-process-requests';
 export type {
   InProcessCaller,

@@ -156,6 +156,14 @@ describe('validateEnv', () => {
     );
   });
 
+  it('requires BILLING_SITE_SHARED_KEY to be at least 32 characters (a guessable key forges webhooks)', () => {
+    expect(() => validateEnv({ BILLING_SITE_SHARED_KEY: 'k'.repeat(31) })).toThrow(
+      'BILLING_SITE_SHARED_KEY: BILLING_SITE_SHARED_KEY must be at least 32 characters',
+    );
+    const key = 'k'.repeat(32);
+    expect(validateEnv({ BILLING_SITE_SHARED_KEY: key }).BILLING_SITE_SHARED_KEY).toBe(key);
+  });
+
   /** The agent's variables unset, or blank. */
   const agentDefaults = {
     LLM_API_KEY: undefined,

@@ -466,10 +466,14 @@ export class Env {
   @IsString()
   BILLING_API_KEY?: string;
 
-  /** Signs the provider's webhooks (HMAC-SHA256 of the body); unset: every webhook is refused. */
+  /**
+   * Signs the provider's webhooks (HMAC-SHA256 of the body); unset: every webhook is refused.
+   * At least 32 characters: a short key could be guessed, and a guessed key forges webhooks.
+   */
   @Transform(emptyToUndefined)
   @IsOptional()
   @IsString()
+  @MinLength(32, { message: 'BILLING_SITE_SHARED_KEY must be at least 32 characters' })
   BILLING_SITE_SHARED_KEY?: string;
 
   /** The product family whose components price members and shareholders: an id or `handle:<handle>`. */

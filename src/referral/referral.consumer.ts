@@ -8,8 +8,10 @@ import { ReferralEvents } from './referral-events.service';
 const CONSUMER = 'referral';
 
 /**
- * `user.registered` and `subscription.created`, once per event (the processed marker is written
- * in the same transaction as the work). Always registered, so these events never wait.
+ * `user.registered` links the invitee, once per event (the processed marker is written in the
+ * same transaction as the work); `subscription.created` redeems the organization's credit. The
+ * reward card is earned on the first successful payment instead (`ReferralEvents.paid`, in the
+ * billing webhook's transaction). Always registered, so these events never wait.
  */
 @Processor(QueueName.Referral)
 export class ReferralConsumer {
@@ -28,7 +30,6 @@ export class ReferralConsumer {
     const event = job.data;
     await this.consumers.once(CONSUMER, event.id, async (manager) => {
       if (event.type === 'user.registered') await this.referral.registered({ manager }, event);
-      if (event.type === 'subscription.created') await this.referral.subscribed({ manager }, event);
     });
     // A subscription that starts takes the organization's credit at once. Outside the marker's
     // transaction (it calls the provider), and on every delivery: a redelivered event whose

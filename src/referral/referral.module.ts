@@ -26,11 +26,14 @@ import { CardsRepository } from './store/cards.repository';
 import { CompaniesRepository } from './store/companies.repository';
 import { CreditAccount } from './store/credit-account.entity';
 import { CreditEntry } from './store/credit-entry.entity';
+import { CreditRedemption } from './store/credit-redemption.entity';
 import { CreditLedgerRepository } from './store/credit-ledger.repository';
+import { InvitationMailsRepository } from './store/invitation-mails.repository';
 import { InvitationsRepository } from './store/invitations.repository';
 import { ReferralCode } from './store/referral-code.entity';
 import { ReferralCodesRepository } from './store/referral-codes.repository';
 import { ReferralInvitation } from './store/referral-invitation.entity';
+import { ReferralInvitationMail } from './store/referral-invitation-mail.entity';
 import { ReferralLink } from './store/referral-link.entity';
 import { ReferredCompany } from './store/referred-company.entity';
 import { RewardCard } from './store/reward-card.entity';
@@ -48,9 +51,11 @@ import { WaitlistController } from './waitlist/waitlist.controller';
       ReferralCode,
       ReferralLink,
       ReferralInvitation,
+      ReferralInvitationMail,
       RewardCard,
       CreditAccount,
       CreditEntry,
+      CreditRedemption,
       ReferredCompany,
     ]),
     UsersModule,
@@ -71,6 +76,7 @@ import { WaitlistController } from './waitlist/waitlist.controller';
   providers: [
     ReferralCodesRepository,
     InvitationsRepository,
+    InvitationMailsRepository,
     CardsRepository,
     CreditLedgerRepository,
     CompaniesRepository,

@@ -94,7 +94,7 @@ const SITE = { id: 7, subdomain: 'ledgerline-test' };
  */
 export class FakeBilling {
   readonly apiKey = 'fake-billing-api-key';
-  readonly siteSharedKey = 'fake-billing-site-shared-key';
+  readonly siteSharedKey = 'fake-billing-site-shared-key-of-32-chars-or-more';
   readonly family = FAMILY;
   readonly requests: FakeBillingRequest[] = [];
   url = '';
@@ -120,6 +120,10 @@ export class FakeBilling {
   private nextWebhookId = 5000;
   private lastChange = 0;
   private faults: Fault[] = [];
+  private watchers: {
+    watch: (request: FakeBillingRequest) => Promise<void>;
+    path?: string | RegExp;
+  }[] = [];
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly usedTokens = new Set<string>();
   private readonly cardTokens = new Map<string, Required<SeedCard>>();
@@ -174,6 +178,20 @@ export class FakeBilling {
   /** The next `times` matching requests are handled (their writes done) only after `delayMs`. */
   slowNext(delayMs: number, options: { times?: number; path?: string | RegExp } = {}): void {
     this.faults.push({ delayMs, times: options.times ?? 1, match: options.path });
+  }
+
+  /**
+   * Runs `watch` on every request (matching `path`, if given) before it is handled: the caller
+   * waits for the answer meanwhile, so the watcher sees the app as it is during a provider call.
+   * Answers a function that removes the watcher.
+   */
+  during(
+    watch: (request: FakeBillingRequest) => Promise<void>,
+    path?: string | RegExp,
+  ): () => void {
+    const watcher = { watch, path };
+    this.watchers.push(watcher);
+    return () => (this.watchers = this.watchers.filter((w) => w !== watcher));
   }
 
   /** The recorded requests of one method and path (a pattern matches paths with ids). */
@@ -476,6 +494,17 @@ export class FakeBilling {
       authorized: this.authorized(req.headers.authorization),
     };
     this.requests.push(request);
+    const watching = this.watchers.filter(
+      (w) => w.path === undefined || matches(w.path, url.pathname),
+    );
+    if (!watching.length) return this.handle(request, req, res);
+    Promise.all(watching.map((w) => w.watch(request))).then(
+      () => this.handle(request, req, res),
+      (err: Error) => sendJson(res, 500, { errors: [`fake billing watcher: ${err.message}`] }),
+    );
+  }
+
+  private handle(request: FakeBillingRequest, req: IncomingMessage, res: ServerResponse) {
     const fault = this.faultFor(request.path);
     if (fault?.status !== undefined) {
       if (fault.handled) this.answer(request, new ServerResponse(req));

@@ -1,14 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { decimalToCents } from '../money';
 import { BillingProvider } from '../provider/billing-provider';
+import { BillingNotFoundError } from '../provider/errors';
 import { SubscriptionRepository } from '../store/subscription.repository';
 
-export type CreditOutcome = 'credited' | 'already-credited' | 'no-subscription';
+export type CreditOutcome = 'credited' | 'already-credited';
 
 /**
  * Credits an entity's balance at the provider (referral credit): a negative adjustment on its
- * live subscription. The caller's key is the adjustment's uniqueness token, so it must be unique
- * across callers (the referral ledger's redemption id): a repeated credit is a no-op.
+ * subscription. The caller's key is the adjustment's uniqueness token, so it must be unique
+ * across callers (the referral ledger's redemption id): a repeated credit is a no-op. Nothing
+ * here opens a transaction: the caller calls it outside its own.
  */
 @Injectable()
 export class BillingCredits {
@@ -17,19 +19,32 @@ export class BillingCredits {
     private readonly subscriptions: SubscriptionRepository,
   ) {}
 
-  /** `amount`: a positive decimal with at most two decimals. */
+  /** Our id of the entity's live subscription, where its credit goes; null without one (or billing). */
+  async target(entityId: string): Promise<string | null> {
+    if (!this.provider.configured) return null;
+    const [live] = await this.subscriptions.liveOfEntity(entityId);
+    return live?.id ?? null;
+  }
+
+  /**
+   * Credits the subscription (our id, live or not since: a retry goes where its first attempt
+   * went). `amount`: a positive decimal with at most two decimals. Throws the provider's errors:
+   * `BillingProviderError` or `BillingNotFoundError` when it refused (nothing credited),
+   * `BillingProviderUnavailable` when it gave no usable answer (maybe credited: retry with the
+   * same key).
+   */
   async credit(
-    entityId: string,
+    subscriptionId: string,
     amount: string,
     memo: string,
     key: string,
   ): Promise<CreditOutcome> {
     const cents = decimalToCents(amount);
     if (cents === undefined || cents <= 0) throw new RangeError(`not a credit amount: ${amount}`);
-    const [live] = this.provider.configured ? await this.subscriptions.liveOfEntity(entityId) : [];
-    if (!live) return 'no-subscription';
+    const subscription = await this.subscriptions.find(subscriptionId);
+    if (!subscription) throw new BillingNotFoundError(`subscription ${subscriptionId}`);
     const result = await this.provider.createAdjustment(
-      live.providerId,
+      subscription.providerId,
       { amountInCents: -cents, memo },
       key,
     );

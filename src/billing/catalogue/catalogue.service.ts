@@ -1,30 +1,79 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import type Redis from 'ioredis';
+import { AnswerCache, RateLimiter } from '../../common';
 import { Env } from '../../config';
+import { RedisConnections } from '../../redis';
 import { centsToDecimal, normalizeDecimal } from '../money';
 import { planOfProduct } from '../plans';
 import { BillingProvider } from '../provider/billing-provider';
+import { billingNotConfigured } from '../provider/errors';
 import type { Component, ComponentPrice, Product } from '../provider/wire';
 import { ComponentPricingView, MemberPricingView, ProductView } from './catalogue.view';
 
-/** The plans on sale and the seat prices, read from the provider's catalogue. */
+/** Catalogue reads per user and minute (both routes together): a page shows both, some times. */
+export const CATALOGUE_LIMIT = { limit: 30, windowMs: 60_000 };
+/** How long the provider's catalogue is kept: it changes when an operator edits the plans. */
+export const CATALOGUE_TTL_MS = 5 * 60_000;
+
+/**
+ * The plans on sale and the seat prices, read from the provider's catalogue. The same for every
+ * user: kept in Redis for CATALOGUE_TTL_MS (every instance answers from one copy, and a burst of
+ * page loads costs the provider one read), and rate limited per user.
+ */
 @Injectable()
-export class CatalogueService {
+export class CatalogueService implements OnModuleDestroy {
   private readonly logger = new Logger(CatalogueService.name);
+  private readonly redis: Redis;
+  private readonly limiter: RateLimiter;
+  private readonly cache: AnswerCache;
 
   constructor(
     private readonly provider: BillingProvider,
     private readonly env: Env,
-  ) {}
+    connections: RedisConnections,
+  ) {
+    this.redis = connections.session();
+    this.limiter = new RateLimiter(
+      this.redis,
+      `${connections.prefix}billing-catalogue:`,
+      CATALOGUE_LIMIT,
+    );
+    this.cache = new AnswerCache(
+      this.redis,
+      `${connections.prefix}billing:catalogue:`,
+      CATALOGUE_TTL_MS,
+    );
+  }
+
+  onModuleDestroy() {
+    this.redis.disconnect();
+  }
 
   /** The products not archived, cheapest first, each with its price points, features and limits. */
-  async products(): Promise<ProductView[]> {
+  async products(userId: string): Promise<ProductView[]> {
+    return this.kept(userId, 'products', () => this.loadProducts());
+  }
+
+  async memberPricing(userId: string): Promise<MemberPricingView> {
+    return this.kept(userId, 'member-pricing', () => this.loadMemberPricing());
+  }
+
+  /** Counts the user's read, then answers the kept copy or the provider's. */
+  private async kept<T>(userId: string, key: string, load: () => Promise<T>): Promise<T> {
+    if (!this.provider.configured) throw billingNotConfigured();
+    await this.limiter.consume(userId);
+    const text = await this.cache.through(key, async () => JSON.stringify(await load()));
+    return JSON.parse(text) as T;
+  }
+
+  private async loadProducts(): Promise<ProductView[]> {
     const products = (await this.provider.listProducts())
       .filter((p) => !p.archived_at)
       .sort((a, b) => a.price_in_cents - b.price_in_cents || a.handle.localeCompare(b.handle));
     return Promise.all(products.map((p) => this.product(p)));
   }
 
-  async memberPricing(): Promise<MemberPricingView> {
+  private async loadMemberPricing(): Promise<MemberPricingView> {
     const components = await this.provider.listFamilyComponents();
     const pricing = (handle: 'members' | 'shareholders') => {
       const component = components.find((c) => c.handle === handle && !c.archived);

@@ -23,14 +23,83 @@ export class CountSyncRepository {
     return this.rows.findOneBy({ organizationId });
   }
 
-  /** Changes up to `seq` are at the provider (never moves back: a slower push may end last). */
-  async pushed(organizationId: string, seq: number, counts?: SeatCounts): Promise<void> {
+  /**
+   * Takes the organization's push lease for `ms` (one statement, no transaction held): answers
+   * where its counts stand, null when it has none to push, `busy` while another push holds it.
+   */
+  async lease(
+    organizationId: string,
+    lease: string,
+    ms: number,
+  ): Promise<CountSync | null | 'busy'> {
+    const [rows] = (await this.rows.query(
+      `UPDATE billing_count_sync
+          SET push_lease = $2, push_lease_until = now() + make_interval(secs => $3::float8 / 1000)
+        WHERE organization_id = $1 AND (push_lease_until IS NULL OR push_lease_until < now())
+        RETURNING requested_seq, pushed_seq, pushed_members, pushed_shareholders`,
+      [organizationId, lease, ms],
+    )) as [
+      {
+        requested_seq: number;
+        pushed_seq: number;
+        pushed_members: number | null;
+        pushed_shareholders: number | null;
+      }[],
+      number,
+    ];
+    const [row] = rows;
+    if (row) {
+      return this.rows.create({
+        organizationId,
+        requestedSeq: row.requested_seq,
+        pushedSeq: row.pushed_seq,
+        pushedMembers: row.pushed_members,
+        pushedShareholders: row.pushed_shareholders,
+      });
+    }
+    return (await this.rows.existsBy({ organizationId })) ? 'busy' : null;
+  }
+
+  /**
+   * Changes up to `seq` are at the provider (never moves back) and the lease ends; false when the
+   * lease was no longer this push's (it outlived it), and nothing is stored.
+   */
+  async pushed(
+    organizationId: string,
+    lease: string,
+    seq: number,
+    counts?: SeatCounts,
+  ): Promise<boolean> {
+    const [, affected] = (await this.rows.query(
+      `UPDATE billing_count_sync SET pushed_seq = GREATEST(pushed_seq, $3),
+         pushed_members = COALESCE($4, pushed_members),
+         pushed_shareholders = COALESCE($5, pushed_shareholders),
+         push_lease = NULL, push_lease_until = NULL, updated = now()
+       WHERE organization_id = $1 AND push_lease = $2`,
+      [organizationId, lease, seq, counts?.members ?? null, counts?.shareholders ?? null],
+    )) as [unknown, number];
+    return affected > 0;
+  }
+
+  /** Ends the lease without a push (the push failed: its retry takes another). */
+  async release(organizationId: string, lease: string): Promise<void> {
     await this.rows.query(
-      `UPDATE billing_count_sync SET pushed_seq = GREATEST(pushed_seq, $2),
-         pushed_members = COALESCE($3, pushed_members),
-         pushed_shareholders = COALESCE($4, pushed_shareholders), updated = now()
+      `UPDATE billing_count_sync SET push_lease = NULL, push_lease_until = NULL
+        WHERE organization_id = $1 AND push_lease = $2`,
+      [organizationId, lease],
+    );
+  }
+
+  /**
+   * A push that outlived its lease may have reached the provider after a newer one: the counts
+   * the provider holds are unknown, so one more push of the counts of now is asked for.
+   */
+  async pushAgain(organizationId: string): Promise<void> {
+    await this.rows.query(
+      `UPDATE billing_count_sync SET requested_seq = requested_seq + 1, pushed_members = NULL,
+         pushed_shareholders = NULL, updated = now()
        WHERE organization_id = $1`,
-      [organizationId, seq, counts?.members ?? null, counts?.shareholders ?? null],
+      [organizationId],
     );
   }
 

@@ -2,11 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { UsersDirectory } from '../../auth';
-import { UnitOfWork } from '../../events';
 import { BillingProvider } from '../provider/billing-provider';
 import { BillingProviderError } from '../provider/errors';
 import { CustomerLink } from '../store/customer-link.entity';
-import { lockEntityBilling } from '../store/organization-lock';
 
 /** Who a new customer is: the caller, and the organization billed when it is one's entity. */
 export interface CustomerContact {
@@ -17,9 +15,9 @@ export interface CustomerContact {
 /**
  * Entities as the provider's customers (`reference` = entity id). The link is stored once known;
  * a customer the provider already has (made by an earlier attempt whose answer was lost, or by
- * another instance) is looked up by its reference before one is made. First uses of one entity
- * are serialized by a lock, so the second finds the first's link instead of making a second
- * customer; a make the provider refuses (the reference taken meanwhile) looks the customer up.
+ * another instance) is looked up by its reference before one is made. Nothing is locked across
+ * the provider's calls: the provider keeps references unique, so of two first uses at once one
+ * makes the customer and the other's make is refused, and looks it up.
  */
 @Injectable()
 export class CustomersService {
@@ -27,7 +25,6 @@ export class CustomersService {
     @InjectRepository(CustomerLink) private readonly links: Repository<CustomerLink>,
     private readonly provider: BillingProvider,
     private readonly users: UsersDirectory,
-    private readonly uow: UnitOfWork,
   ) {}
 
   /** The provider's customer id of the entity, if it has become a customer. */
@@ -39,21 +36,15 @@ export class CustomersService {
   async ensure(entityId: string, contact: CustomerContact): Promise<number> {
     const known = await this.find(entityId);
     if (known !== null) return known;
-    return this.uow.run(async (tx) => {
-      await lockEntityBilling(tx.manager, entityId);
-      const links = tx.manager.getRepository(CustomerLink);
-      const linked = await links.findOneBy({ entityId });
-      if (linked) return linked.providerCustomerId;
-      const customer =
-        (await this.provider.findCustomer(entityId)) ?? (await this.create(entityId, contact));
-      await links
-        .createQueryBuilder()
-        .insert()
-        .values({ entityId, providerCustomerId: customer.id })
-        .orIgnore()
-        .execute();
-      return customer.id;
-    });
+    const customer =
+      (await this.provider.findCustomer(entityId)) ?? (await this.create(entityId, contact));
+    await this.links
+      .createQueryBuilder()
+      .insert()
+      .values({ entityId, providerCustomerId: customer.id })
+      .orIgnore()
+      .execute();
+    return customer.id;
   }
 
   private async create(entityId: string, contact: CustomerContact) {

@@ -24,6 +24,17 @@ export class CountSync {
   @Column({ type: 'integer', nullable: true })
   pushedShareholders: number | null;
 
+  /**
+   * The push under way, if any, and until when it may run: one push per organization at a time
+   * across instances, without a lock held across the provider's call. A push that outlives its
+   * lease (longer than its call can last) no longer counts as holding it.
+   */
+  @Column({ type: 'uuid', nullable: true })
+  pushLease: string | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  pushLeaseUntil: Date | null;
+
   @UpdateDateColumn({ type: 'timestamptz' })
   updated: Date;
 

@@ -10,12 +10,17 @@ import { OrganizationsDirectory } from '../../organizations';
 import { CountSyncRepository } from '../counts/count-sync.repository';
 import { CustomersService } from '../customers/customers.service';
 import { BillingProvider, SubscriptionRequest } from '../provider/billing-provider';
-import { billingNotConfigured } from '../provider/errors';
+import {
+  billingNotConfigured,
+  BillingProviderError,
+  BillingProviderUnavailable,
+} from '../provider/errors';
 import type { Subscription } from '../provider/wire';
 import { lockOrganizationBilling } from '../store/organization-lock';
 import { BillingPaymentProfile } from '../store/payment-profile.entity';
 import { BillingSubscription, isLive } from '../store/subscription.entity';
 import { SubscriptionRepository } from '../store/subscription.repository';
+import { HeldClaim, SignupClaims } from './signup-claims';
 import { SubscriptionDto } from './subscription.dto';
 import { applyProviderView, toPreviewPeriod, toSubscriptionView } from './subscription-mapping';
 import { SubscriptionPreviewView, SubscriptionView } from './subscription.view';
@@ -34,6 +39,7 @@ export class SubscriptionsService {
     private readonly customers: CustomersService,
     private readonly countSyncs: CountSyncRepository,
     private readonly organizations: OrganizationsDirectory,
+    private readonly claims: SignupClaims,
     private readonly uow: UnitOfWork,
     private readonly env: Env,
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -54,23 +60,54 @@ export class SubscriptionsService {
   }
 
   /**
-   * Signs up under the organization's lock, so a second signup waits and finds the first live
-   * (409). The provider call carries a uniqueness token: a retried call whose first answer was
-   * lost finds the signup made, and re-reads it.
+   * Signs up without holding a transaction or lock across the provider's call: a short
+   * transaction claims the organization's signup (409 while it has a live subscription or
+   * another signup is under way), the provider is called outside any with the claim's
+   * uniqueness token, and a second short transaction stores the signup and ends the claim. A
+   * refusal ends the claim; an unknown outcome leaves it, and the next signup re-sends its token
+   * (the provider answers a made signup as a duplicate, which is re-read and stored).
    */
   async create(access: AccessContext, dto: SubscriptionDto): Promise<SubscriptionView> {
     const organizationId = access.organizationId!;
     this.assertConfigured();
-    return this.uow.run(async (tx) => {
-      await lockOrganizationBilling(tx.manager, organizationId);
-      await this.assertNoneLive(organizationId, tx.manager);
-      const request = await this.request(access, dto, tx.manager);
-      const token = `signup:${organizationId}:${randomUUID()}`;
-      const result = await this.provider.createSubscription(request, token);
-      const made = result.duplicate
+    const request = await this.request(access, dto, this.dataSource.manager);
+    const claim = await this.claims.take(organizationId);
+    let made: Subscription | undefined;
+    try {
+      const result = await this.provider.createSubscription(request, claim.token);
+      made = result.duplicate
         ? (await this.provider.listCustomerSubscriptions(request.customerId))[0]
         : result.value;
-      const view = await this.store(tx, access, made, request, dto.pricePointHandle ?? null);
+      if (!made) throw new BillingProviderUnavailable('a signup made is not found at the provider');
+    } catch (err) {
+      // A refusal made nothing; anything else may have made the signup.
+      if (err instanceof DomainError) await this.claims.release(claim);
+      else await this.claims.abandon(claim);
+      throw err;
+    }
+    return this.finish(access, claim, made, request, dto.pricePointHandle ?? null).catch(
+      async (err: unknown) => {
+        // Made at the provider but not stored: the next signup finishes it with the same token.
+        await this.claims.abandon(claim);
+        throw err;
+      },
+    );
+  }
+
+  /** Stores the signup made and ends its claim, in one short transaction. */
+  private finish(
+    access: AccessContext,
+    claim: HeldClaim,
+    made: Subscription,
+    request: SubscriptionRequest,
+    pricePointHandle: string | null,
+  ): Promise<SubscriptionView> {
+    const organizationId = access.organizationId!;
+    return this.uow.run(async (tx) => {
+      await lockOrganizationBilling(tx.manager, organizationId);
+      const view = await this.store(tx, access, made, request, pricePointHandle);
+      // Taken over meanwhile (this request was silent too long): the new holder records it.
+      if (!(await this.claims.finish(tx.manager, claim))) return view;
       // The signup allocated these: a push of the same counts is skipped.
       await this.countSyncs.carried(tx.manager, organizationId, request.seats);
       await tx.record({
@@ -84,22 +121,45 @@ export class SubscriptionsService {
     });
   }
 
-  /** Cancels now (`immediate`) or at the end of the current period. */
+  /**
+   * Cancels now (`immediate`) or at the end of the current period: the provider is called
+   * outside any transaction, then its answer is stored in a short one. Of two cancellations at
+   * once the provider refuses the second, which then finds the subscription ended (409).
+   */
   async cancel(access: AccessContext, id: string, immediate: boolean): Promise<SubscriptionView> {
     const organizationId = access.organizationId!;
     this.assertConfigured();
-    return this.uow.run(async (tx) => {
-      await lockOrganizationBilling(tx.manager, organizationId);
-      const row = await this.subscriptions.find(id, tx.manager);
-      if (!row || row.organizationId !== organizationId) throw DomainError.notFound();
-      if (!isLive(row.state)) throw DomainError.conflict('the subscription is not live');
-      let seen: Subscription;
+    const row = await this.subscriptions.find(id);
+    if (!row || row.organizationId !== organizationId) throw DomainError.notFound();
+    if (!isLive(row.state)) throw DomainError.conflict('the subscription is not live');
+    let seen: Subscription;
+    try {
       if (immediate) {
         seen = await this.provider.cancelNow(row.providerId);
       } else {
         await this.provider.cancelAtPeriodEnd(row.providerId);
         seen = await this.provider.getSubscription(row.providerId);
       }
+    } catch (err) {
+      if (!(err instanceof BillingProviderError)) throw err;
+      const now = await this.provider.getSubscription(row.providerId);
+      if (isLive(now.state)) throw err;
+      await this.applyCancellation(access, id, now);
+      throw DomainError.conflict('the subscription is not live');
+    }
+    return this.applyCancellation(access, id, seen);
+  }
+
+  /** Stores the provider's view after a cancellation, recording `subscription.cancelled` once. */
+  private applyCancellation(
+    access: AccessContext,
+    id: string,
+    seen: Subscription,
+  ): Promise<SubscriptionView> {
+    const organizationId = access.organizationId!;
+    return this.uow.run(async (tx) => {
+      await lockOrganizationBilling(tx.manager, organizationId);
+      const row = (await this.subscriptions.find(id, tx.manager))!;
       applyProviderView(row, seen);
       const cancelled = row.state === 'canceled' && !row.cancellationRecorded;
       if (cancelled) row.cancellationRecorded = true;
@@ -120,12 +180,6 @@ export class SubscriptionsService {
 
   private assertConfigured() {
     if (!this.provider.configured) throw billingNotConfigured();
-  }
-
-  private async assertNoneLive(organizationId: string, manager: EntityManager) {
-    if (await this.subscriptions.live(organizationId, manager)) {
-      throw DomainError.conflict('the organization has a live subscription already');
-    }
   }
 
   /** The provider's signup request: the organization's customer, its payment profile, its seats. */

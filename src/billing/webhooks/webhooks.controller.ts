@@ -34,7 +34,8 @@ export class WebhooksController {
   @ApiOkResponse({ description: '`{}`: received', schema: EMPTY_OBJECT })
   @ApiBadRequestResponse({
     description:
-      'No `id` or `event`, or an `X-Chargify-Webhook-Id` other than the body’s `id`; nothing changed',
+      'No `id` or `event`, an `X-Chargify-Webhook-Id` other than the body’s `id`, or a form key ' +
+      'with a `__proto__`, `constructor` or `prototype` segment; nothing changed',
   })
   @ApiUnauthorizedResponse({
     description: 'Not signed with the site shared key, or billing is off',

@@ -16,6 +16,7 @@ import {
   SubscriptionFacts,
   toSubscriptionView,
 } from '../subscriptions/subscription-mapping';
+import { PaymentListeners } from './payment-listeners';
 import { field, Form, parseForm, signedBy } from './webhook-form';
 
 /** Events that carry the subscription's state as the provider holds it. */
@@ -51,6 +52,7 @@ export class WebhooksService {
     private readonly uow: UnitOfWork,
     private readonly subscriptions: SubscriptionRepository,
     private readonly organizations: OrganizationsDirectory,
+    private readonly payments: PaymentListeners,
   ) {}
 
   /** 401 unless signed with the site's shared key (and billing is configured). */
@@ -91,8 +93,12 @@ export class WebhooksService {
         ? await this.applySubscription(tx, organizationId, form)
         : null;
       const payment = PAYMENT_EVENTS[event];
-      if (payment)
-        await tx.record(this.paymentEvent(payment, organizationId, id, form, subscription));
+      if (!payment) return;
+      const money = this.amountOf(form);
+      await tx.record(this.paymentEvent(payment, organizationId, id, form, money, subscription));
+      if (payment === 'payment.succeeded') {
+        await this.payments.succeeded(tx, { organizationId, webhookId: id, ...money });
+      }
     });
   }
 
@@ -154,16 +160,23 @@ export class WebhooksService {
     return saved;
   }
 
+  /** The transaction's amount (null when the webhook carries none) and currency. */
+  private amountOf(form: Form): { amount: string | null; currency: string } {
+    const cents = Number(field(form, 'payload', 'transaction', 'amount_in_cents'));
+    return {
+      amount: Number.isSafeInteger(cents) ? centsToDecimal(cents) : null,
+      currency: field(form, 'payload', 'transaction', 'currency') ?? this.env.BILLING_CURRENCY,
+    };
+  }
+
   private paymentEvent(
     type: 'payment.succeeded' | 'payment.failed',
     organizationId: string,
     webhookId: string,
     form: Form,
+    { amount, currency }: { amount: string | null; currency: string },
     subscription: BillingSubscription | null,
   ): DomainEvent {
-    const cents = Number(field(form, 'payload', 'transaction', 'amount_in_cents'));
-    const amount = Number.isSafeInteger(cents) ? centsToDecimal(cents) : null;
-    const currency = field(form, 'payload', 'transaction', 'currency') ?? this.env.BILLING_CURRENCY;
     return {
       type,
       organizationId,

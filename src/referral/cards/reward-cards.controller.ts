@@ -15,8 +15,8 @@ export class RewardCardsController {
     summary: 'The caller’s reward cards, newest first',
     description:
       'A card is earned when an organization created by someone who registered with the ' +
-      'caller’s referral code first subscribes (one card per invitee). Its `value` is null ' +
-      'until revealed.',
+      'caller’s referral code makes its first successful payment (a signup alone earns ' +
+      'nothing; one card per invitee). Its `value` is null until revealed.',
   })
   @ApiOkResponse({ type: [RewardCardView] })
   list(@CurrentUserId() userId: string): Promise<RewardCardView[]> {

@@ -53,7 +53,7 @@ export class RewardCards {
 
   /**
    * The referrer earns a card for the invitee (once per invitee, whatever organization of theirs
-   * subscribed), its value drawn now; their invitation to the invitee becomes `subscribed`.
+   * paid), its value drawn now; their invitation to the invitee becomes `subscribed`.
    */
   async earn(
     tx: InTransaction,

@@ -29,7 +29,9 @@ export class CreditController {
       'personal entity or any organization’s entity (404 otherwise). Both sides are written ' +
       'in one transaction under the source’s lock, so concurrent transfers never overdraw. ' +
       'Credit reaching an organization’s entity while it has a live subscription is applied to ' +
-      'its invoices at once (a `redemption` in its history).',
+      'its invoices at once (a `redemption` in its history; a `redemption_reversal` gives it ' +
+      'back if the billing provider refuses it, and one the provider could not be reached for ' +
+      'is sent again later).',
   })
   @ApiCreatedResponse({ type: CreditTransferView })
   @ApiKeyedErrors('insufficientCredit', 'invalidFields')

@@ -24,7 +24,8 @@ export class CreditEntryView {
   id: string;
   /**
    * `grant` (a revealed reward card), `transfer_in`, `transfer_out`, `redemption` (applied to the
-   * organization's invoices), `expiry`.
+   * organization's invoices), `redemption_reversal` (a redemption the billing provider refused,
+   * given back), `expiry`.
    */
   @ApiProperty({ enum: CREDIT_ENTRY_KINDS })
   kind: CreditEntryKind;
@@ -33,7 +34,7 @@ export class CreditEntryView {
   amount: string;
   @ApiProperty({ example: 'USD' })
   currency: string;
-  /** The transfer (both sides share it), the reward card or the redemption. */
+  /** The transfer (both sides share it), the reward card or the redemption (and its reversal). */
   @ApiProperty({ format: 'uuid' })
   movement: string;
   /** A transfer's other entity. */

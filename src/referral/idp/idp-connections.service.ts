@@ -10,6 +10,7 @@ import {
   providerFailure,
   unexpected,
 } from './idp-oauth';
+import { IdpContacts } from './idp-contacts.service';
 import type { IdpAuthUrlView, IdpConnectedView } from './idp-contacts.view';
 import { IdpGrants } from './store/idp-grants';
 
@@ -27,6 +28,7 @@ export class IdpConnections {
   constructor(
     private readonly oauth: IdpOAuth,
     private readonly grants: IdpGrants,
+    private readonly contacts: IdpContacts,
   ) {}
 
   /** The consent URL; its `state` and PKCE verifier wait in the session for the connect. */
@@ -70,6 +72,8 @@ export class IdpConnections {
       expiryDate: tokens.expiry_date ?? null,
       email,
     });
+    // Another grant (maybe of another account): what was kept of the previous one goes.
+    await this.contacts.forget(userId);
     return { success: true, email };
   }
 
@@ -78,6 +82,7 @@ export class IdpConnections {
     const stored = await this.grants.find(userId);
     if (!stored) return { success: true };
     await this.grants.delete(userId);
+    await this.contacts.forget(userId);
     // Revoking the refresh token ends the whole grant, its access tokens included.
     await this.oauth
       .revoke(stored.grant.refreshToken ?? stored.grant.accessToken)

@@ -10,7 +10,7 @@ import {
 } from '../../common';
 import { IdpConfiguredGuard } from './idp-configured.guard';
 import { IdpConnections } from './idp-connections.service';
-import { IdpContacts } from './idp-contacts.service';
+import { CONTACTS_LIMIT, CONTACTS_TTL_MS, IdpContacts } from './idp-contacts.service';
 import { IdpConnectDto } from './idp-contacts.dto';
 import { IdpAuthUrlView, IdpConnectedView, IdpContactView } from './idp-contacts.view';
 
@@ -80,11 +80,18 @@ export class IdpContactsController {
       'sorted by name (none last) then e-mail; at most 2,000, from at most 10 pages of the ' +
       'provider’s People API. An expired access token is refreshed on the way. 404 ' +
       '`idpNotConnected` when none is connected, or the provider no longer accepts the grant ' +
-      '(revoked: it is forgotten).',
+      '(revoked: it is forgotten). The provider’s answer is kept for the caller ' +
+      `${CONTACTS_TTL_MS / 60_000} minutes (connecting or disconnecting forgets it), and at most ` +
+      `${CONTACTS_LIMIT.limit} lists a minute are answered per user.`,
   })
   @ApiOkResponse({ type: [IdpContactView] })
   @ApiKeyedErrors('driveNotConfigured', 'idpNotConnected')
-  @ApiErrors(UNAVAILABLE)
+  @ApiErrors(UNAVAILABLE, [
+    429,
+    `More than ${CONTACTS_LIMIT.limit} lists in a minute (\`Retry-After\` in seconds, ` +
+      '`X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`: the end of the window ' +
+      'as a unix timestamp)',
+  ])
   list(@CurrentUserId() userId: string): Promise<IdpContactView[]> {
     return this.contacts.list(userId);
   }

@@ -1,6 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import type { OAuth2Client } from 'google-auth-library';
+import type Redis from 'ioredis';
+import { AnswerCache, RateLimiter, SecretBox } from '../../common';
 import { Env } from '../../config';
+import { RedisConnections } from '../../redis';
+import { ContactsCache } from './contacts-cache';
 import { notConnected, providerUnavailable } from './idp-errors';
 import { IdpOAuth, providerFailure, unexpected } from './idp-oauth';
 import { ConnectionsPage, Contact, contactsOf, Person } from './people';
@@ -12,23 +16,50 @@ const PAGE_SIZE = 200;
 /** The most contacts a listing answers. */
 export const MAX_CONTACTS = 2_000;
 
+/** Contact lists per user and minute (kept answers included). */
+export const CONTACTS_LIMIT = { limit: 30, windowMs: 60_000 };
+/** How long a user's contacts are kept between reads. */
+export const CONTACTS_TTL_MS = 5 * 60_000;
+
 /** The caller's contacts at the identity provider (People API), with their stored grant. */
 @Injectable()
-export class IdpContacts {
+export class IdpContacts implements OnModuleDestroy {
+  private readonly redis: Redis;
+  private readonly limiter: RateLimiter;
+  private readonly kept: ContactsCache;
+
   constructor(
     private readonly env: Env,
     private readonly oauth: IdpOAuth,
     private readonly grants: IdpGrants,
-  ) {}
+    box: SecretBox,
+    connections: RedisConnections,
+  ) {
+    this.redis = connections.session();
+    this.limiter = new RateLimiter(this.redis, `${connections.prefix}idp-list:`, CONTACTS_LIMIT);
+    this.kept = new ContactsCache(
+      new AnswerCache(this.redis, `${connections.prefix}idp-contacts:`, CONTACTS_TTL_MS),
+      box,
+    );
+  }
+
+  onModuleDestroy() {
+    this.redis.disconnect();
+  }
 
   /**
    * The contacts with an e-mail address (`contactsOf`), at most MAX_PAGES pages of the People API
-   * and MAX_CONTACTS contacts. An expired access token is refreshed by the client and the new
-   * one stored; a grant the provider no longer accepts is forgotten (404 `idpNotConnected`).
+   * and MAX_CONTACTS contacts, kept CONTACTS_TTL_MS for the user and grant. An expired access
+   * token is refreshed by the client and the new one stored; a grant the provider no longer
+   * accepts is forgotten (404 `idpNotConnected`). CONTACTS_LIMIT a minute per user (429).
    */
   async list(userId: string): Promise<Contact[]> {
+    await this.limiter.consume(userId);
+    // The grant first: without one nothing is answered, whatever is kept.
     const stored = await this.grants.find(userId);
     if (!stored) throw notConnected();
+    const kept = await this.kept.get(userId, stored.version);
+    if (kept) return kept;
     const client = this.oauth.clientFor(stored.grant);
     let people: Person[];
     try {
@@ -43,8 +74,15 @@ export class IdpContacts {
       if (failure === 'unavailable') throw providerUnavailable();
       throw unexpected(`contacts of user ${userId}`, err);
     }
-    await this.keepRefreshed(userId, stored, client);
-    return contactsOf(people).slice(0, MAX_CONTACTS);
+    const version = (await this.keepRefreshed(userId, stored, client)) ?? stored.version;
+    const contacts = contactsOf(people).slice(0, MAX_CONTACTS);
+    await this.kept.set(userId, version, contacts);
+    return contacts;
+  }
+
+  /** Forgets the user's kept contacts (their grant changed or went). */
+  forget(userId: string): Promise<void> {
+    return this.kept.forget(userId);
   }
 
   private async connections(client: OAuth2Client): Promise<Person[]> {
@@ -68,11 +106,18 @@ export class IdpContacts {
     return people;
   }
 
-  /** Stores the access token the client refreshed (unless the grant was replaced meanwhile). */
-  private async keepRefreshed(userId: string, stored: StoredIdpGrant, client: OAuth2Client) {
+  /**
+   * Stores the access token the client refreshed (unless the grant was replaced meanwhile);
+   * answers the grant's new version, or null when it was not replaced.
+   */
+  private async keepRefreshed(
+    userId: string,
+    stored: StoredIdpGrant,
+    client: OAuth2Client,
+  ): Promise<string | null> {
     const { access_token, expiry_date, refresh_token } = client.credentials;
-    if (!access_token || access_token === stored.grant.accessToken) return;
-    await this.grants.replace(userId, stored.version, {
+    if (!access_token || access_token === stored.grant.accessToken) return null;
+    return this.grants.replace(userId, stored.version, {
       ...stored.grant,
       accessToken: access_token,
       expiryDate: expiry_date ?? null,

@@ -13,7 +13,8 @@ export class ReferralInvitationView {
   email: string;
   /**
    * `sent`; `signed_up` once the address registered with the caller's code; `subscribed` once an
-   * organization the invitee created subscribed (which earned the caller a reward card).
+   * organization the invitee created made its first successful payment (which earned the caller
+   * a reward card).
    */
   @ApiProperty({ enum: INVITATION_STATES })
   state: InvitationState;

@@ -13,6 +13,7 @@ import { SendInvitationDto } from './invitation.dto';
 import { ReferralInvitationView } from './invitation.view';
 import {
   INVITATIONS_PER_ACCOUNT,
+  INVITATIONS_PER_ADDRESS,
   INVITATIONS_PER_IP,
   ReferralInvitations,
 } from './referral-invitations.service';
@@ -31,13 +32,18 @@ export class ReferralInvitationsController {
       'The first mail answers 201; asking again within 24 hours of the last mail is 409, later ' +
       'the same invitation is mailed again (200). An address that already signed up with the ' +
       'caller’s code is 409; the caller’s own address is 400. Whether an address has an account ' +
-      `is never revealed. At most ${INVITATIONS_PER_ACCOUNT.limit} mails a day per account and ` +
-      `${INVITATIONS_PER_IP.limit} per client address (429 with \`Retry-After\`).`,
+      `is never revealed. At most ${INVITATIONS_PER_ACCOUNT.limit} mails a day per account, ` +
+      `${INVITATIONS_PER_IP.limit} per client address, and ${INVITATIONS_PER_ADDRESS.limit} to ` +
+      'one e-mail address in any 30 days whoever sends them (429 with `Retry-After` and ' +
+      '`X-RateLimit-*`; a mail refused for its address counts against no other limit).',
   })
   @ApiCreatedResponse({ type: ReferralInvitationView, description: 'Invited and mailed' })
   @ApiOkResponse({ type: ReferralInvitationView, description: 'The invitation, mailed again' })
   @ApiConflictResponse({ description: 'Mailed less than 24 hours ago, or already signed up' })
-  @ApiResponse({ status: 429, description: 'Too many invitation mails today' })
+  @ApiResponse({
+    status: 429,
+    description: 'Too many invitation mails today, or to this address in 30 days',
+  })
   @ApiKeyedErrors('invalidFields')
   async send(
     @CurrentUserId() userId: string,

@@ -1,21 +1,31 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Interval } from '@nestjs/schedule';
 import type Redis from 'ioredis';
 import { QueryFailedError } from 'typeorm';
 import { UsersDirectory } from '../../auth';
 import { DomainError, RateLimiter } from '../../common';
 import { Env } from '../../config';
+import type { InTransaction } from '../../database';
 import { UnitOfWork } from '../../events';
 import { MailService } from '../../mail';
 import { RedisConnections } from '../../redis';
 import { ReferralCodes } from '../codes/referral-codes.service';
+import { InvitationMailsRepository } from '../store/invitation-mails.repository';
 import { InvitationsRepository } from '../store/invitations.repository';
 import { ReferralInvitationView, toInvitationView } from './invitation.view';
 
+const HOUR = 3600_000;
+const DAY = 24 * HOUR;
 /** An address is mailed again by the same referrer at most once in this time. */
-export const RESEND_AFTER_MS = 24 * 3600_000;
+export const RESEND_AFTER_MS = DAY;
 /** Invitation mails a day: per account, and per client address (many accounts, one sender). */
-export const INVITATIONS_PER_ACCOUNT = { limit: 50, windowMs: 24 * 3600_000 };
-export const INVITATIONS_PER_IP = { limit: 200, windowMs: 24 * 3600_000 };
+export const INVITATIONS_PER_ACCOUNT = { limit: 50, windowMs: DAY };
+export const INVITATIONS_PER_IP = { limit: 200, windowMs: DAY };
+/**
+ * Mails one address receives in any 30 days, whoever sends them: many referrers (or accounts
+ * made for it) cannot flood an inbox. Counted exactly over the sliding period, in PostgreSQL.
+ */
+export const INVITATIONS_PER_ADDRESS = { limit: 3, windowMs: 30 * DAY };
 
 export interface SentInvitation {
   invitation: ReferralInvitationView;
@@ -34,11 +44,12 @@ export class ReferralInvitations implements OnModuleDestroy {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly invitations: InvitationsRepository,
+    private readonly mails: InvitationMailsRepository,
     private readonly codes: ReferralCodes,
     private readonly users: UsersDirectory,
     private readonly mail: MailService,
     private readonly env: Env,
-    connections: RedisConnections,
+    private readonly connections: RedisConnections,
   ) {
     this.redis = connections.session();
     this.perAccount = new RateLimiter(
@@ -89,7 +100,9 @@ export class ReferralInvitations implements OnModuleDestroy {
             throw DomainError.conflict('this address was invited less than 24 hours ago');
           }
         }
+        await this.limitAddress(input.email, now, tx);
         await this.limit(userId, ip);
+        await this.mails.add(input.email, now, tx);
         if (existing) {
           existing.lastSentAt = now;
           existing.sendCount += 1;
@@ -124,6 +137,33 @@ export class ReferralInvitations implements OnModuleDestroy {
         this.logger.error(`referral invitation mail to ${input.email} failed: ${err.message}`),
       );
     return { invitation: toInvitationView(sent.invitation), created: sent.created };
+  }
+
+  /**
+   * 429 when the address had INVITATIONS_PER_ADDRESS mails in the period, whoever sent them, until
+   * the oldest of them leaves it. Holds the address's lock until the mail is recorded. Whether
+   * the address has an account plays no part (the answer reveals nothing about it).
+   */
+  private async limitAddress(email: string, now: Date, tx: InTransaction): Promise<void> {
+    const { limit, windowMs } = INVITATIONS_PER_ADDRESS;
+    const sent = await this.mails.lockAndList(email, new Date(now.getTime() - windowMs), tx);
+    if (sent.length < limit) return;
+    const freedAt = sent[sent.length - limit].getTime() + windowMs;
+    throw DomainError.tooManyRequests(
+      (freedAt - now.getTime()) / 1000,
+      `this address has had ${limit} referral invitations in 30 days: it can be invited again later`,
+      limit,
+    );
+  }
+
+  /** Once a day across instances, forgets the mails older than the address limit's period. */
+  @Interval('referral-invitation-mails-cleanup', HOUR)
+  tick(): Promise<void> {
+    return this.connections.onceADay(
+      'referral:invitation-mails-cleanup',
+      () => this.mails.forgetBefore(new Date(Date.now() - INVITATIONS_PER_ADDRESS.windowMs)),
+      this.logger,
+    );
   }
 
   /** Counts a mail against both limits (429 past either); only mails that will be sent count. */

@@ -4,7 +4,7 @@ import { Repository } from 'typeorm';
 import { AggregateRepository, InTransaction } from '../../database';
 import { RewardCard } from './reward-card.entity';
 
-/** A user's cards are few (one per invitee who subscribed); the list is bounded all the same. */
+/** A user's cards are few (one per invitee who paid); the list is bounded all the same. */
 const LIST_LIMIT = 1000;
 
 @Injectable()

@@ -5,6 +5,7 @@ export const CREDIT_ENTRY_KINDS = [
   'transfer_in',
   'transfer_out',
   'redemption',
+  'redemption_reversal',
   'expiry',
 ] as const;
 export type CreditEntryKind = (typeof CREDIT_ENTRY_KINDS)[number];
@@ -12,7 +13,8 @@ export type CreditEntryKind = (typeof CREDIT_ENTRY_KINDS)[number];
 /**
  * One line of an entity's credit ledger, append-only (a trigger refuses UPDATE, DELETE and
  * TRUNCATE): a reward granted (+), a transfer in (+) or out (-), a redemption against invoices
- * (-), an expiry (-). A transfer's two lines share its `movementId`.
+ * (-) and, when the billing provider refused it, its reversal (+), an expiry (-). A transfer's two
+ * lines share its `movementId`, so do a redemption and its reversal.
  */
 @Entity('credit_entry')
 @Index('credit_entry_entity_idx', ['entityId', 'sequence'])

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import type { InTransaction } from '../../database';
 import { CreditEntry, CreditEntryKind } from './credit-entry.entity';
+import { CreditRedemption } from './credit-redemption.entity';
 
 export type NewCreditEntry = Omit<CreditEntry, 'sequence' | 'created'>;
 
@@ -70,13 +71,14 @@ export class CreditLedgerRepository {
   }
 
   async totals(entityId: string): Promise<CreditTotals> {
-    const sumOf = (kind: CreditEntryKind, sign = '') =>
-      `COALESCE(${sign}sum(amount) FILTER (WHERE kind = '${kind}'), 0)::numeric(20,2)::text`;
+    const sumOf = (kinds: CreditEntryKind[], sign = '') =>
+      `COALESCE(${sign}sum(amount) FILTER (WHERE kind IN (${kinds.map((k) => `'${k}'`).join(', ')})), 0)::numeric(20,2)::text`;
     const [row] = (await this.entries.manager.query(
       `SELECT COALESCE(sum(amount), 0)::numeric(20,2)::text AS balance,
-              ${sumOf('grant')} AS granted, ${sumOf('transfer_in')} AS received,
-              ${sumOf('transfer_out', '-')} AS sent, ${sumOf('redemption', '-')} AS redeemed,
-              ${sumOf('expiry', '-')} AS expired, count(*)::int AS entries
+              ${sumOf(['grant'])} AS granted, ${sumOf(['transfer_in'])} AS received,
+              ${sumOf(['transfer_out'], '-')} AS sent,
+              ${sumOf(['redemption', 'redemption_reversal'], '-')} AS redeemed,
+              ${sumOf(['expiry'], '-')} AS expired, count(*)::int AS entries
          FROM credit_entry WHERE entity_id = $1`,
       [entityId],
     )) as CreditTotals[];
@@ -86,6 +88,51 @@ export class CreditLedgerRepository {
   async append(entries: NewCreditEntry[], tx: InTransaction): Promise<CreditEntry[]> {
     const repo = tx.manager.getRepository(CreditEntry);
     return repo.save(entries.map((e) => repo.create(e)));
+  }
+
+  /** Records a redemption reserved (with its entry, in the reservation's transaction). */
+  async addRedemption(
+    redemption: Pick<
+      CreditRedemption,
+      'id' | 'entityId' | 'subscriptionId' | 'amount' | 'currency'
+    >,
+    tx: InTransaction,
+  ): Promise<void> {
+    await tx.manager.insert(CreditRedemption, { ...redemption, state: 'pending' });
+  }
+
+  /** The entity's redemptions the provider may not have yet, oldest first. */
+  pendingRedemptions(entityId: string): Promise<CreditRedemption[]> {
+    return this.entries.manager.find(CreditRedemption, {
+      where: { entityId, state: 'pending' },
+      order: { created: 'ASC' },
+    });
+  }
+
+  /** Entities with a redemption pending since before `before` (the sweep re-queues them). */
+  async withPendingRedemptions(before: Date, limit: number): Promise<string[]> {
+    const rows = (await this.entries.manager.query(
+      `SELECT DISTINCT entity_id FROM credit_redemption
+        WHERE state = 'pending' AND created < $1 LIMIT $2`,
+      [before, limit],
+    )) as { entity_id: string }[];
+    return rows.map((r) => r.entity_id);
+  }
+
+  /**
+   * Settles a pending redemption (one statement; or in `tx`): false when it was settled already
+   * (by a concurrent attempt), so that its reversal is written once.
+   */
+  async settleRedemption(
+    id: string,
+    state: 'applied' | 'reversed',
+    tx?: InTransaction,
+  ): Promise<boolean> {
+    const [, affected] = (await this.manager(tx).query(
+      `UPDATE credit_redemption SET state = $2, settled_at = now() WHERE id = $1 AND state = 'pending'`,
+      [id, state],
+    )) as [unknown, number];
+    return affected > 0;
   }
 
   /** The entity's entries, newest first. */

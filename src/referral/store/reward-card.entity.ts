@@ -2,9 +2,9 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 
 import { ForeignKey } from '../../database';
 
 /**
- * A reward card a referrer earned when an invitee's organization first subscribed: one per
- * invitee. Its value is drawn when it is earned and kept secret until the owner reveals it, which
- * credits it (once) to the owner's personal entity.
+ * A reward card a referrer earned on the first successful payment of an invitee's organization:
+ * one per invitee. Its value is drawn when it is earned and kept secret until the owner reveals
+ * it, which credits it (once) to the owner's personal entity.
  */
 @Entity('reward_card')
 export class RewardCard {
@@ -18,7 +18,7 @@ export class RewardCard {
   @Column({ type: 'uuid', unique: true })
   inviteeUserId: string;
 
-  /** The invitee's organization whose subscription earned it. */
+  /** The invitee's organization whose first successful payment earned it. */
   @Column({ type: 'uuid' })
   organizationId: string;
 

@@ -1,4 +1,4 @@
-import { BillingCredits } from '../../../src/billing';
+import { BillingCredits, BillingNotFoundError } from '../../../src/billing';
 import { SiteAdminService } from '../../../src/organizations';
 import { createTestApp, TestApp } from '../../support/app';
 import { errorBody } from '../../support/errors';
@@ -107,22 +107,26 @@ describe('adjustments, promotion codes and transactions', () => {
   });
 
   describe('BillingCredits (referral rewards)', () => {
-    it('credits the entity’s live subscription once per key, and nothing without one', async () => {
-      const { org } = await subscribed();
+    it('credits the entity’s live subscription once per key, and names none without one', async () => {
+      const { org, subscription } = await subscribed();
       const credits = t.get<BillingCredits>(BillingCredits);
       const before = fake.adjustments.length;
-      expect(await credits.credit(org.entity, '10', 'Referral reward', 'reward-1')).toBe(
+      expect(await credits.target(org.entity)).toBe(subscription.id);
+      expect(await credits.credit(subscription.id, '10', 'Referral reward', 'reward-1')).toBe(
         'credited',
       );
-      expect(await credits.credit(org.entity, '10', 'Referral reward', 'reward-1')).toBe(
+      expect(await credits.credit(subscription.id, '10', 'Referral reward', 'reward-1')).toBe(
         'already-credited',
       );
       expect(fake.adjustments.slice(before).map((a) => a.amount_in_cents)).toEqual([-1000]);
       const other = await loggedInAgent(t);
-      expect(await credits.credit(other.user.entityId, '5', 'Referral reward', 'reward-2')).toBe(
-        'no-subscription',
+      expect(await credits.target(other.user.entityId)).toBeNull();
+      await expect(credits.credit(UNKNOWN, '5', 'Referral reward', 'reward-2')).rejects.toThrow(
+        BillingNotFoundError,
       );
-      await expect(credits.credit(org.entity, '0', 'x', 'reward-3')).rejects.toThrow(RangeError);
+      await expect(credits.credit(subscription.id, '0', 'x', 'reward-3')).rejects.toThrow(
+        RangeError,
+      );
     });
   });
 

@@ -1,8 +1,10 @@
+import type Redis from 'ioredis';
 import { createTestApp, TestApp } from '../../support/app';
 import { errorBody } from '../../support/errors';
 import { FakeBilling } from '../../fakes/billing';
 import { issue, createSecurity } from '../../support/cap-table';
 import { createOrg, memberAgent } from '../../support/orgs';
+import { testRedis } from '../../support/sessions';
 import { loggedInAgent } from '../../support/users';
 import { billingApp, closeBillingApp, UNCONFIGURED, UNKNOWN } from './billing-fixtures';
 
@@ -18,8 +20,21 @@ const STARTER_FEATURES = {
 describe('billing catalogue and features', () => {
   let t: TestApp;
   let fake: FakeBilling;
-  beforeAll(async () => ({ t, fake } = await billingApp()));
-  afterAll(() => closeBillingApp(t, fake));
+  let redis: Redis;
+  beforeAll(async () => {
+    ({ t, fake } = await billingApp());
+    redis = testRedis();
+  });
+  afterAll(async () => {
+    redis.disconnect();
+    await closeBillingApp(t, fake);
+  });
+
+  /** As if the kept answers had expired (5 minutes). */
+  const expireCatalogue = async () => {
+    const keys = await redis.keys(`${t.redisPrefix}billing:catalogue:*`);
+    if (keys.length) await redis.del(...keys);
+  };
 
   it('lists the plans, cheapest first, with their prices, price points, features and limits', async () => {
     const { agent } = await loggedInAgent(t);
@@ -67,6 +82,7 @@ describe('billing catalogue and features', () => {
 
   it('gives an unknown product the lowest paid plan', async () => {
     fake.seedProduct({ handle: 'legacy-pro', name: 'Legacy', priceInCents: 9900 });
+    await expireCatalogue();
     const { agent } = await loggedInAgent(t);
     const res = await agent.get('/v1/billing/product').expect(200);
     const legacy = res.body.find((p: { handle: string }) => p.handle === 'legacy-pro');
@@ -98,11 +114,52 @@ describe('billing catalogue and features', () => {
     await t.http.get('/v1/billing/member/pricing').expect(401).expect(errorBody(401));
   });
 
-  it('answers 500 when the provider fails', async () => {
+  it('answers 500 when the provider fails, keeping no failure', async () => {
     const { agent } = await loggedInAgent(t);
+    await expireCatalogue();
     fake.failNext(503, { times: 3, path: '/products.json' });
     const res = await agent.get('/v1/billing/product').expect(500);
     expect(res.body).toMatchObject({ error: 'Internal Server Error' });
+    await agent.get('/v1/billing/product').expect(200);
+  });
+
+  it('keeps the provider’s answers 5 minutes, for every user and instance', async () => {
+    await expireCatalogue();
+    const asked = () =>
+      fake.requestsTo('GET', '/products.json').length +
+      fake.requestsTo('GET', /\/product_families\/.+\/components\.json$/).length;
+    const before = asked();
+    const first = await loggedInAgent(t);
+    const products = (await first.agent.get('/v1/billing/product').expect(200)).body;
+    const pricing = (await first.agent.get('/v1/billing/member/pricing').expect(200)).body;
+    expect(asked()).toBe(before + 2);
+    const second = await loggedInAgent(t);
+    expect((await second.agent.get('/v1/billing/product').expect(200)).body).toEqual(products);
+    expect((await second.agent.get('/v1/billing/member/pricing').expect(200)).body).toEqual(
+      pricing,
+    );
+    expect(asked()).toBe(before + 2);
+    const ttl = await redis.pttl(`${t.redisPrefix}billing:catalogue:products`);
+    expect(ttl).toBeGreaterThan(4 * 60_000);
+    expect(ttl).toBeLessThanOrEqual(5 * 60_000);
+  });
+
+  it('limits each user to 30 catalogue reads a minute (429 with Retry-After and X-RateLimit-*)', async () => {
+    const { agent } = await loggedInAgent(t);
+    for (let i = 0; i < 30; i++) {
+      await agent.get(i % 2 ? '/v1/billing/product' : '/v1/billing/member/pricing').expect(200);
+    }
+    for (const path of ['/v1/billing/product', '/v1/billing/member/pricing']) {
+      const refused = await agent.get(path).expect(429);
+      expect(refused.body).toEqual({ error: 'Too Many Requests', message: expect.any(String) });
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
+      expect(refused.headers['x-ratelimit-limit']).toBe('30');
+      expect(refused.headers['x-ratelimit-remaining']).toBe('0');
+      expect(Number(refused.headers['x-ratelimit-reset'])).toBeGreaterThan(Date.now() / 1000);
+    }
+    // Another user's reads are theirs.
+    await (await loggedInAgent(t)).agent.get('/v1/billing/product').expect(200);
   });
 
   describe('features', () => {

@@ -2,6 +2,7 @@ import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
 import type { Agent } from 'supertest';
 import { DataSource } from 'typeorm';
+import { CountPusher } from '../../../src/billing/counts/count-pusher.service';
 import { CountSweep } from '../../../src/billing/counts/count-sweep.service';
 import { BILLING_COUNT_PUSH, QueueName } from '../../../src/events';
 import { createTestApp, TestApp } from '../../support/app';
@@ -161,6 +162,100 @@ describe('seat count pushes', () => {
       [1, 1],
       [2, 2],
     ]);
+  });
+});
+
+describe('seat count pushes, one at a time without a lock', () => {
+  let t: TestApp;
+  let fake: FakeBilling;
+  let ds: DataSource;
+  // The queue's own pushes wait an hour: this test makes each push itself.
+  beforeAll(
+    async () => ({ t, fake, ds } = await billingApp({ BILLING_COUNTS_DEBOUNCE_MS: '3600000' })),
+  );
+  afterAll(() => closeBillingApp(t, fake));
+
+  const sync = async (organizationId: string) =>
+    (
+      await ds.query(
+        'SELECT requested_seq, pushed_seq, pushed_members, push_lease FROM billing_count_sync WHERE organization_id = $1',
+        [organizationId],
+      )
+    )[0];
+
+  it('a second push while one is under way is busy; one that outlived its lease pushes again', async () => {
+    const owner = await loggedInAgent(t);
+    const org = await createOrg(owner.agent);
+    const security = await createSecurity(owner.agent, org.id);
+    await owner.agent
+      .post(`/v1/organization/${org.id}/subscription`)
+      .send({ productHandle: 'starter' })
+      .expect(201);
+    const providerId = [...fake.subscriptions.values()].find(
+      (s) => s.customer.reference === org.entity,
+    )!.id;
+    const allocations = `/subscriptions/${providerId}/allocations.json`;
+    const landed = () =>
+      fake.allocations
+        .filter((a) => a.subscription_id === providerId && a.component_handle === 'members')
+        .map((a) => a.quantity);
+    const pusher = t.get<CountPusher>(CountPusher);
+    async function holder() {
+      const before = (await sync(org.id))?.requested_seq ?? 0;
+      const member = await owner.agent
+        .post(`/v1/organization/${org.id}/member`)
+        .send({ name: 'Holder', email: `holder-${Date.now()}-${Math.random()}@example.com` })
+        .expect(201);
+      await issue(owner.agent, org.id, {
+        member: member.body.id,
+        security: security.id,
+        quantity: 1,
+      });
+      await eventually(async () => (await sync(org.id)).requested_seq > before);
+    }
+
+    // The first push reaches the provider, which holds its answer.
+    await holder();
+    let reached!: () => void;
+    let answer!: () => void;
+    const atProvider = new Promise<void>((resolve) => (reached = resolve));
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    let calls = 0;
+    const stop = fake.during(async () => {
+      if (++calls > 1) return;
+      reached();
+      await held;
+    }, allocations);
+    try {
+      const first = pusher.push(org.id);
+      await atProvider;
+      expect((await sync(org.id)).push_lease).not.toBeNull();
+      expect(await pusher.push(org.id)).toBe('busy');
+
+      // A push that outlives its lease (it cannot, short of a stalled process): another runs.
+      await holder();
+      await ds.query(
+        `UPDATE billing_count_sync SET push_lease_until = now() - interval '1 second'
+          WHERE organization_id = $1`,
+        [org.id],
+      );
+      expect(await pusher.push(org.id)).toBe('pushed');
+      expect(landed()).toEqual([2]);
+      // The first one's answer comes last: its older counts land after the newer ones.
+      answer();
+      expect(await first).toBe('pushed');
+      expect(landed()).toEqual([2, 1]);
+    } finally {
+      stop();
+      answer();
+    }
+    // It asked for one more push, which sets the counts of now.
+    const after = await sync(org.id);
+    expect(after.requested_seq).toBeGreaterThan(after.pushed_seq);
+    expect(after.pushed_members).toBeNull();
+    expect(await pusher.push(org.id)).toBe('pushed');
+    expect(landed()).toEqual([2, 1, 2]);
+    expect(await sync(org.id)).toMatchObject({ pushed_members: 2, push_lease: null });
   });
 });
 

@@ -138,6 +138,8 @@ describe('subscriptions', () => {
     const list = await owner.agent.get(`/v1/organization/${org.id}/subscription`).expect(200);
     expect(list.body).toEqual([]);
     expect(await events(org.id, 'subscription.created')).toEqual([]);
+    // A refusal leaves no claim behind.
+    expect(await claims(org.id)).toEqual([]);
   });
 
   it('refuses a bad preview body (400), asking the provider nothing', async () => {
@@ -221,6 +223,69 @@ describe('subscriptions', () => {
     await subscribe(owner.agent, org).expect(500);
     const list = await owner.agent.get(`/v1/organization/${org.id}/subscription`).expect(200);
     expect(list.body).toEqual([]);
+  });
+
+  const claims = (organizationId: string) =>
+    ds.query('SELECT token, holder FROM billing_signup_claim WHERE organization_id = $1', [
+      organizationId,
+    ]);
+
+  it('of concurrent signups makes exactly one subscription (the others 409)', async () => {
+    const { owner, org } = await company();
+    const answers = await Promise.all(Array.from({ length: 6 }, () => subscribe(owner.agent, org)));
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    const customer = [...fake.customers.values()].filter((c) => c.reference === org.entity);
+    expect(customer).toHaveLength(1);
+    const made = [...fake.subscriptions.values()].filter((s) => s.customer.id === customer[0].id);
+    expect(made).toHaveLength(1);
+    expect(await events(org.id, 'subscription.created')).toHaveLength(1);
+    expect(await claims(org.id)).toEqual([]);
+  });
+
+  it('finishes a signup whose outcome was lost with its token at the next signup: one subscription', async () => {
+    const { owner, org } = await company();
+    // Made at the provider, but no answer reached us (every attempt's answer lost).
+    fake.failNext(500, { path: '/subscriptions.json', handled: true, times: 3 });
+    await subscribe(owner.agent, org).expect(500);
+    expect((await owner.agent.get(`/v1/organization/${org.id}/subscription`)).body).toEqual([]);
+    const [left] = await claims(org.id);
+    expect(left).toEqual({ token: expect.any(String), holder: null });
+    const res = await subscribe(owner.agent, org).expect(201);
+    expect(res.body).toMatchObject({ productHandle: 'starter', live: true });
+    const customer = [...fake.customers.values()].find((c) => c.reference === org.entity)!;
+    expect(
+      [...fake.subscriptions.values()].filter((s) => s.customer.id === customer.id),
+    ).toHaveLength(1);
+    const tokens = fake
+      .requestsTo('POST', '/subscriptions.json')
+      .map((r) => r.body as { subscription: { uniqueness_token: string; customer_id: number } })
+      .filter((b) => b.subscription.customer_id === customer.id)
+      .map((b) => b.subscription.uniqueness_token);
+    expect(new Set(tokens)).toEqual(new Set([left.token]));
+    expect(await events(org.id, 'subscription.created')).toHaveLength(1);
+    expect(await claims(org.id)).toEqual([]);
+  });
+
+  it('answers 409 while another signup is under way, and takes over one whose holder went silent', async () => {
+    const { owner, org } = await company();
+    await ds.query(
+      `INSERT INTO billing_signup_claim (organization_id, token, holder, claimed_at)
+       VALUES ($1, $2, gen_random_uuid(), now())`,
+      [org.id, `signup:${org.id}:under-way`],
+    );
+    const busy = await subscribe(owner.agent, org).expect(409);
+    expect(busy.body.message).toMatch(/under way/);
+    await ds.query(
+      `UPDATE billing_signup_claim SET claimed_at = now() - interval '3 minutes'
+        WHERE organization_id = $1`,
+      [org.id],
+    );
+    await subscribe(owner.agent, org).expect(201);
+    const [signup] = fake.requestsTo('POST', '/subscriptions.json').slice(-1);
+    expect(signup.body).toMatchObject({
+      subscription: { uniqueness_token: `signup:${org.id}:under-way` },
+    });
+    expect(await claims(org.id)).toEqual([]);
   });
 
   it('re-reads a signup whose answer was lost', async () => {

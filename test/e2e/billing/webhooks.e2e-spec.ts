@@ -149,6 +149,42 @@ describe('billing webhooks', () => {
     expect(await events(org.id, 'payment.succeeded')).toHaveLength(1);
   });
 
+  it('refuses a signed body writing through __proto__, constructor or prototype (400), polluting nothing', async () => {
+    const { org, providerId } = await subscribed();
+    const payment = fake.subscriptionWebhook('payment_success', providerId);
+    const fields = formEncode({ id: payment.id, event: payment.event, payload: payment.payload });
+    const signedPost = (body: string) =>
+      t.http
+        .post(PATH)
+        .set('content-type', 'application/x-www-form-urlencoded')
+        .set('x-chargify-webhook-id', String(payment.id))
+        .set('x-chargify-webhook-signature-hmac-sha-256', signature(fake.siteSharedKey, body))
+        .send(body);
+    try {
+      for (const attack of [
+        'payload%5B__proto__%5D%5BisAdmin%5D=true',
+        '__proto__%5BisAdmin%5D=true',
+        'payload%5Bconstructor%5D%5Bprototype%5D%5BisAdmin%5D=true',
+        'payload%5Bsubscription%5D%5Bprototype%5D=true',
+      ]) {
+        const res = await signedPost(`${fields}&${attack}`).expect(400);
+        expect(res.body).toMatchObject({
+          error: 'Bad Request',
+          message: expect.stringContaining('__proto__'),
+        });
+        // The app runs in this process: a write through a prototype would show here.
+        expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
+      }
+      expect(Object.getOwnPropertyNames(Object.prototype)).not.toContain('isAdmin');
+      expect(await events(org.id, 'payment.succeeded')).toHaveLength(0);
+      // Refused before it was marked received: the clean delivery is handled.
+      await post(payment).expect(200);
+      expect(await events(org.id, 'payment.succeeded')).toHaveLength(1);
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).isAdmin;
+    }
+  });
+
   it('keeps the newer state when webhooks arrive out of order', async () => {
     const { providerId, state } = await subscribed();
     const before = fake.subscriptions.get(providerId)!.updated_at;

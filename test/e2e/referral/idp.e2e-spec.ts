@@ -1,8 +1,10 @@
+import type Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { CONTACTS_READONLY, FakeDrive, FakePerson } from '../../fakes/drive';
 import { createTestApp, TestApp } from '../../support/app';
 import { captureOutput } from '../../support/output';
 import { ERROR_BODIES } from '../../support/errors';
+import { testRedis } from '../../support/sessions';
 import { loggedInAgent, LoggedInUser, logIn } from '../../support/users';
 
 type Agent = LoggedInUser['agent'];
@@ -22,18 +24,27 @@ describe('identity provider contacts (spec 4.8, issue 25)', () => {
   let t: TestApp;
   let drive: FakeDrive;
   let output: ReturnType<typeof captureOutput>;
+  let redis: Redis;
 
   beforeAll(async () => {
     // Every line the process writes, to check no token is ever logged.
     output = captureOutput();
     drive = await FakeDrive.start();
     t = await createTestApp({ env: drive.env() });
+    redis = testRedis();
   });
   afterAll(async () => {
+    redis.disconnect();
     await t.close();
     await drive.close();
     output.restore();
   });
+
+  /** Where the user's contacts are kept between reads (5 minutes). */
+  const cacheKey = (userId: string) => `${t.redisPrefix}idp-contacts:${userId}`;
+  /** As if the user's kept contacts had expired. */
+  const expireKept = async (userId: string) => void (await redis.del(cacheKey(userId)));
+  const peopleCalls = () => drive.requestsTo('GET', /\/people\/me\/connections$/).length;
 
   const grantRows = (userId: string): Promise<{ grant_ciphertext: string }[]> =>
     t
@@ -251,7 +262,8 @@ describe('identity provider contacts (spec 4.8, issue 25)', () => {
     expect(refreshes()).toBe(refreshed + 1);
     const [after] = await grantRows(user.user.id);
     expect(after.grant_ciphertext).not.toBe(stored.grant_ciphertext);
-    // The stored one is the new token: no refresh the next time.
+    // The stored one is the new token: no refresh the next time the provider is asked.
+    await expireKept(user.user.id);
     await user.agent.get('/v1/idp').expect(200);
     expect(refreshes()).toBe(refreshed + 1);
 
@@ -277,6 +289,8 @@ describe('identity provider contacts (spec 4.8, issue 25)', () => {
     await connect(user, email, [person('Eve Epsilon', 'eve@example.test')]);
     await user.agent.get('/v1/idp').expect(200);
     drive.revokeGrantsOf(email);
+    // Noticed when the provider is next asked (the kept answer expired).
+    await expireKept(user.user.id);
     const res = await user.agent.get('/v1/idp').expect(404);
     expect(res.body).toEqual(keyed('Not Found', 'idpNotConnected'));
     expect(await grantRows(user.user.id)).toEqual([]);
@@ -370,6 +384,7 @@ describe('identity provider contacts (spec 4.8, issue 25)', () => {
       { name: 'Gil Chi', email: 'gil@example.test' },
     ]);
     drive.expireAccessTokens();
+    await expireKept(user.user.id);
     await user.agent.get('/v1/idp').expect(404);
     expect(await grantRows(user.user.id)).toEqual([]);
   });
@@ -394,6 +409,61 @@ describe('identity provider contacts (spec 4.8, issue 25)', () => {
     drive.failNext(2, { path: /^\/oauth2\/revoke$/ });
     await user.agent.delete('/v1/idp').expect(200);
     expect(await grantRows(user.user.id)).toEqual([]);
+  });
+
+  it('keeps each user’s contacts 5 minutes, sealed, and forgets them on connect and disconnect', async () => {
+    const user = await loggedInAgent(t);
+    const email = accountEmail();
+    await connect(user, email, [person('Ida Iota', 'ida@example.test')]);
+    const before = peopleCalls();
+    const first = await user.agent.get('/v1/idp').expect(200);
+    expect(first.body).toEqual([{ name: 'Ida Iota', email: 'ida@example.test' }]);
+    // A change at the provider shows only once the kept answer is gone.
+    drive.addAccount(email, [person('Jon Kappa', 'jon@example.test')]);
+    expect((await user.agent.get('/v1/idp').expect(200)).body).toEqual(first.body);
+    expect(peopleCalls()).toBe(before + 1);
+    const ttl = await redis.pttl(cacheKey(user.user.id));
+    expect(ttl).toBeGreaterThan(4 * 60_000);
+    expect(ttl).toBeLessThanOrEqual(5 * 60_000);
+    // Kept sealed: no contact's address is readable in Redis.
+    const kept = await redis.get(cacheKey(user.user.id));
+    expect(kept).toMatch(/^v1\./);
+    expect(kept).not.toContain('ida@example.test');
+    // Another user is never given it, even when their entry is this one's copied over.
+    const other = await loggedInAgent(t);
+    await connect(other, accountEmail(), [person('Lea Lambda', 'lea@example.test')]);
+    await redis.set(cacheKey(other.user.id), kept!, 'PX', 60_000);
+    expect((await other.agent.get('/v1/idp').expect(200)).body).toEqual([
+      { name: 'Lea Lambda', email: 'lea@example.test' },
+    ]);
+
+    // Connecting again forgets them.
+    expect((await connect(user, email)).status).toBe(200);
+    expect((await user.agent.get('/v1/idp').expect(200)).body).toEqual([
+      { name: 'Jon Kappa', email: 'jon@example.test' },
+    ]);
+    expect(peopleCalls()).toBe(before + 3);
+    // So does disconnecting: nothing is answered from them afterwards.
+    await user.agent.delete('/v1/idp').expect(200);
+    expect(await redis.exists(cacheKey(user.user.id))).toBe(0);
+    await user.agent.get('/v1/idp').expect(404);
+  });
+
+  it('limits each user to 30 contact lists a minute (429 with Retry-After and X-RateLimit-*)', async () => {
+    const user = await loggedInAgent(t);
+    await connect(user, accountEmail(), [person('Max Mu', 'max@example.test')]);
+    for (let i = 0; i < 30; i++) await user.agent.get('/v1/idp').expect(200);
+    const refused = await user.agent.get('/v1/idp').expect(429);
+    expect(refused.body).toEqual({ error: 'Too Many Requests', message: expect.any(String) });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
+    expect(refused.headers['x-ratelimit-limit']).toBe('30');
+    expect(refused.headers['x-ratelimit-remaining']).toBe('0');
+    expect(Number(refused.headers['x-ratelimit-reset'])).toBeGreaterThan(Date.now() / 1000);
+    // Another user's lists are theirs.
+    const other = await loggedInAgent(t);
+    await connect(other, accountEmail(), []);
+    await other.agent.get('/v1/idp').expect(200);
   });
 
   it('logged none of the tokens the provider issued, nor a code', () => {

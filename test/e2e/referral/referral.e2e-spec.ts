@@ -6,7 +6,14 @@ import { eventually } from '../../support/eventually';
 import { createOrg, memberAgent } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
 import { balanceOf, fund } from '../../support/credit';
-import { referralApp, subscribedOrg, subscriptionSeen, UNKNOWN } from './referral-fixtures';
+import {
+  paid,
+  redemptionsSettled,
+  referralApp,
+  subscribedOrg,
+  subscriptionSeen,
+  UNKNOWN,
+} from './referral-fixtures';
 
 describe('referral program (spec 4.8)', () => {
   let t: TestApp;
@@ -22,7 +29,7 @@ describe('referral program (spec 4.8)', () => {
 
   const codeIn = (text: string) => /Referral code: ([A-Z0-9]+)/.exec(text)![1];
 
-  it('invite → register with the code → subscribe → card → reveal → credit → redeemed on invoices', async () => {
+  it('invite → register with the code → subscribe and pay → card → reveal → credit → redeemed on invoices', async () => {
     const referrer = await loggedInAgent(t);
     const inviteeEmail = `invitee-${Date.now()}@example.test`;
     const sent = await referrer.agent
@@ -53,8 +60,9 @@ describe('referral program (spec 4.8)', () => {
     const stats = await referrer.agent.get('/v1/waitlistStats').expect(200);
     expect(stats.body).toMatchObject({ referralCount: 1, position: expect.any(Number) });
 
-    // The invitee's organization subscribes: the referrer earns one card, its value hidden.
+    // The invitee's organization subscribes and pays: the referrer earns one card, its value hidden.
     const org = await subscribedOrg(invitee.agent);
+    await paid(t, fake, org);
     const cards = await eventually(async () => {
       const res = await referrer.agent.get('/v1/card').expect(200);
       return res.body.length === 1 ? res.body : null;
@@ -65,7 +73,7 @@ describe('referral program (spec 4.8)', () => {
     const list = await referrer.agent.get('/v1/invitation').expect(200);
     expect(list.body.map((i: { state: string }) => i.state)).toEqual(['subscribed']);
     // A second organization of the same invitee earns nothing more.
-    await subscribedOrg(invitee.agent, 'Second Inc.');
+    await paid(t, fake, await subscribedOrg(invitee.agent, 'Second Inc.'));
     await new Promise((r) => setTimeout(r, 300));
     expect((await referrer.agent.get('/v1/card').expect(200)).body).toHaveLength(1);
 
@@ -126,6 +134,51 @@ describe('referral program (spec 4.8)', () => {
     expect(await balanceOf(ds, referrer.user.entityId)).toBe('15.00');
   });
 
+  it('earns the card on the invitee organization’s first successful payment, not on its signup, once', async () => {
+    const referrer = await loggedInAgent(t);
+    const inviteeEmail = `payer-${Date.now()}@example.test`;
+    await referrer.agent
+      .post('/v1/invitation/send')
+      .send({ email: inviteeEmail, message: 'Join' })
+      .expect(201);
+    const code = codeIn((await t.smtp.nextMail(inviteeEmail)).text);
+    const invitee = await loggedInAgent(t, { email: inviteeEmail, referralCode: code });
+    await eventually(async () => {
+      const list = await referrer.agent.get('/v1/invitation').expect(200);
+      return list.body[0]?.state === 'signed_up';
+    });
+    const cards = async () => (await referrer.agent.get('/v1/card').expect(200)).body;
+
+    // A signup that never pays (a trial, a declined card) earns nothing.
+    const org = await subscribedOrg(invitee.agent);
+    await subscriptionSeen(t, org.id);
+    expect(await cards()).toEqual([]);
+    await paid(t, fake, org, { event: 'payment_failure' });
+    await paid(t, fake, org, { cents: 0 });
+    expect(await cards()).toEqual([]);
+    expect((await referrer.agent.get('/v1/invitation').expect(200)).body[0].state).toBe(
+      'signed_up',
+    );
+
+    // Its first successful payment earns the card, in the webhook's own transaction.
+    await paid(t, fake, org);
+    expect(await cards()).toEqual([expect.objectContaining({ revealed: false, value: null })]);
+    const [card] = await ds.query(
+      'SELECT organization_id, invitee_user_id FROM reward_card WHERE user_id = $1',
+      [referrer.user.id],
+    );
+    expect(card).toEqual({ organization_id: org.id, invitee_user_id: invitee.user.id });
+    expect((await referrer.agent.get('/v1/invitation').expect(200)).body[0].state).toBe(
+      'subscribed',
+    );
+    // Renewals, and the payments of another organization of the same invitee, earn no more.
+    await paid(t, fake, org, { event: 'renewal_success' });
+    const second = await subscribedOrg(invitee.agent, 'Second Payer Inc.');
+    await paid(t, fake, second);
+    await subscriptionSeen(t, second.id);
+    expect(await cards()).toHaveLength(1);
+  });
+
   it('applies credit waiting on an organization when its subscription starts', async () => {
     const giver = await loggedInAgent(t);
     await fund(ds, giver.user.entityId, '30.00');
@@ -142,7 +195,8 @@ describe('referral program (spec 4.8)', () => {
       .post(`/v1/organization/${org.id}/subscription`)
       .send({ productHandle: 'starter' })
       .expect(201);
-    await eventually(async () => (await balanceOf(ds, org.entity)) === '0.00');
+    await redemptionsSettled(t, org.entity);
+    expect(await balanceOf(ds, org.entity)).toBe('0.00');
     expect(fake.adjustments.slice(before).map((a) => a.amount_in_cents)).toEqual([-1250]);
   });
 
@@ -160,10 +214,81 @@ describe('referral program (spec 4.8)', () => {
       .post('/v1/credit/transfer')
       .send({ fromEntity: giver.user.entityId, toEntity: org.entity, amount: '5' })
       .expect(201);
-    expect(await balanceOf(ds, org.entity)).toBe('5.00');
-    await eventually(async () => (await balanceOf(ds, org.entity)) === '0.00', 90_000, 250);
-    expect(fake.adjustments.slice(before).map((a) => a.amount_in_cents)).toEqual([-500]);
+    // Reserved before the provider was called, and left pending for the queue.
+    expect(await balanceOf(ds, org.entity)).toBe('0.00');
+    const [pending] = await ds.query(
+      'SELECT id, state, amount FROM credit_redemption WHERE entity_id = $1',
+      [org.entity],
+    );
+    expect(pending).toEqual({ id: expect.any(String), state: 'pending', amount: '5.00' });
+    expect(fake.adjustments.slice(before)).toEqual([]);
+    const [settled] = await redemptionsSettled(t, org.entity, 90_000);
+    expect(settled).toEqual({ id: pending.id, state: 'applied' });
+    const made = fake.adjustments.slice(before);
+    expect(made.map((a) => a.amount_in_cents)).toEqual([-500]);
+    // Sent again with the same id: the provider's uniqueness token.
+    expect(fake.adjustmentTokens.get(made[0].id)).toBe(pending.id);
   }, 100_000);
+
+  it('gives back a redemption the provider refused (a reversing entry), and applies it later', async () => {
+    const giver = await loggedInAgent(t);
+    await fund(ds, giver.user.entityId, '9.00');
+    const owner = await loggedInAgent(t);
+    const org = await subscribedOrg(owner.agent);
+    await subscriptionSeen(t, org.id);
+    const before = fake.adjustments.length;
+    fake.failNext(422, { path: /adjustments/, body: { errors: ['Subscription: is on hold.'] } });
+    await giver.agent
+      .post('/v1/credit/transfer')
+      .send({ fromEntity: giver.user.entityId, toEntity: org.entity, amount: '4' })
+      .expect(201);
+    const [refused] = await redemptionsSettled(t, org.entity);
+    expect(refused.state).toBe('reversed');
+    expect(await balanceOf(ds, org.entity)).toBe('4.00');
+    const history = await owner.agent.get(`/v1/entity/${org.entity}/history`).expect(200);
+    expect(history.body.map((e: { kind: string; amount: string }) => [e.kind, e.amount])).toEqual([
+      ['redemption_reversal', '4.00'],
+      ['redemption', '-4.00'],
+      ['transfer_in', '4.00'],
+    ]);
+    expect(history.body[0].movement).toBe(history.body[1].movement);
+    const summary = await owner.agent.get(`/v1/organization/${org.id}/referral`).expect(200);
+    expect(summary.body).toMatchObject({ balance: '4.00', received: '4.00', redeemed: '0.00' });
+    expect(fake.adjustments.slice(before)).toEqual([]);
+    // The next credit arriving takes the whole balance.
+    await giver.agent
+      .post('/v1/credit/transfer')
+      .send({ fromEntity: giver.user.entityId, toEntity: org.entity, amount: '5' })
+      .expect(201);
+    await redemptionsSettled(t, org.entity);
+    expect(await balanceOf(ds, org.entity)).toBe('0.00');
+    expect(fake.adjustments.slice(before).map((a) => a.amount_in_cents)).toEqual([-900]);
+  });
+
+  it('applies concurrent transfers into an organization each once, never twice', async () => {
+    const owner = await loggedInAgent(t);
+    const org = await subscribedOrg(owner.agent);
+    await subscriptionSeen(t, org.id);
+    const givers = await Promise.all(Array.from({ length: 8 }, () => loggedInAgent(t)));
+    for (const giver of givers) await fund(ds, giver.user.entityId, '2.00');
+    const before = fake.adjustments.length;
+    const answers = await Promise.all(
+      givers.map((giver) =>
+        giver.agent
+          .post('/v1/credit/transfer')
+          .send({ fromEntity: giver.user.entityId, toEntity: org.entity, amount: '1.25' }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(201));
+    const redemptions = await redemptionsSettled(t, org.entity);
+    expect(redemptions.every((r: { state: string }) => r.state === 'applied')).toBe(true);
+    expect(await balanceOf(ds, org.entity)).toBe('0.00');
+    const made = fake.adjustments.slice(before);
+    expect(made.reduce((sum, a) => sum + a.amount_in_cents, 0)).toBe(-1000);
+    expect(new Set(made.map((a) => fake.adjustmentTokens.get(a.id)))).toEqual(
+      new Set(redemptions.map((r: { id: string }) => r.id)),
+    );
+  });
 
   describe('POST /v1/invitation/send and GET /v1/invitation', () => {
     it('mails again only after 24 hours (409 before, 200 after), per referrer', async () => {
@@ -228,6 +353,59 @@ describe('referral program (spec 4.8)', () => {
         .expect(429);
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
       expect((await referrer.agent.get('/v1/invitation').expect(200)).body).toHaveLength(50);
+    });
+
+    it('mails one address at most 3 times in 30 days whoever sends (429 with Retry-After and X-RateLimit-*), revealing no account', async () => {
+      const tag = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+      const stranger = `nobody-${tag}@example.test`;
+      // An address with an account (its verification mail read), and one without.
+      const member = await loggedInAgent(t, {
+        email: `somebody-${tag}@example.test`,
+        smtp: t.smtp,
+      });
+      const referrers = await Promise.all([1, 2, 3, 4, 5].map(() => loggedInAgent(t)));
+      const invite = (i: number, email: string) =>
+        referrers[i].agent.post('/v1/invitation/send').send({ email, message: 'Hi' });
+      const refusals: Record<string, string>[] = [];
+      for (const email of [stranger, member.email]) {
+        for (let i = 0; i < 3; i++) await invite(i, email).expect(201);
+        for (let i = 0; i < 3; i++) await t.smtp.nextMail(email);
+        // A fourth referrer, and a referrer mailing again a day later: refused alike.
+        const refused = await invite(3, email).expect(429);
+        expect(refused.body).toEqual({ error: 'Too Many Requests', message: expect.any(String) });
+        refusals.push(refused.headers);
+        await ds.query(
+          `UPDATE referral_invitation SET last_sent_at = now() - interval '25 hours'
+            WHERE email = $1`,
+          [email],
+        );
+        await invite(0, email).expect(429);
+        expect(t.smtp.hasUnread(email)).toBe(false);
+      }
+      // The same answer whether or not the address has an account.
+      for (const headers of refusals) {
+        const retryAfter = Number(headers['retry-after']);
+        expect(retryAfter).toBeGreaterThan(29 * 24 * 3600);
+        expect(retryAfter).toBeLessThanOrEqual(30 * 24 * 3600);
+        expect(headers['x-ratelimit-limit']).toBe('3');
+        expect(headers['x-ratelimit-remaining']).toBe('0');
+        expect(Number(headers['x-ratelimit-reset'])).toBeGreaterThan(Date.now() / 1000);
+      }
+      expect(refusals[0]['x-ratelimit-limit']).toBe(refusals[1]['x-ratelimit-limit']);
+      // Refused mails count against no one: the fourth referrer invites another address at once.
+      await invite(3, `other-${tag}@example.test`).expect(201);
+      expect((await referrers[3].agent.get('/v1/invitation').expect(200)).body).toHaveLength(1);
+      // 30 days after the oldest mail, one more may go out.
+      await ds.query(
+        `UPDATE referral_invitation_mail SET sent_at = sent_at - interval '30 days'
+          WHERE id = (SELECT id FROM referral_invitation_mail
+                       WHERE address_hash = encode(sha256(convert_to($1, 'UTF8')), 'hex')
+                       ORDER BY sent_at LIMIT 1)`,
+        [stranger],
+      );
+      await invite(4, stranger).expect(201);
+      await t.smtp.nextMail(stranger);
+      await invite(3, stranger).expect(429);
     });
 
     it('an unknown code registers all the same and links no one', async () => {

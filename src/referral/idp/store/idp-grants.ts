@@ -61,13 +61,18 @@ export class IdpGrants {
     );
   }
 
-  /** Replaces the grant read as `version` (a refreshed token), unless another replaced it since. */
-  async replace(userId: string, version: string, grant: IdpGrant): Promise<void> {
-    await this.dataSource.manager.update(
+  /**
+   * Replaces the grant read as `version` (a refreshed token), unless another replaced it since;
+   * answers the new version, or null when it was not replaced.
+   */
+  async replace(userId: string, version: string, grant: IdpGrant): Promise<string | null> {
+    const sealed = this.seal(userId, grant);
+    const result = await this.dataSource.manager.update(
       IdpContactGrant,
       { userId, grantCiphertext: version },
-      { grantCiphertext: this.seal(userId, grant) },
+      { grantCiphertext: sealed },
     );
+    return result.affected ? sealed : null;
   }
 
   /** Forgets the user's grant; with `version`, only the one read as that (not a newer one). */
