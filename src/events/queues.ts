@@ -51,8 +51,9 @@ export const EVENT_ROUTES: Record<QueueName, (type: string) => boolean> = {
     type === 'role.deleted',
   [QueueName.AgentHeartbeat]: () => false,
   [QueueName.AgentHookRun]: () => false,
-  // A registration links the invitee to the referrer of its code; an organization's first
-  // subscription earns its creator's referrer a reward card and redeems the organization's credit.
+  // A registration links the invitee to the referrer of its code; a subscription's start redeems
+  // the organization's credit. (The reward card is earned on the first successful payment, in
+  // the billing webhook's own transaction: billing's PaymentListeners.)
   [QueueName.Referral]: (type) => type === 'user.registered' || type === 'subscription.created',
   [QueueName.CreditRedemption]: () => false,
 };

@@ -181,12 +181,17 @@ export class CreditRedemptions {
     });
   }
 
+  /** Queued for the first backoff's delay: the client's own retries have just failed. */
   private async retryLater(entityId: string): Promise<void> {
     await this.queue
       .add(
         CREDIT_REDEMPTION.name,
         { entityId },
-        { ...CREDIT_REDEMPTION.options, jobId: CREDIT_REDEMPTION.jobId(entityId) },
+        {
+          ...CREDIT_REDEMPTION.options,
+          delay: CREDIT_REDEMPTION.options.backoff.delay,
+          jobId: CREDIT_REDEMPTION.jobId(entityId),
+        },
       )
       .catch((queueErr: Error) =>
         this.logger.error(`credit redemption of ${entityId} not queued: ${queueErr.message}`),
