@@ -1,45 +1,25 @@
 import '../../support/hooks-on';
-import { randomBytes } from 'node:crypto';
+
 import type { Request } from 'express';
 import { DataSource } from 'typeorm';
 import { SessionService } from '../../../src/auth/sessions/session.service';
 import { HeartbeatSchedule } from '../../../src/hooks/runs/heartbeat.schedule';
 import { FakeChat } from '../../fakes/chat';
 import { FakeLlm } from '../../fakes/llm';
-import { createTestApp, TestApp } from '../../support/app';
+import type { TestApp } from '../../support/app';
+import { hooksWithChat } from '../../support/hooks-with-chat';
 import { eventually, sleep } from '../../support/eventually';
 import { createOrg } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
-
-const TOKEN = randomBytes(24).toString('hex');
 
 describe('gateway hooks: heartbeats and hook runs (issue 24)', () => {
   let t: TestApp;
   let llm: FakeLlm;
   let chat: FakeChat;
 
-  beforeAll(async () => {
-    llm = await FakeLlm.start();
-    chat = await FakeChat.start();
-    t = await createTestApp({
-      env: {
-        ...llm.env(),
-        ...chat.env(),
-        HOOKS_ENABLED: 'true',
-        HOOKS_TOKEN: TOKEN,
-        HOOKS_HEARTBEAT_EVERY: '0',
-      },
-    });
-  });
-  beforeEach(() => llm.reset());
-  afterAll(async () => {
-    await t.close();
-    await llm.close();
-    await chat.close();
-  });
-
-  const hook = (path: string, body: object) =>
-    t.http.post(`/hooks/${path}`).set('Authorization', `Bearer ${TOKEN}`).send(body);
+  const app = hooksWithChat();
+  beforeAll(() => ({ t, llm, chat } = app));
+  const hook = (path: string, body: object) => app.hook(path, body);
 
   /** An organization with its team (a member opened a chat session). */
   async function world() {

@@ -1,5 +1,5 @@
 import '../../support/hooks-on';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
 import type { Agent } from 'supertest';
@@ -8,12 +8,11 @@ import { QueueName } from '../../../src/events';
 import type { ChatChannel } from '../../../src/chat/chat.wire';
 import { FakeChat } from '../../fakes/chat';
 import { FakeLlm } from '../../fakes/llm';
-import { createTestApp, TestApp } from '../../support/app';
+import type { TestApp } from '../../support/app';
+import { hooksWithChat } from '../../support/hooks-with-chat';
 import { eventually } from '../../support/eventually';
 import { createOrg, memberAgent } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
-
-const TOKEN = randomBytes(24).toString('hex');
 
 /**
  * Issue 35, section 2: the agent's hook and heartbeat replies carry cap-table facts, so they go
@@ -25,28 +24,9 @@ describe('gateway hooks: replies reach only who may read the cap table (issue 35
   let llm: FakeLlm;
   let chat: FakeChat;
 
-  beforeAll(async () => {
-    llm = await FakeLlm.start();
-    chat = await FakeChat.start();
-    t = await createTestApp({
-      env: {
-        ...llm.env(),
-        ...chat.env(),
-        HOOKS_ENABLED: 'true',
-        HOOKS_TOKEN: TOKEN,
-        HOOKS_HEARTBEAT_EVERY: '0',
-      },
-    });
-  });
-  beforeEach(() => llm.reset());
-  afterAll(async () => {
-    await t.close();
-    await llm.close();
-    await chat.close();
-  });
-
-  const hook = (path: string, body: object) =>
-    t.http.post(`/hooks/${path}`).set('Authorization', `Bearer ${TOKEN}`).send(body);
+  const app = hooksWithChat();
+  beforeAll(() => ({ t, llm, chat } = app));
+  const hook = (path: string, body: object) => app.hook(path, body);
 
   const session = async (agent: Agent, organizationId: string) =>
     (await agent.post('/api/v1/chat/session').send({ organizationId }).expect(200)).body as {
@@ -92,6 +72,16 @@ describe('gateway hooks: replies reach only who may read the cap table (issue 35
     };
   }
 
+  /** A member of a custom role that may read the cap table, with a chat session. */
+  async function auditorOf(w: Awaited<ReturnType<typeof world>>) {
+    const role = await w.owner.agent
+      .post(`/v1/organization/${w.org.id}/role`)
+      .send({ name: 'Auditor', permissions: ['canViewOrganization', 'canViewCapTable'] })
+      .expect(201);
+    const auditor = await memberAgent(t, w.owner.agent, w.org.id, role.body.id);
+    return { role, auditorChat: (await session(auditor.agent, w.org.id)).chatUserId };
+  }
+
   it('posts a hook run’s reply to the private channel, whatever `to` names; no Shareholder is in it', async () => {
     const w = await world();
     const reply = `Acme holds 1,000,000 shares (${randomUUID()}).`;
@@ -124,12 +114,7 @@ describe('gateway hooks: replies reach only who may read the cap table (issue 35
 
   it('takes out, before it posts, whoever no longer may read the cap table or was added by hand', async () => {
     const w = await world();
-    const role = await w.owner.agent
-      .post(`/v1/organization/${w.org.id}/role`)
-      .send({ name: 'Auditor', permissions: ['canViewOrganization', 'canViewCapTable'] })
-      .expect(201);
-    const auditor = await memberAgent(t, w.owner.agent, w.org.id, role.body.id);
-    const auditorChat = (await session(auditor.agent, w.org.id)).chatUserId;
+    const { role, auditorChat } = await auditorOf(w);
     const channel = w.privateChannel()!;
     expect(chat.channelMembersOf(channel.id)).toEqual(
       [chat.admin.id, w.chatIds.owner, w.chatIds.viewer, auditorChat].sort(),
@@ -162,12 +147,7 @@ describe('gateway hooks: replies reach only who may read the cap table (issue 35
 
   it('takes a member out as soon as their role loses the permission (role.updated)', async () => {
     const w = await world();
-    const role = await w.owner.agent
-      .post(`/v1/organization/${w.org.id}/role`)
-      .send({ name: 'Auditor', permissions: ['canViewOrganization', 'canViewCapTable'] })
-      .expect(201);
-    const auditor = await memberAgent(t, w.owner.agent, w.org.id, role.body.id);
-    const auditorChat = (await session(auditor.agent, w.org.id)).chatUserId;
+    const { role, auditorChat } = await auditorOf(w);
     const channel = w.privateChannel()!;
     expect(chat.channelMembersOf(channel.id)).toContain(auditorChat);
     // The member events so far handed over and consumed: none of them can be what takes him out.
