@@ -3,6 +3,9 @@ import { AccessContext } from '../common';
 import { DomainEvent } from '../events';
 import { tallyAtCommit } from './ledger/equity-tally';
 
+/** Whose change it is. */
+type Counted = Pick<AccessContext, 'organizationId' | 'userId'>;
+
 /**
  * The counts the billing provider charges by, as domain events recorded in the transaction of the
  * change: shareholders (members holding active shares) and members with equity (active shares or
@@ -12,16 +15,16 @@ import { tallyAtCommit } from './ledger/equity-tally';
  */
 @Injectable()
 export class StakeholderCounts {
-  shareholders(access: AccessContext): DomainEvent {
+  shareholders(access: Counted): DomainEvent {
     return this.event(access, 'billing.shareholder_count_changed', 'shareholders', 'shareholders');
   }
 
-  members(access: AccessContext): DomainEvent {
+  members(access: Counted): DomainEvent {
     return this.event(access, 'billing.member_count_changed', 'members', 'members with equity');
   }
 
   private event(
-    access: AccessContext,
+    access: Counted,
     type: DomainEvent['type'],
     count: 'shareholders' | 'members',
     words: string,

@@ -125,10 +125,18 @@ export class OnboardingBuilder {
       versions: {},
     };
     const pkg = draftPackage(draft, { today: checkOptions(draft).today });
-    return this.ledger.changeIn(tx, organization.id, userId, {}, async (c) => {
-      await allowLongStatements(tx);
-      return this.ocf.write(c, access, pkg, []);
-    });
+    return this.ledger.changeIn(
+      tx,
+      organization.id,
+      userId,
+      {},
+      async (c) => {
+        await allowLongStatements(tx);
+        return this.ocf.write(c, access, pkg, []);
+      },
+      // The organization was made in this transaction: its whole cap table is this change's.
+      { wholeCapTable: true },
+    );
   }
 }
 

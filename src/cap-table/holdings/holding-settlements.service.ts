@@ -8,7 +8,6 @@ import {
   toDecimalString,
 } from '../../../libs/cap-math';
 import { AccessContext, DomainError } from '../../common';
-import { StakeholderCounts } from '../billing-counts';
 import { interestOwed } from '../ledger/incentives/holding-figures';
 import { CONVERTIBLE_TYPES } from '../ledger/incentive-types';
 import { LedgerWriter } from '../ledger/ledger-writer';
@@ -33,7 +32,6 @@ import type { ConvertedView, HoldingView } from './holding.view';
 export class HoldingSettlementsService {
   constructor(
     private readonly ledger: LedgerWriter,
-    private readonly counts: StakeholderCounts,
     private readonly legends: LegendsService,
     private readonly holdings: HoldingRepository,
     private readonly reads: HoldingReadsService,
@@ -69,8 +67,6 @@ export class HoldingSettlementsService {
             (view.status === 'repaid' ? ': repaid in full' : ''),
         ),
       ];
-      // Repaid in full, the holder may no longer hold anything: the billed count can change.
-      if (view.status === 'repaid') events.push(this.counts.members(access));
       await c.record(...events);
       return view;
     });
@@ -146,7 +142,6 @@ export class HoldingSettlementsService {
             `${conversion.shares} shares of ${security.name} (${shareholding.certificateNumber}) at ` +
             `${conversion.conversionPrice} (${conversion.method})`,
         ),
-        this.counts.shareholders(access),
       );
       return { holding, shareholding };
     });

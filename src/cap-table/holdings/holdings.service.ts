@@ -4,7 +4,6 @@ import { CapMathError, compareDates, toDecimalString, vestedOn } from '../../../
 import { AccessContext, DomainError, OrganizationInContext } from '../../common';
 import { previousAttributes } from '../../events';
 import { OrganizationsDirectory } from '../../organizations';
-import { StakeholderCounts } from '../billing-counts';
 import { outstanding, toVestingSchedule } from '../ledger/incentives/holding-figures';
 import {
   isGrantType,
@@ -50,7 +49,6 @@ const INTEREST_TERMS: (keyof HoldingTerms)[] = [
 export class HoldingsService {
   constructor(
     private readonly ledger: LedgerWriter,
-    private readonly counts: StakeholderCounts,
     private readonly organizations: OrganizationsDirectory,
     private readonly reads: HoldingReadsService,
   ) {}
@@ -107,7 +105,6 @@ export class HoldingsService {
           view,
           `${label(type)} of ${sizeOf(view)} to ${member?.name ?? 'a member'}`,
         ),
-        this.counts.members(access),
       );
       return view;
     });
@@ -218,7 +215,6 @@ export class HoldingsService {
           view,
           `${label(h.type)} ${id}: cancelled${outstandingShares}`,
         ),
-        this.counts.members(access),
       );
       return view;
     });

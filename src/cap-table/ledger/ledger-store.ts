@@ -17,7 +17,7 @@ import {
   loadIncentives,
   toHoldingState,
 } from './incentive-store';
-import { emptyState, LedgerState } from './ledger-state';
+import { emptyState, LedgerState, RECORD_KINDS, RecordKind } from './ledger-state';
 import {
   fromLegendState,
   fromSecurityState,
@@ -193,10 +193,13 @@ export class LedgerStore {
     actorUserId: string | null,
     state: LedgerState,
     transaction: LedgerTransaction,
+    /** Given: each kind of record the transaction changed is added to it. */
+    touched?: Set<RecordKind>,
   ): Promise<Written> {
     state.takeChanges();
     applyTransaction(state, transaction);
     const changes = state.takeChanges();
+    for (const kind of RECORD_KINDS) if (changes[kind].size) touched?.add(kind);
     const written: Written = new Map();
     const rows = <T>(ids: Set<string>, map: Map<string, T>, row: (record: T) => object) =>
       [...ids].map((id) => {

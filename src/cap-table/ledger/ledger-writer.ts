@@ -1,13 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityTarget, FindOptionsWhere, ObjectLiteral } from 'typeorm';
-import { DomainError } from '../../common';
+import { AccessContext, DomainError } from '../../common';
 import { DomainEvent, Tx, UnitOfWork } from '../../events';
 import { OrganizationsDirectory } from '../../organizations';
+import { StakeholderCounts } from '../billing-counts';
+import { today } from '../quantities';
 import { EquityTransaction } from './equity-transaction.entity';
-import { LedgerRuleError, LedgerState } from './ledger-state';
+import { LedgerRuleError, LedgerState, RecordKind } from './ledger-state';
 import { LedgerScope, LedgerStore } from './ledger-store';
+import { RECORD_VIEWS } from './record-views';
+import { scopeCovers } from './scope-cover';
 import type { LedgerTransaction, TransactionPayloads, TransactionType } from './transaction-types';
+import { definitionOf } from './transactions';
+import type {
+  CommandContext,
+  CommandOutcome,
+  CommandReads,
+  ViewKind,
+} from './transactions/definition';
 
 /** What a change of the cap table works with inside its transaction. */
 export interface LedgerChange {
@@ -41,7 +52,83 @@ export class LedgerWriter {
     private readonly uow: UnitOfWork,
     private readonly store: LedgerStore,
     private readonly organizations: OrganizationsDirectory,
+    private readonly counts: StakeholderCounts,
   ) {}
+
+  /**
+   * Transactions holding the whole cap table (an import's organization lock, or an organization
+   * made in them): every record they name was made by them or is locked with the organization.
+   */
+  private readonly wholeCapTable = new WeakSet<Tx>();
+
+  /**
+   * Runs one command of the ledger as one unit: locks the records of its definition's
+   * `command.scope(input)`, makes the payload with `command.prepare` from them, validates and
+   * applies it (the reducer, as a replay would), appends it to the log, and records the
+   * definition's event (and, when holdings changed, the counts billing charges by) in the same
+   * transaction. `respond` makes the caller's answer from what the transaction wrote; the event
+   * is given it (an event's object is what the record's route answers).
+   */
+  async execute<T extends TransactionType>(
+    type: T,
+    input: unknown,
+    access: Pick<AccessContext, 'organizationId' | 'organization' | 'userId'>,
+    respond?: (outcome: CommandOutcome<T>) => Promise<object>,
+  ): Promise<{ outcome: CommandOutcome<T>; answer?: object }> {
+    const definition = definitionOf(type);
+    const command = definition.command;
+    if (!command) throw new Error(`${type} has no command: it is written by imports only`);
+    const organization = access.organization!;
+    const context: CommandContext = {
+      organization: {
+        id: organization.id,
+        type: organization.type,
+        currency: organization.currency,
+      },
+      actorUserId: access.userId,
+      today: today(),
+    };
+    const scope = command.scope(input);
+    return this.change(organization.id, access.userId, scope, async (c) => {
+      const prepared = command.prepare(c.state, input, context);
+      const before = new Map<string, object>();
+      for (const { kind, id } of prepared
+        ? (definition.event?.before?.(prepared.payload) ?? [])
+        : []) {
+        before.set(`${kind}:${id}`, await this.view(c, kind, id));
+      }
+      const reads: CommandReads = {
+        state: c.state,
+        context,
+        view: (kind, id) => this.view(c, kind, id),
+        before: (kind, id) => before.get(`${kind}:${id}`),
+      };
+      const outcome: CommandOutcome<T> = prepared
+        ? {
+            ...reads,
+            transactionId: await c.apply(type, prepared.effectiveDate, prepared.payload),
+            effectiveDate: prepared.effectiveDate,
+            payload: prepared.payload,
+          }
+        : { ...reads, transactionId: null, payload: null };
+      const answer = respond ? await respond(outcome) : undefined;
+      if (definition.event && outcome.transactionId !== null) {
+        const described = await definition.event.describe(outcome, answer);
+        await c.record({
+          type: definition.event.type,
+          organizationId: organization.id,
+          actorUserId: access.userId,
+          ...described,
+        });
+      }
+      return { outcome, answer };
+    });
+  }
+
+  private async view(c: LedgerChange, kind: ViewKind, id: string): Promise<object> {
+    const { entity, view } = RECORD_VIEWS[kind];
+    return view((await c.current(entity, id)) as never);
+  }
 
   async change<T>(
     organizationId: string,
@@ -62,11 +149,14 @@ export class LedgerWriter {
     actorUserId: string,
     scope: LedgerScope,
     work: (change: LedgerChange) => Promise<T>,
+    options: { wholeCapTable?: boolean } = {},
   ): Promise<T> {
+    if (options.wholeCapTable) this.wholeCapTable.add(tx);
     const written = new Map<string, ObjectLiteral>();
+    const touched = new Set<RecordKind>();
     try {
       const state = await this.store.load(tx, organizationId, scope);
-      return await work({
+      const result = await work({
         tx,
         state,
         record: (...events) => tx.record(...events),
@@ -76,16 +166,52 @@ export class LedgerWriter {
             .getRepository(entity)
             .findOneByOrFail({ id } as unknown as FindOptionsWhere<E>),
         apply: async (type, effectiveDate, payload) => {
+          // Until every write is a command, the scope a caller loaded must cover the one its
+          // definition states (see scopeCovers: what it can check).
+          const needed = definitionOf(type).scope(payload);
+          if (!this.wholeCapTable.has(tx) && !scopeCovers(scope, needed)) {
+            throw new Error(
+              `${type}: the change locked ${JSON.stringify(scope)}, not all of ${JSON.stringify(needed)}`,
+            );
+          }
           const id = randomUUID();
           const transaction = { id, type, effectiveDate, payload } as LedgerTransaction;
-          const rows = await this.store.apply(tx, organizationId, actorUserId, state, transaction);
+          const rows = await this.store.apply(
+            tx,
+            organizationId,
+            actorUserId,
+            state,
+            transaction,
+            touched,
+          );
           for (const [key, row] of rows) written.set(key, row);
           return id;
         },
       });
+      await tx.record(...this.countEvents(organizationId, actorUserId, touched));
+      return result;
     } catch (err) {
       throw err instanceof LedgerRuleError ? toDomainError(err) : err;
     }
+  }
+
+  /**
+   * The counts billing charges by may have changed when a change wrote holdings: one event of
+   * each kind, derived from what was written (no change has to remember to record them; a push of
+   * unchanged counts sends nothing).
+   */
+  private countEvents(
+    organizationId: string,
+    actorUserId: string,
+    touched: Set<RecordKind>,
+  ): DomainEvent[] {
+    const access = { organizationId, userId: actorUserId };
+    // Members with equity: active shares or grants (a plan's deletion pushes them too, spec 6).
+    const members = touched.has('holdings') || touched.has('plans');
+    return [
+      ...(members ? [this.counts.members(access)] : []),
+      ...(touched.has('shareholdings') ? [this.counts.shareholders(access)] : []),
+    ];
   }
 
   /**
@@ -100,6 +226,7 @@ export class LedgerWriter {
     if (!(await this.organizations.lock(tx, organizationId))) {
       throw DomainError.notFound('no such organization');
     }
+    this.wholeCapTable.add(tx);
     const used = await tx.manager.getRepository(EquityTransaction).existsBy({ organizationId });
     return { empty: !used };
   }

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { compareDates } from '../../../libs/cap-math';
 import { AccessContext, DomainError } from '../../common';
-import { StakeholderCounts } from '../billing-counts';
 import { isGrantType } from '../ledger/incentive-types';
 import { LedgerChange, LedgerWriter } from '../ledger/ledger-writer';
 import type { HoldingState } from '../ledger/ledger-state';
@@ -30,7 +29,6 @@ export interface OptionPath {
 export class OptionExerciseService {
   constructor(
     private readonly ledger: LedgerWriter,
-    private readonly counts: StakeholderCounts,
     private readonly legends: LegendsService,
   ) {}
 
@@ -130,7 +128,6 @@ export class OptionExerciseService {
             (price === null ? '' : ` at ${price}`) +
             (request ? ' (request approved)' : ''),
         ),
-        this.counts.shareholders(access),
       );
       return result;
     });

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AccessContext, DomainError } from '../../common';
 import { previousAttributes } from '../../events';
-import { StakeholderCounts } from '../billing-counts';
 import type { PlanRecord, PoolRecord } from '../ledger/incentive-types';
 import { LedgerChange, LedgerWriter } from '../ledger/ledger-writer';
 import type { PlanState } from '../ledger/ledger-state';
@@ -21,10 +20,7 @@ import { Pool } from './pool.entity';
  */
 @Injectable()
 export class PlansService {
-  constructor(
-    private readonly ledger: LedgerWriter,
-    private readonly counts: StakeholderCounts,
-  ) {}
+  constructor(private readonly ledger: LedgerWriter) {}
 
   /** STOCK_PLAN_CREATED, then one STOCK_PLAN_POOL_CREATED per pool, dated by the board approval. */
   async create(access: AccessContext, dto: CreatePlanDto): Promise<PlanView> {
@@ -118,16 +114,13 @@ export class PlansService {
       this.current(c, id);
       const view = await this.read(c, id);
       await c.apply('STOCK_PLAN_DELETED', today(), { planId: id });
-      await c.record(
-        {
-          type: 'plan.deleted',
-          organizationId,
-          actorUserId: access.userId,
-          object: view,
-          description: `plan ${view.name}: deleted, ${view.sharesReserved} reserved shares released`,
-        },
-        this.counts.members(access),
-      );
+      await c.record({
+        type: 'plan.deleted',
+        organizationId,
+        actorUserId: access.userId,
+        object: view,
+        description: `plan ${view.name}: deleted, ${view.sharesReserved} reserved shares released`,
+      });
     });
   }
 

@@ -3,7 +3,6 @@ import {
   ImportLock,
   LedgerRuleError,
   LedgerWriter,
-  StakeholderCounts,
   type LedgerChange,
   type LedgerState,
 } from '../../cap-table';
@@ -59,7 +58,6 @@ export class OcfImportService {
   constructor(
     private readonly ledger: LedgerWriter,
     private readonly holderMembers: HolderMembers,
-    private readonly counts: StakeholderCounts,
     private readonly lock: ImportLock,
     private readonly env: Env,
   ) {}
@@ -214,16 +212,12 @@ export class OcfImportService {
         description: `plan ${p.name}: created by an OCF import with ${p.sharesReserved.toFixed()} shares reserved`,
       });
     }
-    await c.record(
-      {
-        ...base,
-        type: 'shareholding.imported',
-        object: { organization: access.organizationId, file: null, format: 'ocf', ...counts },
-        description: `OCF package imported: ${counts.ledgerTransactions} ledger transactions, ${counts.membersCreated} members added`,
-      },
-      this.counts.shareholders(access),
-      this.counts.members(access),
-    );
+    await c.record({
+      ...base,
+      type: 'shareholding.imported',
+      object: { organization: access.organizationId, file: null, format: 'ocf', ...counts },
+      description: `OCF package imported: ${counts.ledgerTransactions} ledger transactions, ${counts.membersCreated} members added`,
+    });
   }
 }
 

@@ -1,4 +1,8 @@
-import type { LedgerState } from '../ledger-state';
+import type { Type } from '@nestjs/common';
+import type { PermissionTarget } from '../../../common';
+import type { EventType } from '../../../events';
+import type { PermissionName } from '../../../organizations';
+import type { LedgerState, RecordKind } from '../ledger-state';
 import type { LedgerScope } from '../ledger-scope';
 import type { TransactionPayloads, TransactionType } from '../transaction-types';
 import type { OcfMapping } from './ocf-mapping';
@@ -45,6 +49,115 @@ export interface TransactionDefinition<T extends TransactionType> {
   readonly ocf?: OcfMapping<T>;
   /** A payload logged by an earlier version brought to today's shape (replays read old logs). */
   upgrade?(payload: TransactionPayloads[T]): TransactionPayloads[T];
+  /**
+   * How a caller's command becomes this transaction (`LedgerWriter.execute`): what to lock, then
+   * the payload from the locked records, by the same math `apply` uses.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly command?: TransactionCommand<T, any>;
+  /** The domain event a write of it records, with the audience of the record it names. */
+  readonly event?: TransactionEvent<T>;
+  /** The route that writes it, registered from the registry (`ledgerRoutes`). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly http?: TransactionRoute<T, any>;
+}
+
+/** Who writes, in which organization, on which day. */
+export interface CommandContext {
+  readonly organization: { readonly id: string; readonly type: string; readonly currency: string };
+  readonly actorUserId: string;
+  /** The day it is (UTC): the effective date of a change that names none. */
+  readonly today: string;
+}
+
+/** A command of the ledger: the caller's input turned into one transaction's payload. */
+export interface TransactionCommand<T extends TransactionType, I> {
+  /** The records to read and lock before the payload is made, from the input. */
+  scope(input: I): LedgerScope;
+  /**
+   * The transaction, from the input and the locked records; null when the command changes
+   * nothing (no transaction, no event). Its rules are `validate`'s: what prepare cannot make (a
+   * record that is not there) it leaves for `validate` to refuse.
+   */
+  prepare(
+    state: LedgerState,
+    input: I,
+    context: CommandContext,
+  ): { effectiveDate: string; payload: TransactionPayloads[T] } | null;
+}
+
+/** What a command's answer is read from: the records as it left them. */
+export interface CommandReads {
+  /** The records as the transaction left them (as they were, when it changed nothing). */
+  readonly state: LedgerState;
+  readonly context: CommandContext;
+  /** A record as the API shows it now (what the transaction wrote). */
+  view(kind: ViewKind, id: string): Promise<object>;
+  /** A record as the API showed it before the transaction (those `event.before` named). */
+  before(kind: ViewKind, id: string): object | undefined;
+}
+
+/** What a transaction's event and answer are made from, once it applied. */
+export interface TransactionFacts<T extends TransactionType> extends CommandReads {
+  readonly transactionId: string;
+  readonly effectiveDate: string;
+  readonly payload: TransactionPayloads[T];
+}
+
+/** A command that changed nothing (its `prepare` answered null). */
+export interface Unchanged extends CommandReads {
+  readonly transactionId: null;
+  readonly payload: null;
+}
+
+/** What a command did: a transaction, or nothing. */
+export type CommandOutcome<T extends TransactionType> = TransactionFacts<T> | Unchanged;
+
+/** The kinds of record a route answers with and an event carries. */
+export type ViewKind = Extract<RecordKind, 'shareholdings' | 'securities'>;
+
+/** The event of one write (its type among the registry's, see scripts/ledger-events.ts). */
+export interface TransactionEvent<T extends TransactionType> {
+  readonly type: EventType;
+  /** In the catalogue of public events: the event list shows it, webhooks deliver it. */
+  readonly public: boolean;
+  /** Who may read it: the read permission of the record it carries (and its subjects). */
+  readonly audience: PermissionName;
+  /** The records whose views before the transaction `describe` compares. */
+  before?(payload: TransactionPayloads[T]): { kind: ViewKind; id: string }[];
+  describe(facts: TransactionFacts<T>, answer: object | undefined): Promise<DescribedEvent>;
+}
+
+export interface DescribedEvent {
+  object: object;
+  /** What happened, naming what changed (the activity entry's description). */
+  description: string;
+  previous?: Record<string, unknown>;
+  /** The members it is about (the holder): they see it without the audience permission. */
+  subjects?: string[];
+}
+
+/** The route of a command: its path under `/v1`, its access, its body and its answer. */
+export interface TransactionRoute<T extends TransactionType, I> {
+  readonly method: 'POST' | 'PUT' | 'PATCH';
+  /** Under `/v1`, with `:organization` and the record's parameter (`organization/:organization/...`). */
+  readonly path: string;
+  readonly permission: PermissionName;
+  readonly target?: PermissionTarget;
+  readonly status: 200 | 201;
+  readonly summary: string;
+  readonly description: string;
+  /** The body's DTO (validated by the ValidationPipe). */
+  readonly body: Type<object>;
+  /** The command's input from the body and the path's parameters. */
+  input(body: object, params: Record<string, string>): I;
+  /** The answer's class (documented) and how it is made. */
+  readonly answer: Type<object>;
+  respond(outcome: CommandOutcome<T>): Promise<object>;
+  /** Keyed errors it may answer (documented under their statuses). */
+  readonly errors?: string[];
+  /** What a 409 means for it. */
+  readonly conflict?: string;
 }
 
 /** A definition's `validate` when the type has no rule beyond what `apply` checks. */

@@ -1,3 +1,4 @@
+import { toDecimalString } from '../../../../libs/cap-math';
 import { assertActive, security, shareholding } from '../rules';
 import type { TransactionDefinition } from './definition';
 import { stockCancellationOcf } from './stock-cancellation.ocf';
@@ -7,6 +8,34 @@ export const stockCancellation: TransactionDefinition<'TX_STOCK_CANCELLATION'> =
   definesRecord: false,
   ocf: stockCancellationOcf,
   scope: (p) => ({ shareholdings: [p.shareholdingId] }),
+  command: {
+    scope: (input: { shareholdingId: string }) => ({ shareholdings: [input.shareholdingId] }),
+    prepare: (state, { shareholdingId }: { shareholdingId: string }, context) => ({
+      effectiveDate: context.today,
+      payload: {
+        shareholdingId,
+        quantity: toDecimalString(shareholding(state, shareholdingId).quantity),
+        reason: 'voided',
+      },
+    }),
+  },
+  event: {
+    type: 'shareholding.voided',
+    public: true,
+    audience: 'canViewCapitalizationOrSelf',
+    async describe(facts) {
+      const view = (await facts.view('shareholdings', facts.payload.shareholdingId)) as {
+        certificateNumber: string;
+        quantity: string;
+        member: string;
+      };
+      return {
+        object: view,
+        subjects: [view.member],
+        description: `shareholding ${view.certificateNumber}: voided (${view.quantity} shares)`,
+      };
+    },
+  },
   validate(state, { shareholdingId }) {
     assertActive(shareholding(state, shareholdingId));
   },

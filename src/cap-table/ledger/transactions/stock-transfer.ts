@@ -1,8 +1,29 @@
 import { compareDates, toDecimalString } from '../../../../libs/cap-math';
 import { LedgerRuleError } from '../ledger-state';
 import { assertActive, positive, security, shareholding, takeLowest } from '../rules';
-import type { TransactionDefinition } from './definition';
+import { randomUUID } from 'node:crypto';
+import { commandQuantity, decimalOrNull } from '../command-values';
+import type { TransactionDefinition, TransactionFacts } from './definition';
 import { stockTransferOcf } from './stock-transfer.ocf';
+
+/** What a transfer answers and its event carries: the transaction and both shareholdings after it. */
+export async function transferResult(facts: TransactionFacts<'TX_STOCK_TRANSFER'>) {
+  type View = { certificateNumber: string };
+  return {
+    id: facts.transactionId,
+    source: (await facts.view('shareholdings', facts.payload.sourceId)) as View,
+    destination: (await facts.view('shareholdings', facts.payload.destinationId)) as View,
+  };
+}
+
+/** A transfer as a caller asks for it. */
+export interface TransferInput {
+  shareholdingId: string;
+  toMemberId: string;
+  quantity: string;
+  date: string;
+  pricePerShare?: string | null;
+}
 
 /**
  * OCF TX_STOCK_TRANSFER: the lowest-numbered shares of the source move to a new certificate of
@@ -17,6 +38,32 @@ export const stockTransfer: TransactionDefinition<'TX_STOCK_TRANSFER'> = {
     source: ['sourceId'],
   },
   scope: (p) => ({ shareholdings: [p.sourceId] }),
+  command: {
+    scope: (input: TransferInput) => ({ shareholdings: [input.shareholdingId] }),
+    prepare: (_state, input: TransferInput, context) => ({
+      effectiveDate: input.date,
+      payload: {
+        sourceId: input.shareholdingId,
+        destinationId: randomUUID(),
+        toMemberId: input.toMemberId,
+        quantity: commandQuantity(input.quantity, 'quantity', context),
+        date: input.date,
+        pricePerShare: decimalOrNull(input.pricePerShare),
+      },
+    }),
+  },
+  event: {
+    type: 'shareholding.transferred',
+    public: true,
+    audience: 'canViewCapitalizationOrSelf',
+    async describe(facts) {
+      const result = await transferResult(facts);
+      return {
+        object: result,
+        description: `shareholding ${result.source.certificateNumber}: ${facts.payload.quantity} shares transferred to ${result.destination.certificateNumber}`,
+      };
+    },
+  },
   validate(state, t) {
     const source = shareholding(state, t.sourceId);
     assertActive(source);
