@@ -1,15 +1,16 @@
 import type { EventType } from './event-types';
+import { LEDGER_EVENTS } from './ledger-events.generated';
+
+/** The public event types of the ledger's transactions (their definitions say so). */
+type PublicLedgerEvent = Extract<(typeof LEDGER_EVENTS)[number], { public: true }>['type'];
 
 /**
- * The 33 event types of spec section 6: the ones the event list shows and outbound webhooks
- * deliver. The other recorded types (`billing.*`, `legend.*`, `plan.*`, …) stay internal until
- * added here.
+ * The catalogue: the event types the event list shows and outbound webhooks deliver. Spec
+ * section 6 names 33; those of the ledger's transactions come from their definitions (a new
+ * type's event is public when its definition says so). The other recorded types (`billing.*`,
+ * `legend.*`, `plan.*`, …) stay internal until added here.
  */
-export const PUBLIC_EVENT_TYPES = [
-  'shareholding.created',
-  'shareholding.updated',
-  'shareholding.voided',
-  'shareholding.transferred',
+const OTHER_PUBLIC_EVENT_TYPES = [
   'security.created',
   'security.updated',
   'security.deleted',
@@ -41,7 +42,14 @@ export const PUBLIC_EVENT_TYPES = [
   'payment.failed',
 ] as const satisfies readonly EventType[];
 
-export type PublicEventType = (typeof PUBLIC_EVENT_TYPES)[number];
+export type PublicEventType = (typeof OTHER_PUBLIC_EVENT_TYPES)[number] | PublicLedgerEvent;
+
+export const PUBLIC_EVENT_TYPES: readonly PublicEventType[] = [
+  ...LEDGER_EVENTS.filter((e): e is Extract<typeof e, { public: true }> => e.public).map(
+    (e) => e.type,
+  ),
+  ...OTHER_PUBLIC_EVENT_TYPES,
+];
 
 const PUBLIC = new Set<string>(PUBLIC_EVENT_TYPES);
 

@@ -1,9 +1,10 @@
+import { LEDGER_EVENTS } from './ledger-events.generated';
+
 /**
- * Every domain event type the service records, `{resource}.{action}` (spec section 6). A producer
- * can only record one of these, so whatever reads events by type (the activity log's audiences,
- * outbound webhooks) is checked by the compiler to know them all.
+ * The domain event types recorded outside the ledger's transaction definitions (whose own come
+ * from the registry: ledger-events.generated.ts), `{resource}.{action}` (spec section 6).
  */
-export const EVENT_TYPES = [
+const OTHER_EVENT_TYPES = [
   'organization.created',
   'organization.updated',
   'organization.deleted',
@@ -27,10 +28,6 @@ export const EVENT_TYPES = [
   'vesting_schedule.created',
   'vesting_schedule.updated',
   'vesting_schedule.deleted',
-  'shareholding.created',
-  'shareholding.updated',
-  'shareholding.voided',
-  'shareholding.transferred',
   'shareholding.imported',
   'holding.created',
   'holding.updated',
@@ -58,7 +55,20 @@ export const EVENT_TYPES = [
   'user.registered',
 ] as const;
 
-export type EventType = (typeof EVENT_TYPES)[number];
+/** The event types of the ledger's transactions (see scripts/ledger-events.ts). */
+export type LedgerEventType = (typeof LEDGER_EVENTS)[number]['type'];
+
+/**
+ * Every domain event type the service records. A producer can only record one of these, so
+ * whatever reads events by type (the activity log's audiences, outbound webhooks) is checked by
+ * the compiler to know them all.
+ */
+export type EventType = (typeof OTHER_EVENT_TYPES)[number] | LedgerEventType;
+
+export const EVENT_TYPES: readonly EventType[] = [
+  ...OTHER_EVENT_TYPES,
+  ...LEDGER_EVENTS.map((e) => e.type),
+];
 
 /**
  * Events of an account rather than an organization (recorded with organization null): never an

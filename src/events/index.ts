@@ -17,7 +17,13 @@ export {
 export type { EventEnvelope } from './event-envelope';
 export { resourceVersionsSql } from './resource-versions';
 export { EVENT_TYPES, isAccountEventType } from './event-types';
-export type { AccountEventType, EventType, OrganizationEventType } from './event-types';
+export type {
+  AccountEventType,
+  EventType,
+  LedgerEventType,
+  OrganizationEventType,
+} from './event-types';
+export { LEDGER_EVENTS } from './ledger-events.generated';
 export { isPublicEventType, PUBLIC_EVENT_TYPES } from './event-catalogue';
 export type { PublicEventType } from './event-catalogue';
 export { EventLog } from './event-log.service';

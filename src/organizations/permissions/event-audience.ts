@@ -1,6 +1,6 @@
 import type { AccessContext } from '../../common';
-import { PUBLIC_EVENT_TYPES } from '../../events';
-import type { EventReader, OrganizationEventType } from '../../events';
+import { LEDGER_EVENTS, PUBLIC_EVENT_TYPES } from '../../events';
+import type { EventReader, LedgerEventType, OrganizationEventType } from '../../events';
 import type { PermissionName } from './permissions';
 
 /**
@@ -17,9 +17,12 @@ export interface Audience {
  * The permission that reads an event: the one that guards the read route of the record the event
  * carries (an activity entry or the event list shows that record, so it reaches no one the route
  * would refuse). Typed by EventType, so a new event type does not compile until it has an
- * audience.
+ * audience: the ledger's transactions give theirs in their definitions (LEDGER_EVENTS), the
+ * others are listed here.
  */
-export const EVENT_AUDIENCE: Readonly<Record<OrganizationEventType, PermissionName>> = {
+const OTHER_AUDIENCES: Readonly<
+  Record<Exclude<OrganizationEventType, LedgerEventType>, PermissionName>
+> = {
   'organization.created': 'canViewOrganization',
   'organization.updated': 'canViewOrganization',
   'organization.deleted': 'canViewOrganization',
@@ -45,12 +48,6 @@ export const EVENT_AUDIENCE: Readonly<Record<OrganizationEventType, PermissionNa
   'vesting_schedule.created': 'canViewOrganization',
   'vesting_schedule.updated': 'canViewOrganization',
   'vesting_schedule.deleted': 'canViewOrganization',
-  // As the shareholding list: every holding with the role permission, else one's own.
-  'shareholding.created': 'canViewCapitalizationOrSelf',
-  'shareholding.updated': 'canViewCapitalizationOrSelf',
-  'shareholding.voided': 'canViewCapitalizationOrSelf',
-  // Carries both sides of the transfer; neither holder may read the other's shareholding.
-  'shareholding.transferred': 'canViewCapitalizationOrSelf',
   // Counts of a whole import and its file.
   'shareholding.imported': 'canViewCapTable',
   'holding.created': 'canViewHolding',
@@ -78,6 +75,16 @@ export const EVENT_AUDIENCE: Readonly<Record<OrganizationEventType, PermissionNa
   'payment.failed': 'canEditOrganizationBilling',
   // A notice for those who can re-enable the endpoint.
   'webhook.disabled': 'canEditOrganization',
+};
+
+export const EVENT_AUDIENCE: Readonly<Record<OrganizationEventType, PermissionName>> = {
+  ...OTHER_AUDIENCES,
+  ...(Object.fromEntries(
+    (LEDGER_EVENTS satisfies readonly { audience: PermissionName }[]).map((e) => [
+      e.type,
+      e.audience,
+    ]),
+  ) as Record<LedgerEventType, PermissionName>),
 };
 
 /**
