@@ -1,3 +1,4 @@
+import { ledgerRouteControllers } from './ledger/ledger-routes';
 import { Module } from '@nestjs/common';
 import { CapTableCoreModule } from './cap-table-core.module';
 import { CapTableRecords } from './cap-table-records';
@@ -50,6 +51,7 @@ import { ValuationsController } from './valuations/valuations.controller';
     DashboardController,
     QueryController,
     TransactionsController,
+    ...ledgerRouteControllers(),
   ],
   providers: [
     CapTableRecords,

@@ -28,7 +28,17 @@ export interface SecurityState extends Omit<SecurityRecord, 'authorizedShares'> 
   nextShareNumber: Decimal;
 }
 
-export type ShareholdingStatus = 'active' | 'voided' | 'transferred';
+/**
+ * How a shareholding ends, by the transaction type that ends it: a new type that ends one adds
+ * its status by augmenting this interface in its own file, and names it in its definition
+ * (`endsShareholdingAs`), from which the routes' lists of statuses are made.
+ */
+export interface ShareholdingEndings {
+  voided: 'TX_STOCK_CANCELLATION';
+  transferred: 'TX_STOCK_TRANSFER';
+}
+
+export type ShareholdingStatus = 'active' | keyof ShareholdingEndings;
 
 export interface ShareholdingState {
   id: string;

@@ -1,53 +1,14 @@
 import type { IncentivePayloads } from './incentive-types';
 
 /**
- * The kinds of change the equity transaction log records. Open Cap Format's transaction types
- * keep their names (`TX_STOCK_ISSUANCE` ...); changes OCF models as objects rather than
- * transactions (a class, a legend, a valuation) are logged under names of the same style, so the
- * log alone rebuilds every table of the cap table.
+ * The kinds of change the equity transaction log records: the keys of TransactionPayloads. Open
+ * Cap Format's transaction types keep their names (`TX_STOCK_ISSUANCE` ...); changes OCF models
+ * as objects rather than transactions (a class, a legend, a valuation) are logged under names of
+ * the same style, so the log alone rebuilds every table of the cap table. A new type declares
+ * its payload in its own definition file (by augmenting TransactionPayloads) and has its line in
+ * the registry (transactions/index.ts), which the compiler holds to one definition per type.
  */
-export const TRANSACTION_TYPES = [
-  'STOCK_CLASS_CREATED',
-  'STOCK_CLASS_UPDATED',
-  'STOCK_CLASS_DELETED',
-  'TX_STOCK_CLASS_AUTHORIZED_SHARES_ADJUSTMENT',
-  'TX_STOCK_CLASS_SPLIT',
-  'STOCK_LEGEND_TEMPLATE_CREATED',
-  'STOCK_LEGEND_TEMPLATE_UPDATED',
-  'STOCK_LEGEND_TEMPLATE_DELETED',
-  'TX_STOCK_ISSUANCE',
-  'TX_STOCK_TRANSFER',
-  'TX_STOCK_CANCELLATION',
-  'STOCK_ISSUANCE_AMENDED',
-  'VALUATION_RECORDED',
-  'VALUATION_AMENDED',
-  'CAPITAL_CHANGE_RECORDED',
-  'CAPITAL_CHANGE_AMENDED',
-  'VESTING_TERMS_CREATED',
-  'VESTING_TERMS_DELETED',
-  'STOCK_PLAN_CREATED',
-  'STOCK_PLAN_UPDATED',
-  'TX_STOCK_PLAN_POOL_ADJUSTMENT',
-  'STOCK_PLAN_DELETED',
-  'STOCK_PLAN_POOL_CREATED',
-  'STOCK_PLAN_POOL_UPDATED',
-  'STOCK_PLAN_POOL_DELETED',
-  'TX_EQUITY_COMPENSATION_ISSUANCE',
-  'TX_WARRANT_ISSUANCE',
-  'TX_CONVERTIBLE_ISSUANCE',
-  'HOLDING_AMENDED',
-  'TX_EQUITY_COMPENSATION_CANCELLATION',
-  'TX_WARRANT_CANCELLATION',
-  'TX_CONVERTIBLE_CANCELLATION',
-  'EXERCISE_REQUESTED',
-  'EXERCISE_REQUEST_REJECTED',
-  'TX_EQUITY_COMPENSATION_EXERCISE',
-  'TX_WARRANT_EXERCISE',
-  'TX_CONVERTIBLE_REPAYMENT',
-  'TX_CONVERTIBLE_CONVERSION',
-] as const;
-
-export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+export type TransactionType = keyof TransactionPayloads;
 
 export type ClassType = 'common' | 'preferred';
 

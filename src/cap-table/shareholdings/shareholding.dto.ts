@@ -1,3 +1,5 @@
+import { SHAREHOLDING_STATUSES } from '../ledger/transactions';
+import type { ShareholdingStatus } from '../ledger/ledger-state';
 import { ApiPropertyOptional, IntersectionType, OmitType } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
@@ -118,12 +120,16 @@ export class ReplaceShareholdingDto extends IntersectionType(
   RequiredEditables,
 ) {}
 
-export const SHAREHOLDING_STATUSES = ['active', 'voided', 'transferred', 'all'] as const;
+/** What the list filters by: a status of the registry's, or `all`. */
+const STATUS_FILTERS = [...SHAREHOLDING_STATUSES, 'all'] as const;
 
 export class ListShareholdingsQuery extends PageQuery {
-  /** `active` (default), `voided`, `transferred` (every share gone to others) or `all`. */
-  @ApiPropertyOptional({ enum: SHAREHOLDING_STATUSES, default: 'active' })
+  /**
+   * `active` (default), `voided`, `transferred` (every share gone to others), another way a
+   * shareholding ends, or `all`.
+   */
+  @ApiPropertyOptional({ enum: STATUS_FILTERS, default: 'active' })
   @IsOptional()
-  @IsIn(SHAREHOLDING_STATUSES)
-  status?: (typeof SHAREHOLDING_STATUSES)[number];
+  @IsIn(STATUS_FILTERS)
+  status?: ShareholdingStatus | 'all';
 }

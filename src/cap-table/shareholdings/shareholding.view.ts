@@ -1,10 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { toDecimal, toDecimalString } from '../../../libs/cap-math';
 import type { ShareholdingStatus } from '../ledger/ledger-state';
+import { SHAREHOLDING_STATUSES } from '../ledger/transactions';
 import { DateView, DecimalView, TimestampView, UuidView } from '../view-fields';
 import { Shareholding } from './shareholding.entity';
 
-const SHAREHOLDING_STATUSES: ShareholdingStatus[] = ['active', 'voided', 'transferred'];
 
 /** A shareholding: shares of one class held by one member, under one certificate number. */
 export class ShareholdingView {

@@ -2,7 +2,7 @@ import type { Type } from '@nestjs/common';
 import type { PermissionTarget } from '../../../common';
 import type { EventType } from '../../../events';
 import type { PermissionName } from '../../../organizations';
-import type { LedgerState, RecordKind } from '../ledger-state';
+import type { LedgerState, RecordKind, ShareholdingStatus } from '../ledger-state';
 import type { LedgerScope } from '../ledger-scope';
 import type { TransactionPayloads, TransactionType } from '../transaction-types';
 import type { OcfMapping } from './ocf-mapping';
@@ -47,6 +47,8 @@ export interface TransactionDefinition<T extends TransactionType> {
    * import reads as it. Without it, the export keeps an entry whole in the manifest's comments.
    */
   readonly ocf?: OcfMapping<T>;
+  /** The status a shareholding it ends is left with (see ShareholdingEndings). */
+  readonly endsShareholdingAs?: Exclude<ShareholdingStatus, 'active'>;
   /** A payload logged by an earlier version brought to today's shape (replays read old logs). */
   upgrade?(payload: TransactionPayloads[T]): TransactionPayloads[T];
   /**

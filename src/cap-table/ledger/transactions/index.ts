@@ -1,3 +1,4 @@
+import type { ShareholdingStatus } from '../ledger-state';
 import type { TransactionType } from '../transaction-types';
 import type { TransactionDefinition } from './definition';
 import type { OcfImportMapping, OcfMapping, OcfObjectImport } from './ocf-mapping';
@@ -92,6 +93,19 @@ export const TRANSACTIONS = {
   TX_CONVERTIBLE_CONVERSION: convertibleConversion,
 } satisfies { [T in TransactionType]: TransactionDefinition<T> };
 
+/** A shareholding's statuses: `active`, and each the registry's types end one with. */
+export const SHAREHOLDING_STATUSES: readonly ShareholdingStatus[] = [
+  'active',
+  ...new Set(
+    (Object.values(TRANSACTIONS) as TransactionDefinition<TransactionType>[]).flatMap((d) =>
+      d.endsShareholdingAs ? [d.endsShareholdingAs] : [],
+    ),
+  ),
+];
+
+/** Every transaction type, in the registry's order. */
+export const TRANSACTION_TYPES = Object.keys(TRANSACTIONS) as TransactionType[];
+
 /** The types whose payload refers to something of `kind`, with the path to it. */
 export function referring(
   kind: keyof NonNullable<TransactionDefinition<TransactionType>['refers']>,
@@ -123,10 +137,26 @@ const ocfImports = (Object.keys(TRANSACTIONS) as TransactionType[]).flatMap((typ
   return imports ? [{ type, imports }] : [];
 });
 
-/** OCF object type → how the import reads it, from the definitions that import it. */
-export const OCF_IMPORTERS: ReadonlyMap<string, OcfObjectImport> = new Map(
-  ocfImports.flatMap(({ imports }) => Object.entries(imports.objects ?? {})),
-);
+/**
+ * OCF object type → how the import reads it, from the definitions that import it: the one that
+ * claims it in `objects` (two claiming one is refused when the registry loads), else a
+ * definition's fallback.
+ */
+export const OCF_IMPORTERS: ReadonlyMap<string, OcfObjectImport> = (() => {
+  const importers = new Map<string, OcfObjectImport>();
+  for (const { type, imports } of ocfImports) {
+    for (const [objectType, read] of Object.entries(imports.objects ?? {})) {
+      if (importers.has(objectType)) throw new Error(`${objectType} is imported twice (${type})`);
+      importers.set(objectType, read);
+    }
+  }
+  for (const { imports } of ocfImports) {
+    for (const [objectType, read] of Object.entries(imports.fallbacks ?? {})) {
+      if (!importers.has(objectType)) importers.set(objectType, read);
+    }
+  }
+  return importers;
+})();
 
 /** Log entry type → how the import reads it back from the manifest's comments. */
 export const OCF_MANIFEST_IMPORTERS: ReadonlyMap<

@@ -86,8 +86,13 @@ export interface ManifestEntry {
 }
 
 export interface OcfImportMapping {
-  /** The OCF object types imported as this type, by object type. */
+  /** The OCF object types imported as this type, by object type (one definition each). */
   readonly objects?: Readonly<Record<string, OcfObjectImport>>;
+  /**
+   * OCF object types this type reads only while no definition claims them in `objects` (a
+   * repurchase read as a cancellation, until a type of its own reads it).
+   */
+  readonly fallbacks?: Readonly<Record<string, OcfObjectImport>>;
   /** Reads back an entry of the type the export kept in the manifest's comments. */
   fromManifest?(l: Located, entry: ManifestEntry, ctx: OcfImportContext): OcfDone;
 }

@@ -68,6 +68,8 @@ export const stockCancellationOcf: OcfMapping<'TX_STOCK_CANCELLATION'> = {
         keeps: [...SECURITY_TX_FIELDS, 'reason_text', 'quantity', 'balance_security_id'],
         read: (l, ctx) => cancellation(l, ctx, 'TX_STOCK_CANCELLATION'),
       },
+    },
+    fallbacks: {
       TX_STOCK_REPURCHASE: {
         keeps: [...SECURITY_TX_FIELDS, 'quantity', 'balance_security_id'],
         read: (l, ctx) => cancellation(l, ctx, 'TX_STOCK_REPURCHASE'),

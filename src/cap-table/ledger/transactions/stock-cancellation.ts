@@ -6,6 +6,7 @@ import { stockCancellationOcf } from './stock-cancellation.ocf';
 /** OCF TX_STOCK_CANCELLATION (a void): the shares return to the unissued balance. */
 export const stockCancellation: TransactionDefinition<'TX_STOCK_CANCELLATION'> = {
   definesRecord: false,
+  endsShareholdingAs: 'voided',
   ocf: stockCancellationOcf,
   scope: (p) => ({ shareholdings: [p.shareholdingId] }),
   command: {

@@ -31,6 +31,7 @@ export interface TransferInput {
  */
 export const stockTransfer: TransactionDefinition<'TX_STOCK_TRANSFER'> = {
   definesRecord: false,
+  endsShareholdingAs: 'transferred',
   ocf: stockTransferOcf,
   refers: {
     createdShareholding: ['destinationId'],
