@@ -159,6 +159,18 @@ describe('validateEnv', () => {
     expect(validateEnv({ BILLING_SITE_SHARED_KEY: key }).BILLING_SITE_SHARED_KEY).toBe(key);
   });
 
+  it('reads REFERRAL_REWARDS into reward cards, naming what is wrong with them', () => {
+    expect(validateEnv({}).referralRewards).toEqual([{ value: '25.00', weight: 1 }]);
+    const rewards = '[{"value": "10.00", "weight": 3}, {"value": "50", "weight": 1}]';
+    expect(validateEnv({ REFERRAL_REWARDS: rewards }).referralRewards).toEqual([
+      { value: '10.00', weight: 3 },
+      { value: '50', weight: 1 },
+    ]);
+    expect(() => validateEnv({ REFERRAL_REWARDS: '[{"value": "0.00", "weight": 1}]' })).toThrow(
+      'REFERRAL_REWARDS: item 0: value must be a positive decimal string with at most two decimals',
+    );
+  });
+
   /** The agent's variables unset, or blank. */
   const agentDefaults = {
     LLM_API_KEY: undefined,
