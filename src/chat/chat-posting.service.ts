@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Env } from '../config';
+import { ChatConfig } from '../config';
 import { OrganizationsDirectory } from '../organizations';
 import { ChatClient } from './chat.client';
 import { ChatMembership } from './chat-membership.service';
@@ -22,7 +22,7 @@ export interface ChatPostRef {
 @Injectable()
 export class ChatPosting {
   constructor(
-    private readonly env: Env,
+    private readonly env: ChatConfig,
     private readonly client: ChatClient,
     private readonly provisioning: ChatProvisioning,
     private readonly membership: ChatMembership,

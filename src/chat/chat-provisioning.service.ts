@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { UserSummary } from '../auth';
 import { SecretBox } from '../common';
-import { Env } from '../config';
+import { ChatConfig } from '../config';
 import { ChatAccountNotAdoptable, ChatApiError } from './chat-api.error';
 import { ChatClient } from './chat.client';
 import {
@@ -52,7 +52,7 @@ export class ChatProvisioning {
     private readonly links: ChatLinks,
     private readonly locks: ChatLocks,
     private readonly box: SecretBox,
-    private readonly env: Env,
+    private readonly env: ChatConfig,
   ) {}
 
   /** The user's chat user id: mapped, else adopted by e-mail (never a system admin's), else created. */

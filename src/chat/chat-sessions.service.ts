@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { UsersDirectory } from '../auth';
 import { DomainError } from '../common';
-import { Env } from '../config';
+import { ChatConfig } from '../config';
 import { OrganizationsDirectory } from '../organizations';
 import { ChatAccountNotAdoptable, ChatApiError } from './chat-api.error';
 import { ChatClient } from './chat.client';
@@ -19,7 +19,7 @@ export class ChatSessions {
   private readonly logger = new Logger('Chat');
 
   constructor(
-    private readonly env: Env,
+    private readonly env: ChatConfig,
     private readonly client: ChatClient,
     private readonly provisioning: ChatProvisioning,
     private readonly membership: ChatMembership,
@@ -105,7 +105,7 @@ export class ChatSessions {
   }
 }
 
-export function requireConfigured(env: Env): void {
+export function requireConfigured(env: ChatConfig): void {
   if (!env.chatConfigured) {
     throw DomainError.keyed(
       'chatNotConfigured',

@@ -1,6 +1,25 @@
 export { ConfigModule } from './config.module';
 export { agentEnabled, Env, LOG_LEVELS, validateEnv } from './env.schema';
 export type { LogLevelName } from './env.schema';
+// The slices: a module that reads only its own variables may inject its slice instead of `Env`.
+export { AgentConfig } from './agent';
+export { AuthConfig } from './auth';
+export { BillingConfig } from './billing';
+export { ChatConfig } from './chat';
+export { DatabaseConfig } from './database';
+export { EncryptionConfig } from './encryption';
+export { EventsConfig } from './events';
+export { HooksConfig } from './hooks';
+export { HttpConfig } from './http';
+export { IdpConfig } from './idp';
+export { ImportsConfig } from './imports';
+export { MailConfig } from './mail';
+export { PlatformConfig } from './platform';
+export { ReadsConfig } from './reads';
+export { RedisConfig } from './redis';
+export { ReferralConfig } from './referral';
+export { StorageConfig } from './storage';
+export { WebhooksConfig } from './webhooks';
 export { declaredNodeEnv, DEV_SESSION_SECRET, isProduction, loadEnv } from './load-env';
 export { parseMailbox } from './mailbox';
 export type { ReferralReward } from './referral-rewards';

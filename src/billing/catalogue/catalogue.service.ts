@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { AnswerCache, RateLimiter } from '../../common';
-import { Env } from '../../config';
+import { BillingConfig } from '../../config';
 import { RedisConnections } from '../../redis';
 import { centsToDecimal, normalizeDecimal } from '../money';
 import { planOfProduct } from '../plans';
@@ -29,7 +29,7 @@ export class CatalogueService implements OnModuleDestroy {
 
   constructor(
     private readonly provider: BillingProvider,
-    private readonly env: Env,
+    private readonly env: BillingConfig,
     connections: RedisConnections,
   ) {
     this.redis = connections.session();

@@ -1,7 +1,7 @@
 import { InjectQueue, OnQueueFailed, Process, Processor } from '@nestjs/bull';
 import { Logger } from '@nestjs/common';
 import type { Job, Queue } from 'bull';
-import { Env } from '../../config';
+import { BillingConfig } from '../../config';
 import { BILLING_COUNT_PUSH, EventConsumers, EventEnvelope, QueueName } from '../../events';
 import { CountPusher } from './count-pusher.service';
 import { CountSyncRepository } from './count-sync.repository';
@@ -22,7 +22,7 @@ export class CountPushConsumer {
     private readonly events: EventConsumers,
     private readonly syncs: CountSyncRepository,
     private readonly pusher: CountPusher,
-    private readonly env: Env,
+    private readonly env: BillingConfig,
     @InjectQueue(QueueName.BillingCounts) private readonly queue: Queue,
   ) {
     events.register(QueueName.BillingCounts);

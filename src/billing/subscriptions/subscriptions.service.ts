@@ -4,7 +4,7 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { readTally } from '../../cap-table';
 import { AccessContext, DomainError } from '../../common';
-import { Env } from '../../config';
+import { BillingConfig } from '../../config';
 import { Tx, UnitOfWork } from '../../events';
 import { OrganizationsDirectory } from '../../organizations';
 import { CountSyncRepository } from '../counts/count-sync.repository';
@@ -41,7 +41,7 @@ export class SubscriptionsService {
     private readonly organizations: OrganizationsDirectory,
     private readonly claims: SignupClaims,
     private readonly uow: UnitOfWork,
-    private readonly env: Env,
+    private readonly env: BillingConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
