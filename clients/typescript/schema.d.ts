@@ -4010,7 +4010,7 @@ export interface components {
              * @description `transferred` once every share went to others.
              * @enum {string}
              */
-            status: "active" | "voided" | "transferred";
+            status: "active" | "transferred" | "voided";
             /** @description Legend templates on the certificate. */
             legendIds: string[];
             /**
@@ -6538,7 +6538,7 @@ export interface components {
              * @example member.added
              * @enum {string}
              */
-            type: "shareholding.created" | "shareholding.updated" | "shareholding.voided" | "shareholding.transferred" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
+            type: "shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
             /**
              * @description Date-based version of the payload that generated the event
              * @example 2026-11-01
@@ -6561,7 +6561,7 @@ export interface components {
              *       "*"
              *     ]
              */
-            events?: ("shareholding.created" | "shareholding.updated" | "shareholding.voided" | "shareholding.transferred" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed" | "*")[];
+            events?: ("shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed" | "*")[];
             /** @description Default true on registration; on PATCH `true` also clears `disabledAt` and `disabledReason` */
             active?: boolean;
             /**
@@ -6575,7 +6575,7 @@ export interface components {
             /** @example wh_0123456789abcdef0123456789abcdef */
             id: string;
             url: string;
-            events: ("shareholding.created" | "shareholding.updated" | "shareholding.voided" | "shareholding.transferred" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed" | "*")[];
+            events: ("shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed" | "*")[];
             description: string | null;
             active: boolean;
             /** Format: date-time */
@@ -6597,13 +6597,13 @@ export interface components {
             /** @description Status of the last attempt; 0 when no response came */
             httpStatus: number;
             /** @enum {string} */
-            eventType: "shareholding.created" | "shareholding.updated" | "shareholding.voided" | "shareholding.transferred" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
+            eventType: "shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
         };
         WebhookView: {
             /** @example wh_0123456789abcdef0123456789abcdef */
             id: string;
             url: string;
-            events: ("shareholding.created" | "shareholding.updated" | "shareholding.voided" | "shareholding.transferred" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed" | "*")[];
+            events: ("shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed" | "*")[];
             description: string | null;
             active: boolean;
             /** Format: date-time */
@@ -6629,7 +6629,7 @@ export interface components {
              *       "*"
              *     ]
              */
-            events?: ("shareholding.created" | "shareholding.updated" | "shareholding.voided" | "shareholding.transferred" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed" | "*")[];
+            events?: ("shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed" | "*")[];
             /** @description Default true on registration; on PATCH `true` also clears `disabledAt` and `disabledReason` */
             active?: boolean;
             /** @description Checked as at registration */
@@ -6642,12 +6642,12 @@ export interface components {
              * @default organization.updated
              * @enum {string}
              */
-            event_type?: "shareholding.created" | "shareholding.updated" | "shareholding.voided" | "shareholding.transferred" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
+            event_type?: "shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
         };
         EventRefView: {
             id: string;
             /** @enum {string} */
-            type: "shareholding.created" | "shareholding.updated" | "shareholding.voided" | "shareholding.transferred" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
+            type: "shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
         };
         TestDeliveryView: {
             /** @description true when the endpoint answered 2xx */
@@ -6684,7 +6684,7 @@ export interface components {
             id: string;
             eventId: string;
             /** @enum {string} */
-            eventType: "shareholding.created" | "shareholding.updated" | "shareholding.voided" | "shareholding.transferred" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
+            eventType: "shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
             /** @description 1 for the first attempt of its delivery, up to 6 */
             attempt: number;
             /**
@@ -12165,8 +12165,11 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
-                /** @description `active` (default), `voided`, `transferred` (every share gone to others) or `all`. */
-                status?: "active" | "voided" | "transferred" | "all";
+                /**
+                 * @description `active` (default), `voided`, `transferred` (every share gone to others), another way a
+                 *     shareholding ends, or `all`.
+                 */
+                status?: "active" | "transferred" | "voided" | "all";
             };
             header?: never;
             path: {
@@ -19644,7 +19647,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only events of this type */
-                type?: "shareholding.created" | "shareholding.updated" | "shareholding.voided" | "shareholding.transferred" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
+                type?: "shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
                 limit?: number;
                 /** @description Cursor: an event id of this organization; only events older than it */
                 after?: string;
