@@ -50,7 +50,12 @@ export type {
 export type { TransactionPayloads, TransactionType } from './ledger/transaction-types';
 export type { ConversionRecord, ExercisePayload } from './ledger/incentive-types';
 // The OCF module maps each transaction type as its definition says, both ways.
-export { OCF_IMPORTERS, OCF_MANIFEST_IMPORTERS, ocfMappingOf } from './ledger/transactions';
+export {
+  OCF_IMPORTERS,
+  OCF_MANIFEST_IMPORTERS,
+  ocfMappingOf,
+  SHAREHOLDING_ENDINGS,
+} from './ledger/transactions';
 export type {
   ImportedPlan,
   ManifestEntry,

@@ -1,4 +1,4 @@
-import type { CertificateFacts } from '../../cap-table';
+import { type CertificateFacts, SHAREHOLDING_ENDINGS } from '../../cap-table';
 import { Mark, PdfComposer } from './pdf-composer';
 import { numberInFigures, quantityInWords, unitsOf } from './quantity-words';
 
@@ -28,20 +28,17 @@ export function longDate(isoDate: string): string {
   return `${MONTHS[month - 1]} ${day}, ${year}`;
 }
 
-/** What crosses a certificate that no longer stands for shares. */
-const STATUS_MARKS: Record<ShareCertificateFacts['status'], Mark | null> = {
-  active: null,
-  voided: { text: 'VOID', tone: 'alert' },
-  transferred: { text: 'CANCELLED (TRANSFERRED)', tone: 'alert' },
+/**
+ * What crosses a certificate that no longer stands for shares, and what it says became of them:
+ * as the transaction that ended its shareholding defines it.
+ */
+const statusMark = (status: ShareCertificateFacts['status']): Mark | null => {
+  const ending = SHAREHOLDING_ENDINGS.get(status);
+  return ending ? { text: ending.certificateMark, tone: 'alert' } : null;
 };
 
-const STATUS_NOTES: Record<ShareCertificateFacts['status'], string | null> = {
-  active: null,
-  voided: 'VOID: the shares of this certificate were cancelled and no longer exist.',
-  transferred:
-    'CANCELLED (TRANSFERRED): every share of this certificate was transferred to other holders, ' +
-    'under certificates of their own.',
-};
+const statusNote = (status: ShareCertificateFacts['status']): string | null =>
+  SHAREHOLDING_ENDINGS.get(status)?.certificateNote ?? null;
 
 export const COPY_MARK: Mark = { text: 'COPY', tone: 'muted' };
 
@@ -100,7 +97,7 @@ export async function shareCertificatePdf(
       { size: 12, after: 12 },
     )
     .text(`Issue date: ${longDate(facts.issueDate)}`, { size: 12, after: 12 });
-  const note = STATUS_NOTES[facts.status];
+  const note = statusNote(facts.status);
   if (note) pdf.text(note, { font: 'bold', size: 12, after: 12 });
   if (facts.legends.length) {
     pdf.text('Legends', { font: 'bold', size: 13, after: 4 });
@@ -116,7 +113,7 @@ export async function shareCertificatePdf(
       { font: 'italic', size: 11, after: 4 },
     )
     .signatures(llc ? ['Manager', 'Authorized Signatory'] : ['President', 'Secretary']);
-  const status = STATUS_MARKS[facts.status];
+  const status = statusMark(facts.status);
   if (status) pdf.mark(status);
   if (copy) pdf.mark(COPY_MARK);
   return pdf.save(`${copy ? 'COPY of certificate' : 'Certificate'} No. ${facts.certificateNumber}`);

@@ -47,8 +47,8 @@ export interface TransactionDefinition<T extends TransactionType> {
    * import reads as it. Without it, the export keeps an entry whole in the manifest's comments.
    */
   readonly ocf?: OcfMapping<T>;
-  /** The status a shareholding it ends is left with (see ShareholdingEndings). */
-  readonly endsShareholdingAs?: Exclude<ShareholdingStatus, 'active'>;
+  /** How a shareholding it ends is left (see ShareholdingEndings). */
+  readonly endsShareholdingAs?: ShareholdingEnding;
   /** A payload logged by an earlier version brought to today's shape (replays read old logs). */
   upgrade?(payload: TransactionPayloads[T]): TransactionPayloads[T];
   /**
@@ -62,6 +62,15 @@ export interface TransactionDefinition<T extends TransactionType> {
   /** The route that writes it, registered from the registry (`ledgerRoutes`). */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly http?: TransactionRoute<T, any>;
+}
+
+/** How a shareholding ends: its status, and how its certificate says so. */
+export interface ShareholdingEnding {
+  readonly status: Exclude<ShareholdingStatus, 'active'>;
+  /** Stamped across the certificate (`VOID`). */
+  readonly certificateMark: string;
+  /** Printed on it: what became of its shares. */
+  readonly certificateNote: string;
 }
 
 /** Who writes, in which organization, on which day. */

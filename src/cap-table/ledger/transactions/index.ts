@@ -1,6 +1,6 @@
 import type { ShareholdingStatus } from '../ledger-state';
 import type { TransactionType } from '../transaction-types';
-import type { TransactionDefinition } from './definition';
+import type { ShareholdingEnding, TransactionDefinition } from './definition';
 import type { OcfImportMapping, OcfMapping, OcfObjectImport } from './ocf-mapping';
 import { capitalChangeAmended } from './capital-change-amended';
 import { capitalChangeRecorded } from './capital-change-recorded';
@@ -93,14 +93,17 @@ export const TRANSACTIONS = {
   TX_CONVERTIBLE_CONVERSION: convertibleConversion,
 } satisfies { [T in TransactionType]: TransactionDefinition<T> };
 
+/** The ways a shareholding ends, one per status, from the types that end one. */
+export const SHAREHOLDING_ENDINGS: ReadonlyMap<ShareholdingStatus, ShareholdingEnding> = new Map(
+  (Object.values(TRANSACTIONS) as TransactionDefinition<TransactionType>[]).flatMap((d) =>
+    d.endsShareholdingAs ? [[d.endsShareholdingAs.status, d.endsShareholdingAs] as const] : [],
+  ),
+);
+
 /** A shareholding's statuses: `active`, and each the registry's types end one with. */
 export const SHAREHOLDING_STATUSES: readonly ShareholdingStatus[] = [
   'active',
-  ...new Set(
-    (Object.values(TRANSACTIONS) as TransactionDefinition<TransactionType>[]).flatMap((d) =>
-      d.endsShareholdingAs ? [d.endsShareholdingAs] : [],
-    ),
-  ),
+  ...SHAREHOLDING_ENDINGS.keys(),
 ];
 
 /** Every transaction type, in the registry's order. */

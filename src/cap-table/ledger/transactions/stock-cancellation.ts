@@ -6,7 +6,11 @@ import { stockCancellationOcf } from './stock-cancellation.ocf';
 /** OCF TX_STOCK_CANCELLATION (a void): the shares return to the unissued balance. */
 export const stockCancellation: TransactionDefinition<'TX_STOCK_CANCELLATION'> = {
   definesRecord: false,
-  endsShareholdingAs: 'voided',
+  endsShareholdingAs: {
+    status: 'voided',
+    certificateMark: 'VOID',
+    certificateNote: 'VOID: the shares of this certificate were cancelled and no longer exist.',
+  },
   ocf: stockCancellationOcf,
   scope: (p) => ({ shareholdings: [p.shareholdingId] }),
   command: {

@@ -31,7 +31,13 @@ export interface TransferInput {
  */
 export const stockTransfer: TransactionDefinition<'TX_STOCK_TRANSFER'> = {
   definesRecord: false,
-  endsShareholdingAs: 'transferred',
+  endsShareholdingAs: {
+    status: 'transferred',
+    certificateMark: 'CANCELLED (TRANSFERRED)',
+    certificateNote:
+      'CANCELLED (TRANSFERRED): every share of this certificate was transferred to other holders, ' +
+      'under certificates of their own.',
+  },
   ocf: stockTransferOcf,
   refers: {
     createdShareholding: ['destinationId'],
