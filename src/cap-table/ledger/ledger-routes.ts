@@ -58,7 +58,7 @@ function routeController(type: TransactionType, route: TransactionRoute<any, any
       summary: route.summary,
       description: `${route.description} (Ledger transaction \`${type}\`.)`,
     }),
-    ApiBody({ type: route.body }),
+    ApiBody({ type: route.body, examples: { example: { value: route.example } } }),
     ApiResponse({ status: route.status, type: route.answer, description: route.summary }),
     ApiKeyedErrors(...(route.errors ?? [])),
     ...(route.conflict ? [ApiConflictResponse({ description: route.conflict })] : []),

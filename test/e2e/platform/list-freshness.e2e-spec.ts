@@ -3,7 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { Agent } from 'supertest';
 import { DataSource } from 'typeorm';
+import type { TransactionType } from '../../../src/cap-table/ledger/transaction-types';
 import { TRANSACTIONS } from '../../../src/cap-table/ledger/transactions';
+import type { TransactionDefinition } from '../../../src/cap-table/ledger/transactions/definition';
 import { coherentPackage, packageZip, sample } from '../../fixtures/ocf/ocf-packages';
 import { FakeLlm } from '../../fakes/llm';
 import { createTestApp, createTestDatabase, TestApp, TestDatabase } from '../../support/app';
@@ -37,8 +39,9 @@ interface Outcome {
  * wrote. For every transaction type of the registry, the lists it can change are warmed (read,
  * with their ETags), one write of that type runs, and then the plain read must be what the
  * service answers without a cache, and the old ETag must no longer answer 304 when the list
- * changed. A type added to the registry is checked here without editing this file: its test
- * fails until a write of it is in `writeEveryTransaction` (or the OCF import below).
+ * changed. A type added to the registry is checked here without editing this file: written by
+ * its route's example when the story does not write it, else its test fails until a write of it
+ * is in `writeEveryTransaction` (or the OCF import below).
  */
 describe('cached lists after every kind of write', () => {
   let database: TestDatabase;
@@ -98,6 +101,26 @@ describe('cached lists after every kind of write', () => {
     return stale;
   }
 
+  /** An active record of each kind a route's path may name, as the story left them. */
+  const ACTIVE: Record<string, string> = {
+    shareholding: "SELECT id FROM shareholding WHERE organization_id = $1 AND status = 'active'",
+    holding: "SELECT id FROM holding WHERE organization_id = $1 AND status = 'active'",
+    security: 'SELECT id FROM security WHERE organization_id = $1 AND deleted_at IS NULL',
+    member: "SELECT id FROM member WHERE organization_id = $1 AND status <> 'removed'",
+  };
+
+  /** A route's path with the organization and an active record of its kind put in. */
+  async function resolvePath(path: string, record: string | undefined, org: string) {
+    let resolved = path.replace(':organization', org);
+    if (record) {
+      const sql = ACTIVE[record];
+      if (!sql) throw new Error(`no active ${record} to write a route's example on`);
+      const [row] = (await db.query(`${sql} ORDER BY created LIMIT 1`, [org])) as { id: string }[];
+      resolved = resolved.replace(/:\w+/, row.id);
+    }
+    return resolved;
+  }
+
   const lastSequence = async (org: string) =>
     String(
       (
@@ -143,6 +166,21 @@ describe('cached lists after every kind of write', () => {
     const api = await readers();
     const org = await createOrg(api.owner, 'Every Write Inc.');
     await writeEveryTransaction(api.owner, org, checked(api, org.id));
+
+    // A type the story does not write, with a route: its definition's example, on an active
+    // record of the story's of the kind its path names.
+    const written = new Set(outcomes.flatMap((o) => o.types));
+    for (const [type, definition] of Object.entries(TRANSACTIONS)) {
+      const route = (definition as TransactionDefinition<TransactionType>).http;
+      if (!route || written.has(type)) continue;
+      const path = await resolvePath(route.path, route.target?.record, org.id);
+      await checked(api, org.id)(`${type}: its route's example`, () =>
+        answered(
+          api.owner[route.method.toLowerCase() as 'post'](`/v1/${path}`).send(route.example),
+          route.status,
+        ),
+      );
+    }
 
     // The OCF import, into an empty cap table whose lists were read: with a warrant exercised
     // (no route writes that type).

@@ -160,6 +160,11 @@ export interface TransactionRoute<T extends TransactionType, I> {
   readonly description: string;
   /** The body's DTO (validated by the ValidationPipe). */
   readonly body: Type<object>;
+  /**
+   * A body it accepts for any active record of its path's kind (the document's example; the
+   * freshness test writes every type with it).
+   */
+  readonly example: object;
   /** The command's input from the body and the path's parameters. */
   input(body: object, params: Record<string, string>): I;
   /** The answer's class (documented) and how it is made. */
