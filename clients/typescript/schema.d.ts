@@ -1135,6 +1135,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/organization/{organization}/shareholding/{shareholding}/repurchase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Buy shares of a shareholding back (a stock repurchase transaction)
+         * @description Part or all of an active shareholding, at a price per share in the organization’s currency. The shares return to the class’s unissued balance; the shareholding keeps the rest, or is `repurchased`. `insufficientShares` for more than it holds; a date before its issue date is 400; a shareholding that is not active is 409. Records `shareholding.repurchased`. (Ledger transaction `TX_STOCK_REPURCHASE`.)
+         */
+        post: operations["LedgerRoute_TX_STOCK_REPURCHASE"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/vestingSchedule": {
         parameters: {
             query?: never;
@@ -4010,7 +4030,7 @@ export interface components {
              * @description `transferred` once every share went to others.
              * @enum {string}
              */
-            status: "active" | "transferred" | "voided";
+            status: "active" | "transferred" | "voided" | "repurchased";
             /** @description Legend templates on the certificate. */
             legendIds: string[];
             /**
@@ -4422,6 +4442,41 @@ export interface components {
             payload: {
                 [key: string]: unknown;
             };
+        };
+        RepurchaseDto: {
+            /**
+             * @description Decimal: a string (or a JSON number), at most 28 digits before the point and 10 after
+             * @example 1000
+             */
+            quantity: string;
+            /**
+             * @description Decimal: a string (or a JSON number), at most 28 digits before the point and 10 after
+             * @example 1.25
+             */
+            pricePerShare: string;
+            /**
+             * Format: date
+             * @example 2026-01-15
+             */
+            date?: string;
+            /** @example Board consent of 2026-03-01 */
+            consideration?: Record<string, never> | null;
+        };
+        RepurchaseView: {
+            /** Format: uuid */
+            id: string;
+            /** @example 1000 */
+            quantity: string;
+            /** @example 1.25 */
+            pricePerShare: string;
+            /** @example USD */
+            currency: string;
+            /** @example 1250 */
+            amount: string;
+            /** Format: date */
+            date: string;
+            consideration: string | null;
+            shareholding: components["schemas"]["ShareholdingView"];
         };
         AccelerationDto: {
             /** @enum {string} */
@@ -6538,7 +6593,7 @@ export interface components {
              * @example member.added
              * @enum {string}
              */
-            type: "shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
+            type: "shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "shareholding.repurchased" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
             /**
              * @description Date-based version of the payload that generated the event
              * @example 2026-11-01
@@ -6561,7 +6616,7 @@ export interface components {
              *       "*"
              *     ]
              */
-            events?: ("shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed" | "*")[];
+            events?: ("shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "shareholding.repurchased" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed" | "*")[];
             /** @description Default true on registration; on PATCH `true` also clears `disabledAt` and `disabledReason` */
             active?: boolean;
             /**
@@ -6575,7 +6630,7 @@ export interface components {
             /** @example wh_0123456789abcdef0123456789abcdef */
             id: string;
             url: string;
-            events: ("shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed" | "*")[];
+            events: ("shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "shareholding.repurchased" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed" | "*")[];
             description: string | null;
             active: boolean;
             /** Format: date-time */
@@ -6597,13 +6652,13 @@ export interface components {
             /** @description Status of the last attempt; 0 when no response came */
             httpStatus: number;
             /** @enum {string} */
-            eventType: "shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
+            eventType: "shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "shareholding.repurchased" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
         };
         WebhookView: {
             /** @example wh_0123456789abcdef0123456789abcdef */
             id: string;
             url: string;
-            events: ("shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed" | "*")[];
+            events: ("shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "shareholding.repurchased" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed" | "*")[];
             description: string | null;
             active: boolean;
             /** Format: date-time */
@@ -6629,7 +6684,7 @@ export interface components {
              *       "*"
              *     ]
              */
-            events?: ("shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed" | "*")[];
+            events?: ("shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "shareholding.repurchased" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed" | "*")[];
             /** @description Default true on registration; on PATCH `true` also clears `disabledAt` and `disabledReason` */
             active?: boolean;
             /** @description Checked as at registration */
@@ -6642,12 +6697,12 @@ export interface components {
              * @default organization.updated
              * @enum {string}
              */
-            event_type?: "shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
+            event_type?: "shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "shareholding.repurchased" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
         };
         EventRefView: {
             id: string;
             /** @enum {string} */
-            type: "shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
+            type: "shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "shareholding.repurchased" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
         };
         TestDeliveryView: {
             /** @description true when the endpoint answered 2xx */
@@ -6684,7 +6739,7 @@ export interface components {
             id: string;
             eventId: string;
             /** @enum {string} */
-            eventType: "shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
+            eventType: "shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "shareholding.repurchased" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
             /** @description 1 for the first attempt of its delivery, up to 6 */
             attempt: number;
             /**
@@ -12169,7 +12224,7 @@ export interface operations {
                  * @description `active` (default), `voided`, `transferred` (every share gone to others), another way a
                  *     shareholding ends, or `all`.
                  */
-                status?: "active" | "transferred" | "voided" | "all";
+                status?: "active" | "transferred" | "voided" | "repurchased" | "all";
             };
             header?: never;
             path: {
@@ -13604,6 +13659,110 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    LedgerRoute_TX_STOCK_REPURCHASE: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional; 1 to 255 printable ASCII characters, unique per request (a UUID). The first answer to a key (a success, or a refusal other than 409, 429 and 5xx) is kept 24 hours for the caller; a retry with the same key, method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing. Keys are per user. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                organization: string;
+                shareholding: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RepurchaseDto"];
+            };
+        };
+        responses: {
+            /** @description Buy shares of a shareholding back (a stock repurchase transaction) */
+            201: {
+                headers: {
+                    /** @description `true` when the answer is the one kept for the request’s `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RepurchaseView"];
+                };
+            };
+            /** @description Keyed errors: `insufficientShares`; or `{error, message}` for a malformed body; or `{error, key: "invalidIdempotencyKey", message}`: an `Idempotency-Key` that is not 1 to 255 printable ASCII characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Requires `canEditCapTable` in the organization `{error, message}`; or refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization or record does not exist, or is not the path organization’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The shareholding is voided, transferred or repurchased: not active; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `{error, key: "idempotencyKeyReused", message}`: this `Idempotency-Key` was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19647,7 +19806,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only events of this type */
-                type?: "shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
+                type?: "shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "shareholding.repurchased" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
                 limit?: number;
                 /** @description Cursor: an event id of this organization; only events older than it */
                 after?: string;

@@ -11,4 +11,6 @@ export const LEDGER_EVENTS = [
   { type: 'shareholding.voided', public: true, audience: 'canViewCapitalizationOrSelf' },
   // STOCK_ISSUANCE_AMENDED
   { type: 'shareholding.updated', public: true, audience: 'canViewCapitalizationOrSelf' },
+  // TX_STOCK_REPURCHASE
+  { type: 'shareholding.repurchased', public: true, audience: 'canViewCapitalizationOrSelf' },
 ] as const;

@@ -32,6 +32,7 @@ import { stockPlanPoolCreated } from './stock-plan-pool-created';
 import { stockPlanPoolDeleted } from './stock-plan-pool-deleted';
 import { stockPlanPoolUpdated } from './stock-plan-pool-updated';
 import { stockPlanUpdated } from './stock-plan-updated';
+import { stockRepurchase } from './stock-repurchase';
 import { stockTransfer } from './stock-transfer';
 import { valuationAmended } from './valuation-amended';
 import { valuationRecorded } from './valuation-recorded';
@@ -91,6 +92,7 @@ export const TRANSACTIONS = {
   TX_WARRANT_EXERCISE: warrantExercise,
   TX_CONVERTIBLE_REPAYMENT: convertibleRepayment,
   TX_CONVERTIBLE_CONVERSION: convertibleConversion,
+  TX_STOCK_REPURCHASE: stockRepurchase,
 } satisfies { [T in TransactionType]: TransactionDefinition<T> };
 
 /** The ways a shareholding ends, one per status, from the types that end one. */
