@@ -9,6 +9,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { COMMANDS } from '../src/cap-table/ledger/commands';
 import { TRANSACTIONS } from '../src/cap-table/ledger/transactions';
 import type { TransactionType } from '../src/cap-table/ledger/transaction-types';
 
@@ -16,8 +17,14 @@ const FILE = join(__dirname, '..', 'src', 'events', 'ledger-events.generated.ts'
 
 function generate(): string {
   const events = new Map<string, { public: boolean; audience: string; from: string[] }>();
-  for (const type of Object.keys(TRANSACTIONS) as TransactionType[]) {
-    const event = TRANSACTIONS[type].event;
+  const declared = [
+    ...(Object.keys(TRANSACTIONS) as TransactionType[]).map((type) => ({
+      type: type as string,
+      event: TRANSACTIONS[type].event,
+    })),
+    ...COMMANDS.map((command) => ({ type: command.name, event: command.event })),
+  ];
+  for (const { type, event } of declared) {
     if (!event) continue;
     const seen = events.get(event.type);
     if (seen && (seen.public !== event.public || seen.audience !== event.audience)) {

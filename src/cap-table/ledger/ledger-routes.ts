@@ -15,7 +15,8 @@ import { Idempotent } from '../../idempotency';
 import { LedgerWriter } from './ledger-writer';
 import type { TransactionType } from './transaction-types';
 import { TRANSACTIONS } from './transactions';
-import type { TransactionDefinition, TransactionRoute } from './transactions/definition';
+import { COMMANDS } from './commands';
+import type { CommandRoute, TransactionDefinition } from './transactions/definition';
 
 const METHODS = { POST: Post, PUT: Put, PATCH: Patch } as const;
 
@@ -26,23 +27,46 @@ const METHODS = { POST: Post, PUT: Put, PATCH: Patch } as const;
  * definition's, not a controller of its own.
  */
 export function ledgerRouteControllers(): Type[] {
-  return (Object.keys(TRANSACTIONS) as TransactionType[]).flatMap((type) => {
+  const ofTypes = (Object.keys(TRANSACTIONS) as TransactionType[]).flatMap((type) => {
     const http = (TRANSACTIONS[type] as TransactionDefinition<TransactionType>).http;
-    return http ? [routeController(type, http)] : [];
+    return http
+      ? [
+          routeController(type, http, (writer, input, access) =>
+            writer.execute(type, input, access, (o) => http.respond(o)),
+          ),
+        ]
+      : [];
   });
+  const ofCommands = COMMANDS.flatMap((command) =>
+    command.http
+      ? [
+          routeController(command.name, command.http, (writer, input, access) =>
+            writer.run(command, input, access, (r) => command.http!.respond(r)),
+          ),
+        ]
+      : [],
+  );
+  return [...ofTypes, ...ofCommands];
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function routeController(type: TransactionType, route: TransactionRoute<any, any>): Type {
+type Runner = (
+  writer: LedgerWriter,
+  input: unknown,
+  access: AccessContext,
+) => Promise<{ answer?: object }>;
+
+function routeController(
+  type: string,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  route: CommandRoute<any, any>,
+  runner: Runner,
+): Type {
   @Controller('v1')
   class LedgerRoute {
     constructor(readonly writer: LedgerWriter) {}
 
     async handle(access: AccessContext, params: Record<string, string>, body: object) {
-      const { answer } = await this.writer.execute(type, route.input(body, params), access, (o) =>
-        route.respond(o),
-      );
-      return answer;
+      return (await runner(this.writer, route.input(body, params), access)).answer;
     }
   }
   const proto = LedgerRoute.prototype;

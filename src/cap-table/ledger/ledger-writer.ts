@@ -13,12 +13,9 @@ import { RECORD_VIEWS } from './record-views';
 import { scopeCovers } from './scope-cover';
 import type { LedgerTransaction, TransactionPayloads, TransactionType } from './transaction-types';
 import { definitionOf } from './transactions';
-import type {
-  CommandContext,
-  CommandOutcome,
-  CommandReads,
-  ViewKind,
-} from './transactions/definition';
+import type { AppliedStep, CommandRun, LedgerCommand } from './command';
+import { commandOf, outcomeOf } from './definition-command';
+import type { CommandContext, CommandOutcome, ViewKind } from './transactions/definition';
 
 /** What a change of the cap table works with inside its transaction. */
 export interface LedgerChange {
@@ -62,22 +59,19 @@ export class LedgerWriter {
   private readonly wholeCapTable = new WeakSet<Tx>();
 
   /**
-   * Runs one command of the ledger as one unit: locks the records of its definition's
-   * `command.scope(input)`, makes the payload with `command.prepare` from them, validates and
-   * applies it (the reducer, as a replay would), appends it to the log, and records the
-   * definition's event (and, when holdings changed, the counts billing charges by) in the same
-   * transaction. `respond` makes the caller's answer from what the transaction wrote; the event
-   * is given it (an event's object is what the record's route answers).
+   * Runs one command of the ledger as one unit: locks the records of its `scope(input)`, makes its
+   * transactions with `prepare` from them, validates and applies each (the reducer, as a replay
+   * would), appends them to the log, and records the command's event (and, when holdings
+   * changed, the counts billing charges by) in the same transaction. `respond` makes the caller's
+   * answer from what the command wrote; the event is given it (an event's object is what the
+   * record's route answers).
    */
-  async execute<T extends TransactionType>(
-    type: T,
-    input: unknown,
+  async run<I>(
+    command: LedgerCommand<I>,
+    input: I,
     access: Pick<AccessContext, 'organizationId' | 'organization' | 'userId'>,
-    respond?: (outcome: CommandOutcome<T>) => Promise<object>,
-  ): Promise<{ outcome: CommandOutcome<T>; answer?: object }> {
-    const definition = definitionOf(type);
-    const command = definition.command;
-    if (!command) throw new Error(`${type} has no command: it is written by imports only`);
+    respond?: (run: CommandRun) => Promise<object>,
+  ): Promise<{ run: CommandRun; answer?: object }> {
     const organization = access.organization!;
     const context: CommandContext = {
       organization: {
@@ -88,41 +82,55 @@ export class LedgerWriter {
       actorUserId: access.userId,
       today: today(),
     };
-    const scope = command.scope(input);
-    return this.change(organization.id, access.userId, scope, async (c) => {
-      const prepared = command.prepare(c.state, input, context);
+    return this.change(organization.id, access.userId, command.scope(input), async (c) => {
+      const steps = command.prepare(c.state, input, context);
       const before = new Map<string, object>();
-      for (const { kind, id } of prepared
-        ? (definition.event?.before?.(prepared.payload) ?? [])
+      for (const { kind, id } of steps.length
+        ? (command.event?.before?.(input, steps) ?? [])
         : []) {
         before.set(`${kind}:${id}`, await this.view(c, kind, id));
       }
-      const reads: CommandReads = {
+      const applied: AppliedStep[] = [];
+      for (const step of steps) {
+        applied.push({ ...step, id: await c.apply(step.type, step.effectiveDate, step.payload) });
+      }
+      const run: CommandRun = {
         state: c.state,
         context,
+        steps: applied,
+        tx: c.tx,
         view: (kind, id) => this.view(c, kind, id),
         before: (kind, id) => before.get(`${kind}:${id}`),
+        current: (entity, id) => c.current(entity, id),
       };
-      const outcome: CommandOutcome<T> = prepared
-        ? {
-            ...reads,
-            transactionId: await c.apply(type, prepared.effectiveDate, prepared.payload),
-            effectiveDate: prepared.effectiveDate,
-            payload: prepared.payload,
-          }
-        : { ...reads, transactionId: null, payload: null };
-      const answer = respond ? await respond(outcome) : undefined;
-      if (definition.event && outcome.transactionId !== null) {
-        const described = await definition.event.describe(outcome, answer);
+      const answer = respond ? await respond(run) : undefined;
+      if (command.event && applied.length) {
+        const described = await command.event.describe(run, input, answer);
         await c.record({
-          type: definition.event.type,
+          type: command.event.type,
           organizationId: organization.id,
           actorUserId: access.userId,
           ...described,
         });
       }
-      return { outcome, answer };
+      return { run, answer };
     });
+  }
+
+  /** Runs the command of one transaction type (its definition's `command`); see `run`. */
+  async execute<T extends TransactionType>(
+    type: T,
+    input: unknown,
+    access: Pick<AccessContext, 'organizationId' | 'organization' | 'userId'>,
+    respond?: (outcome: CommandOutcome<T>) => Promise<object>,
+  ): Promise<{ outcome: CommandOutcome<T>; answer?: object }> {
+    const { run, answer } = await this.run(
+      commandOf(type),
+      input,
+      access,
+      respond && ((r) => respond(outcomeOf<T>(r))),
+    );
+    return { outcome: outcomeOf<T>(run), answer };
   }
 
   private async view(c: LedgerChange, kind: ViewKind, id: string): Promise<object> {

@@ -148,8 +148,11 @@ export interface DescribedEvent {
   subjects?: string[];
 }
 
+/** The route of a transaction's command (its answer made from the command's outcome). */
+export type TransactionRoute<T extends TransactionType, I> = CommandRoute<I, CommandOutcome<T>>;
+
 /** The route of a command: its path under `/v1`, its access, its body and its answer. */
-export interface TransactionRoute<T extends TransactionType, I> {
+export interface CommandRoute<I, R> {
   readonly method: 'POST' | 'PUT' | 'PATCH';
   /** Under `/v1`, with `:organization` and the record's parameter (`organization/:organization/...`). */
   readonly path: string;
@@ -169,7 +172,7 @@ export interface TransactionRoute<T extends TransactionType, I> {
   input(body: object, params: Record<string, string>): I;
   /** The answer's class (documented) and how it is made. */
   readonly answer: Type<object>;
-  respond(outcome: CommandOutcome<T>): Promise<object>;
+  respond(done: R): Promise<object>;
   /** Keyed errors it may answer (documented under their statuses). */
   readonly errors?: string[];
   /** What a 409 means for it. */
