@@ -223,6 +223,24 @@ export class LedgerWriter {
   }
 
   /**
+   * A change that writes a whole cap table (an import), in a transaction of its own: the
+   * organization's row locked first (see `lockForImport`), then `work` with whether the cap
+   * table is empty; every transaction it applies is the reducer's, as a command's.
+   */
+  async importInto<T>(
+    organizationId: string,
+    actorUserId: string,
+    work: (change: LedgerChange, capTable: { empty: boolean }) => Promise<T>,
+  ): Promise<T> {
+    return this.uow.run(async (tx) => {
+      const capTable = await this.lockForImport(tx, organizationId);
+      return this.changeIn(tx, organizationId, actorUserId, {}, (c) => work(c, capTable), {
+        wholeCapTable: true,
+      });
+    });
+  }
+
+  /**
    * For a change that writes a whole cap table (an import): locks the organization's row, so
    * every other write to its cap table (each inserts rows referring to it) waits until `tx` ends,
    * and this one sees every write committed before; and tells whether the cap table is empty.

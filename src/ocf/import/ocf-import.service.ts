@@ -93,9 +93,9 @@ export class OcfImportService {
     if ('problems' in read) throw refused(read.problems);
 
     try {
-      return await this.ledger.change(organizationId, access.userId, {}, async (c) => {
+      return await this.ledger.importInto(organizationId, access.userId, async (c, cap) => {
         await allowLongStatements(c.tx);
-        if (!(await this.ledger.lockForImport(c.tx, organizationId)).empty) {
+        if (!cap.empty) {
           throw DomainError.keyed(
             'capTableNotEmpty',
             'the organization already has a cap table: an OCF package is imported only into an empty one',
