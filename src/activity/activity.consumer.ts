@@ -1,20 +1,25 @@
 import { OnQueueFailed, Process, Processor } from '@nestjs/bull';
 import { Logger } from '@nestjs/common';
 import type { Job } from 'bull';
-import { EventConsumers, EventEnvelope, QueueName } from '../events';
+import {
+  EventConsumers,
+  EventEnvelope,
+  isAccountEventType,
+  OnDomainEvent,
+  QueueName,
+} from '../events';
 import { audienceOf } from '../organizations';
 import { ActivityAction } from './activity-action.entity';
 
 const CONSUMER = 'activity';
 
 /** Every domain event of an organization becomes one entry of its activity log. */
+@OnDomainEvent((type) => !type.startsWith('billing.') && !isAccountEventType(type))
 @Processor(QueueName.Activity)
 export class ActivityConsumer {
   private readonly logger = new Logger(ActivityConsumer.name);
 
-  constructor(private readonly consumers: EventConsumers) {
-    consumers.register(QueueName.Activity);
-  }
+  constructor(private readonly consumers: EventConsumers) {}
 
   @Process()
   async handle(job: Job<EventEnvelope>): Promise<void> {

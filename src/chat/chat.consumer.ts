@@ -1,7 +1,7 @@
 import { OnQueueFailed, Process, Processor } from '@nestjs/bull';
 import { Logger } from '@nestjs/common';
 import type { Job } from 'bull';
-import { EventConsumers, EventEnvelope, QueueName } from '../events';
+import { EventEnvelope, OnDomainEvent, QueueName } from '../events';
 import { ChatSync } from './chat-sync.service';
 
 /**
@@ -11,16 +11,12 @@ import { ChatSync } from './chat-sync.service';
  * permissions decide who may read the cap table). Registered whether or not chat is configured (then a no-op), so these events
  * never wait in the outbox.
  */
+@OnDomainEvent('member.added', 'member.updated', 'member.removed', 'role.updated', 'role.deleted')
 @Processor(QueueName.Chat)
 export class ChatConsumer {
   private readonly logger = new Logger('Chat');
 
-  constructor(
-    consumers: EventConsumers,
-    private readonly sync: ChatSync,
-  ) {
-    consumers.register(QueueName.Chat);
-  }
+  constructor(private readonly sync: ChatSync) {}
 
   @Process()
   async handle(job: Job<EventEnvelope>): Promise<void> {

@@ -1,23 +1,35 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
+import { ON_DOMAIN_EVENT, queueOf } from './on-domain-event';
 import { ProcessedEvent } from './processed-event.entity';
 import { QueueName } from './queues';
 
 /**
  * Which event queues have a consumer in this process (the relay feeds only those, and keeps other
- * events pending), and the idempotency wrapper every consumer runs its work in.
+ * events pending): the `@OnDomainEvent` classes this process composed, found at start-up. And the
+ * idempotency wrapper every consumer runs its work in.
  */
 @Injectable()
-export class EventConsumers {
-  private readonly active = new Set<QueueName>();
+export class EventConsumers implements OnModuleInit {
+  private active = new Set<QueueName>();
 
   constructor(
     @InjectRepository(ProcessedEvent) private readonly processed: Repository<ProcessedEvent>,
+    private readonly discovery: DiscoveryService,
   ) {}
 
-  register(queue: QueueName) {
-    this.active.add(queue);
+  /** Every provider is made by now: the consumers this process composed are found. */
+  onModuleInit() {
+    this.active = new Set(
+      this.discovery.getProviders().flatMap((wrapper) => {
+        const type = wrapper.metatype as object | undefined;
+        if (!wrapper.instance || !type || !Reflect.getMetadata(ON_DOMAIN_EVENT, type)) return [];
+        const name = queueOf(type);
+        return name ? [name] : [];
+      }),
+    );
   }
 
   has(queue: QueueName) {

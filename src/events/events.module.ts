@@ -1,6 +1,6 @@
 import { BullModule, getQueueToken } from '@nestjs/bull';
 import { BeforeApplicationShutdown, Global, Module } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
+import { DiscoveryModule, ModuleRef } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { Queue } from 'bull';
 import { Env } from '../config';
@@ -34,6 +34,7 @@ const queues = BullModule.registerQueue(...Object.values(QueueName).map((name) =
       }),
     }),
     queues,
+    DiscoveryModule,
     TypeOrmModule.forFeature([OutboxEvent, ProcessedEvent, ResourceVersion]),
   ],
   providers: [OutboxService, OutboxRelay, OutboxCleanup, EventConsumers, EventLog, UnitOfWork],

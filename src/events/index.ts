@@ -4,6 +4,7 @@ export type { Tx } from './unit-of-work';
 export { previousAttributes } from './outbox.service';
 export type { DomainEvent } from './outbox.service';
 export { EventConsumers } from './event-consumers';
+export { OnDomainEvent } from './on-domain-event';
 export { OutboxRelay } from './outbox-relay.service';
 export {
   AGENT_HEARTBEAT,

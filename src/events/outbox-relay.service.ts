@@ -8,7 +8,8 @@ import { Env } from '../config';
 import { EventConsumers } from './event-consumers';
 import { EventEnvelope } from './event-envelope';
 import { OutboxEvent } from './outbox-event.entity';
-import { EVENT_ROUTES, QueueName } from './queues';
+import { queuesFor } from './on-domain-event';
+import { QueueName } from './queues';
 
 const BATCH = 200;
 
@@ -125,10 +126,9 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     });
   }
 
+  /** The queues whose consumers declare the type (`@OnDomainEvent`). */
   private targetsOf(type: string): QueueName[] {
-    return (Object.entries(EVENT_ROUTES) as [QueueName, (t: string) => boolean][])
-      .filter(([, wants]) => wants(type))
-      .map(([name]) => name);
+    return queuesFor(type);
   }
 
   private queue(name: QueueName): Queue {

@@ -1,7 +1,5 @@
 import type { JobOptions } from 'bull';
-import { isPublicEventType } from './event-catalogue';
 import type { EventEnvelope } from './event-envelope';
-import { isAccountEventType } from './event-types';
 
 /** Every Bull queue of the service. Jobs on the event queues carry one domain event each. */
 export enum QueueName {
@@ -28,35 +26,6 @@ export interface QueuePayloads {
   [QueueName.Referral]: EventEnvelope;
   [QueueName.CreditRedemption]: { entityId: string };
 }
-
-/**
- * Which domain events each queue receives. `billing.*` events (a member or shareholder count
- * changed) are for the billing provider only; every other event of an organization is an
- * activity-log entry (an account's events, `user.registered`, are no organization's). The
- * catalogue's types (spec section 6) also go out to the organization's webhook endpoints.
- */
-export const EVENT_ROUTES: Record<QueueName, (type: string) => boolean> = {
-  [QueueName.Activity]: (type) => !type.startsWith('billing.') && !isAccountEventType(type),
-  [QueueName.BillingCounts]: (type) => type.startsWith('billing.'),
-  [QueueName.Webhooks]: isPublicEventType,
-  [QueueName.AgentOnboarding]: () => false,
-  // Member changes bring the organization's messaging team in step (accepting an invitation is
-  // a member.updated: it links the account); a role's change, who may read the cap table (the
-  // private channel's members).
-  [QueueName.Chat]: (type) =>
-    type === 'member.added' ||
-    type === 'member.updated' ||
-    type === 'member.removed' ||
-    type === 'role.updated' ||
-    type === 'role.deleted',
-  [QueueName.AgentHeartbeat]: () => false,
-  [QueueName.AgentHookRun]: () => false,
-  // A registration links the invitee to the referrer of its code; a subscription's start redeems
-  // the organization's credit. (The reward card is earned on the first successful payment, in
-  // the billing webhook's own transaction: billing's PaymentListeners.)
-  [QueueName.Referral]: (type) => type === 'user.registered' || type === 'subscription.created',
-  [QueueName.CreditRedemption]: () => false,
-};
 
 /**
  * Outbound webhook deliveries (queue Webhooks, besides its event jobs, which fan an event out to

@@ -1,7 +1,7 @@
 import { OnQueueFailed, Process, Processor } from '@nestjs/bull';
 import { Logger } from '@nestjs/common';
 import type { Job } from 'bull';
-import { EventConsumers, EventEnvelope, QueueName } from '../events';
+import { EventConsumers, EventEnvelope, OnDomainEvent, QueueName } from '../events';
 import { CreditRedemptions } from './credit/credit-redemptions.service';
 import { ReferralEvents } from './referral-events.service';
 
@@ -13,6 +13,7 @@ const CONSUMER = 'referral';
  * reward card is earned on the first successful payment instead (`ReferralEvents.paid`, in the
  * billing webhook's transaction). Always registered, so these events never wait.
  */
+@OnDomainEvent('user.registered', 'subscription.created')
 @Processor(QueueName.Referral)
 export class ReferralConsumer {
   private readonly logger = new Logger('Referral');
@@ -21,9 +22,7 @@ export class ReferralConsumer {
     private readonly consumers: EventConsumers,
     private readonly referral: ReferralEvents,
     private readonly redemptions: CreditRedemptions,
-  ) {
-    consumers.register(QueueName.Referral);
-  }
+  ) {}
 
   @Process()
   async handle(job: Job<EventEnvelope>): Promise<void> {

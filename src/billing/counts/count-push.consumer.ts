@@ -2,7 +2,13 @@ import { InjectQueue, OnQueueFailed, Process, Processor } from '@nestjs/bull';
 import { Logger } from '@nestjs/common';
 import type { Job, Queue } from 'bull';
 import { BillingConfig } from '../../config';
-import { BILLING_COUNT_PUSH, EventConsumers, EventEnvelope, QueueName } from '../../events';
+import {
+  BILLING_COUNT_PUSH,
+  EventConsumers,
+  EventEnvelope,
+  OnDomainEvent,
+  QueueName,
+} from '../../events';
 import { CountPusher } from './count-pusher.service';
 import { CountSyncRepository } from './count-sync.repository';
 
@@ -14,6 +20,7 @@ const CONSUMER = 'billing-counts';
  * further events join it. Registered even when billing is off: the events are then marked pushed
  * without a call, rather than left waiting in the outbox.
  */
+@OnDomainEvent((type) => type.startsWith('billing.'))
 @Processor(QueueName.BillingCounts)
 export class CountPushConsumer {
   private readonly logger = new Logger('BillingCounts');
@@ -24,9 +31,7 @@ export class CountPushConsumer {
     private readonly pusher: CountPusher,
     private readonly env: BillingConfig,
     @InjectQueue(QueueName.BillingCounts) private readonly queue: Queue,
-  ) {
-    events.register(QueueName.BillingCounts);
-  }
+  ) {}
 
   @Process()
   async handle(job: Job<EventEnvelope>): Promise<void> {

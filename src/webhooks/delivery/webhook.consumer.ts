@@ -5,6 +5,7 @@ import {
   EventConsumers,
   EventEnvelope,
   isPublicEventType,
+  OnDomainEvent,
   QueueName,
   WEBHOOK_DELIVERY,
 } from '../../events';
@@ -20,6 +21,7 @@ const DRAIN_CONCURRENCY = 8;
  * `drain` jobs send an endpoint's due deliveries. Registered whatever else is configured: events
  * must not wait in the outbox for a consumer.
  */
+@OnDomainEvent(isPublicEventType)
 @Processor(QueueName.Webhooks)
 export class WebhookConsumer {
   private readonly logger = new Logger('Webhooks');
@@ -27,9 +29,7 @@ export class WebhookConsumer {
   constructor(
     private readonly consumers: EventConsumers,
     private readonly deliveries: WebhookDeliveries,
-  ) {
-    consumers.register(QueueName.Webhooks);
-  }
+  ) {}
 
   @Process()
   async fanOut(job: Job<EventEnvelope>): Promise<void> {
