@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { toDecimalString } from '../../../libs/cap-math';
-import { AccessContext, DomainError } from '../../common';
+import { AccessContext, Clock, DomainError } from '../../common';
 import { DomainEvent, previousAttributes } from '../../events';
 import { StakeholderCounts } from '../billing-counts';
 import { LedgerChange, LedgerWriter } from '../ledger/ledger-writer';
 import type { ShareholdingState } from '../ledger/ledger-state';
 import type { IssuanceAmendment } from '../ledger/transaction-types';
 import { LegendsService } from '../legends/legends.service';
-import { decimalText, quantity, today } from '../quantities';
+import { decimalText, quantity } from '../quantities';
 import {
   AmendShareholdingDto,
   IssueShareholdingDto,
@@ -31,6 +31,7 @@ export class ShareholdingsService {
     private readonly ledger: LedgerWriter,
     private readonly counts: StakeholderCounts,
     private readonly legends: LegendsService,
+    private readonly clock: Clock,
   ) {}
 
   async issue(access: AccessContext, dto: IssueShareholdingDto): Promise<ShareholdingView> {
@@ -132,7 +133,7 @@ export class ShareholdingsService {
       const changes = changedFields(current, wanted);
       const before = await this.read(c, id);
       if (!Object.keys(changes).length) return before;
-      await c.apply('STOCK_ISSUANCE_AMENDED', today(), { shareholdingId: id, changes });
+      await c.apply('STOCK_ISSUANCE_AMENDED', this.clock.today(), { shareholdingId: id, changes });
       const after = await this.read(c, id);
       const previous = previousAttributes(before, after);
       const events: DomainEvent[] = [
@@ -165,7 +166,7 @@ export class ShareholdingsService {
       { shareholdings: [id] },
       async (c) => {
         const current = this.current(c, id);
-        await c.apply('TX_STOCK_CANCELLATION', today(), {
+        await c.apply('TX_STOCK_CANCELLATION', this.clock.today(), {
           shareholdingId: id,
           quantity: toDecimalString(current.quantity),
           reason: 'voided',
