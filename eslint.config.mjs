@@ -50,6 +50,7 @@ export default tseslint.config(
         'error',
         { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'Read the time from the injected Clock (src/common/time/clock.ts).' },
         { selector: "MemberExpression[object.name='Date'][property.name='now']", message: 'Read the time from the injected Clock (src/common/time/clock.ts).' },
+        { selector: "CallExpression[callee.name='Date']", message: 'Read the time from the injected Clock (src/common/time/clock.ts).' },
         { selector: "Identifier[name='setInterval']", message: 'Periodic work is @Scheduled/@Retention (src/scheduler); a lease renewal is repeatEvery.' },
       ],
       'no-restricted-imports': ['error', { paths: [{ name: '@nestjs/schedule', message: 'Use @Scheduled/@Retention from src/scheduler.' }] }],

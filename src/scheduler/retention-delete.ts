@@ -33,10 +33,12 @@ export async function deleteOlderRows(
   cutoff: Date,
 ): Promise<number> {
   const key = spec.key ?? 'id';
+  // A row value compares with the subquery's columns: `(a, b) IN (SELECT a, b ...)`.
+  const columns = key.replace(/^\(|\)$/g, '');
   const where = spec.where ? ` AND (${spec.where})` : '';
   const sql =
     `DELETE FROM ${spec.table} WHERE ${key} IN (` +
-    `SELECT ${key} FROM ${spec.table} WHERE ${spec.age} < $2${where} ` +
+    `SELECT ${columns} FROM ${spec.table} WHERE ${spec.age} < $2${where} ` +
     `LIMIT $1 FOR UPDATE SKIP LOCKED)`;
   const batch = spec.batch ?? DEFAULT_BATCH;
   let total = 0;

@@ -1,8 +1,8 @@
 import {
+  BeforeApplicationShutdown,
   Injectable,
   Logger,
   OnApplicationBootstrap,
-  OnApplicationShutdown,
   OnModuleInit,
 } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
@@ -33,7 +33,7 @@ const askEvery = (every: number) => Math.max(1000, Math.min(every / 2, HOUR));
  * logged, never thrown into the process: the next period tries again.
  */
 @Injectable()
-export class Scheduler implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
+export class Scheduler implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('Scheduler');
   private readonly jobs = new Map<string, Job>();
   private readonly running = new Map<string, Promise<unknown>>();
@@ -82,9 +82,11 @@ export class Scheduler implements OnModuleInit, OnApplicationBootstrap, OnApplic
     }
   }
 
-  onApplicationShutdown() {
+  /** No new run starts; the runs under way end before the connections they use close. */
+  async beforeApplicationShutdown() {
     this.timers.forEach((timer) => clearInterval(timer));
     this.timers.length = 0;
+    await Promise.allSettled([...this.running.values()]);
   }
 
   /** The jobs found, with their periods (0: only when asked). */

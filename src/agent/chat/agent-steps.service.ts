@@ -164,8 +164,8 @@ export class AgentSteps {
   private async claim(stepId: string, userId: string): Promise<boolean> {
     const [, affected] = (await this.steps.query(
       `UPDATE agent_step SET decided_by = $2, decided_at = now()
-       WHERE id = $1 AND status = 'pending' AND decided_at IS NULL AND expires_at > now()`,
-      [stepId, userId],
+       WHERE id = $1 AND status = 'pending' AND decided_at IS NULL AND expires_at > $3`,
+      [stepId, userId, this.clock.now()],
     )) as [unknown, number];
     return affected === 1;
   }

@@ -52,9 +52,9 @@ export class InvitationRepository extends AggregateRepository<Invitation> {
        JOIN member m ON m.id = i.member_id AND m.status <> 'removed'
        JOIN role r ON r.id = i.role_id
        WHERE i.email = $1 AND i.accepted_at IS NULL AND i.declined_at IS NULL
-         AND i.expires_at > now()
+         AND i.expires_at > $2
        ORDER BY i.created DESC`,
-      [email],
+      [email, this.clock.now()],
     );
   }
 }
