@@ -34,6 +34,29 @@ export default tseslint.config(
     },
   },
   {
+    // One clock and one scheduler (issue 36): the time is the injected Clock's (tests move it),
+    // periodic work is `@Scheduled`/`@Retention`, a lease's renewal is `repeatEvery`.
+    files: ['src/**/*.ts'],
+    ignores: [
+      'src/common/time/clock.ts',
+      'src/scheduler/**',
+      '**/*.spec.ts',
+      // Their deletion times wait for the ledger writer's rewrite to pass its clock's time.
+      'src/cap-table/ledger/incentive-store.ts',
+      'src/cap-table/ledger/ledger-state-mappers.ts',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'Read the time from the injected Clock (src/common/time/clock.ts).' },
+        { selector: "MemberExpression[object.name='Date'][property.name='now']", message: 'Read the time from the injected Clock (src/common/time/clock.ts).' },
+        { selector: "CallExpression[callee.name='Date']", message: 'Read the time from the injected Clock (src/common/time/clock.ts).' },
+        { selector: "Identifier[name='setInterval']", message: 'Periodic work is @Scheduled/@Retention (src/scheduler); a lease renewal is repeatEvery.' },
+      ],
+      'no-restricted-imports': ['error', { paths: [{ name: '@nestjs/schedule', message: 'Use @Scheduled/@Retention from src/scheduler.' }] }],
+    },
+  },
+  {
     files: ['test/**/*.ts', '**/*.spec.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },

@@ -160,6 +160,16 @@ function tablesNamed(file: string, text: string): { table: string; line: number 
         found.push({ table: first.text, line: lineOf(first) });
       }
     }
+    // A retention's table (`@Retention({ table })`) is named as SQL names it: only by its owner.
+    if (ts.isCallExpression(node) && node.expression.getText(source) === 'Retention') {
+      const [spec] = node.arguments;
+      for (const p of spec && ts.isObjectLiteralExpression(spec) ? spec.properties : []) {
+        if (ts.isPropertyAssignment(p) && p.name.getText(source) === 'table') {
+          if (ts.isStringLiteralLike(p.initializer))
+            found.push({ table: p.initializer.text, line: lineOf(p.initializer) });
+        }
+      }
+    }
     ts.forEachChild(node, visit);
   };
   const sqlIn = (node: ts.Node, sql: string) => {

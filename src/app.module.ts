@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD, DiscoveryModule } from '@nestjs/core';
-import { ScheduleModule } from '@nestjs/schedule';
 import { ActivityModule } from './activity';
 import { AgentModule } from './agent';
 import { ChatModule } from './chat';
@@ -20,6 +19,7 @@ import { OrganizationsModule } from './organizations';
 import { ProfilesModule } from './profiles';
 import { RedisModule } from './redis';
 import { ReferralModule } from './referral';
+import { SchedulerModule } from './scheduler';
 import { WebhooksModule } from './webhooks';
 
 /**
@@ -34,7 +34,7 @@ import { WebhooksModule } from './webhooks';
     DatabaseModule,
     RedisModule,
     EventsModule,
-    ScheduleModule.forRoot(),
+    SchedulerModule,
     IdempotencyModule,
     HealthModule,
     ActivityModule,

@@ -16,9 +16,9 @@ import { TokenBudgets } from './limits/token-budgets';
 import { LlmClient } from './llm/llm-client';
 import { OnboardingAnalysis } from './onboarding/onboarding-analysis.service';
 import { OnboardingBuilder } from './onboarding/onboarding-build.service';
-import { OnboardingCleanup } from './onboarding/onboarding-cleanup';
-import { SystemEventCleanup } from './store/system-event-cleanup';
-import { ConversationCleanup } from './store/conversation-cleanup';
+import { OnboardingRetention } from './onboarding/onboarding-retention';
+import { SystemEventRetention } from './store/system-event-retention';
+import { ConversationRetention } from './store/conversation-retention';
 import { OnboardingConsumer } from './onboarding/onboarding.consumer';
 import { OnboardingController } from './onboarding/onboarding.controller';
 import { OnboardingService } from './onboarding/onboarding.service';
@@ -97,7 +97,7 @@ export class AgentModule {
         TokenBudgets,
         MemberAuthors,
         Conversations,
-        ConversationCleanup,
+        ConversationRetention,
         AgentSteps,
         AgentChat,
         AgentContext,
@@ -106,9 +106,9 @@ export class AgentModule {
         OnboardingBuilder,
         OnboardingService,
         OnboardingConsumer,
-        OnboardingCleanup,
+        OnboardingRetention,
         SystemEvents,
-        SystemEventCleanup,
+        SystemEventRetention,
         HookActors,
         HookTurns,
       ],

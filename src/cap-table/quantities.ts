@@ -24,5 +24,3 @@ export function quantity(
 /** The canonical text of a price or amount (`1.50` → `1.5`), null kept. */
 export const decimalText = (value: string | null | undefined): string | null =>
   value === undefined || value === null ? null : toDecimalString(toDecimal(value));
-
-export const today = () => new Date().toISOString().slice(0, 10);

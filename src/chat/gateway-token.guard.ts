@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { clientIp, constantTimeEqual, DomainError, TokenFailureThrottle } from '../common';
+import { Clock, clientIp, constantTimeEqual, DomainError, TokenFailureThrottle } from '../common';
 import { Env } from '../config';
 import { RedisConnections } from '../redis';
 
@@ -16,10 +16,12 @@ export class GatewayTokenGuard implements CanActivate {
   constructor(
     private readonly env: Env,
     connections: RedisConnections,
+    clock: Clock,
   ) {
     this.failures = new TokenFailureThrottle(
       connections.session(),
       `${connections.prefix}chat-gateway-failures:`,
+      clock,
     );
   }
 

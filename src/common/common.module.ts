@@ -7,6 +7,7 @@ import { InProcessRequests } from './http/in-process-requests';
 import { ListResponder } from './http/list-responder';
 import { RecordResolvers } from './http/record-resolvers';
 import { UploadSlots } from './http/upload-slots';
+import { Clock } from './time/clock';
 
 /**
  * Development-only key, used when ENCRYPTION_KEY is unset outside production (validateEnv makes
@@ -17,8 +18,8 @@ const DEV_ENCRYPTION_KEY = 'ledgerline-development-only-key!';
 /**
  * The shared singletons of Common: the registry every module adds its record resolvers to, the
  * SecretBox keyed by ENCRYPTION_KEY, the TokenService, the ListResponder (with its cache) and the
- * UploadSlots every upload route counts its callers' uploads in, and InProcessRequests (requests of
- * this API run in process as their caller).
+ * UploadSlots every upload route counts its callers' uploads in, InProcessRequests (requests of
+ * this API run in process as their caller) and the Clock (tests replace it with one they move).
  * Global, imported once by the app.
  */
 @Global()
@@ -39,6 +40,7 @@ const DEV_ENCRYPTION_KEY = 'ledgerline-development-only-key!';
     UploadSlots,
     InProcessRequests,
     ApiDocument,
+    Clock,
   ],
   exports: [
     RecordResolvers,
@@ -48,6 +50,7 @@ const DEV_ENCRYPTION_KEY = 'ledgerline-development-only-key!';
     UploadSlots,
     InProcessRequests,
     ApiDocument,
+    Clock,
   ],
 })
 export class CommonModule {}

@@ -72,6 +72,7 @@ export { constantTimeEqual, SecretBox } from './crypto/secret-box';
 export { TokenService } from './crypto/token.service';
 export type { IssuedSecret } from './crypto/token.service';
 
+export { Clock } from './time/clock';
 export { AppLogger } from './logging/app-logger';
 export { freePort, portAnswers } from './net';
 export { ApiDocument } from './http/api-document';

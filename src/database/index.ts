@@ -4,5 +4,4 @@ export type { InTransaction } from './aggregate-repository';
 export { ForeignKey } from './foreign-key';
 export { allowLongStatements } from './statement-limits';
 export { CURSOR_BATCH, inBatches } from './cursor';
-export { deleteInBatches } from './delete-in-batches';
 export { lockUntilCommit } from './advisory-lock';

@@ -37,7 +37,7 @@ const toPublic = (e: OutboxEvent): PublicEvent => ({
 
 /**
  * The stored events of an organization whose type is in the catalogue, as the event list shows
- * them to one reader: the outbox keeps every event for 30 days (OutboxCleanup).
+ * them to one reader: the outbox keeps every event for 30 days (OutboxRetention).
  */
 @Injectable()
 export class EventLog {

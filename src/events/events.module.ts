@@ -7,7 +7,7 @@ import { Env } from '../config';
 import { RedisConnections } from '../redis';
 import { EventConsumers } from './event-consumers';
 import { EventLog } from './event-log.service';
-import { OutboxCleanup } from './outbox-cleanup.service';
+import { OutboxRetention } from './outbox-retention';
 import { OutboxEvent } from './outbox-event.entity';
 import { OutboxRelay } from './outbox-relay.service';
 import { OutboxService } from './outbox.service';
@@ -37,7 +37,7 @@ const queues = BullModule.registerQueue(...Object.values(QueueName).map((name) =
     DiscoveryModule,
     TypeOrmModule.forFeature([OutboxEvent, ProcessedEvent, ResourceVersion]),
   ],
-  providers: [OutboxService, OutboxRelay, OutboxCleanup, EventConsumers, EventLog, UnitOfWork],
+  providers: [OutboxService, OutboxRelay, OutboxRetention, EventConsumers, EventLog, UnitOfWork],
   exports: [OutboxRelay, EventConsumers, EventLog, UnitOfWork, queues],
 })
 export class EventsModule implements BeforeApplicationShutdown {

@@ -111,15 +111,4 @@ export class IdempotencyStore {
       [userId, key, claimId],
     );
   }
-
-  /** Deletes up to `limit` expired rows; returns how many. */
-  async deleteExpired(limit: number): Promise<number> {
-    const [, deleted] = (await this.db.query(
-      `DELETE FROM idempotency_key WHERE (user_id, key) IN (
-         SELECT user_id, key FROM idempotency_key WHERE expires_at <= now()
-         LIMIT $1 FOR UPDATE SKIP LOCKED)`,
-      [limit],
-    )) as [unknown, number];
-    return deleted;
-  }
 }

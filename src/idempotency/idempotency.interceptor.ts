@@ -3,6 +3,7 @@ import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor } fr
 import type { Request, Response } from 'express';
 import { from, Observable, of, switchMap, catchError, finalize, mergeMap } from 'rxjs';
 import { DomainError, renderDomainError, toDomainError } from '../common';
+import { repeatEvery } from '../scheduler';
 import { IdempotencyStore, KeyedRequest, LEASE_SECONDS } from './idempotency-store';
 import { requestFingerprint } from './request-fingerprint';
 
@@ -86,7 +87,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
    * retry finds it running.
    */
   private run(request: KeyedRequest, res: Response, next: CallHandler): Observable<unknown> {
-    const renewal = setInterval(() => void this.renew(request), RENEW_EVERY_MS).unref();
+    const stopRenewing = repeatEvery(RENEW_EVERY_MS, () => void this.renew(request));
     return next.handle().pipe(
       mergeMap(async (body: unknown) => {
         const text = body === undefined || body === null ? null : JSON.stringify(body);
@@ -103,7 +104,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
         }
         throw err;
       }),
-      finalize(() => clearInterval(renewal)),
+      finalize(stopRenewing),
     );
   }
 

@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ExpiredKeysSweeper } from './expired-keys.sweeper';
+import { ExpiredKeysRetention } from './expired-keys.retention';
 import { IdempotencyKey } from './idempotency-key.entity';
 import { IdempotencyStore } from './idempotency-store';
 
@@ -11,7 +11,7 @@ import { IdempotencyStore } from './idempotency-store';
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([IdempotencyKey])],
-  providers: [IdempotencyStore, ExpiredKeysSweeper],
+  providers: [IdempotencyStore, ExpiredKeysRetention],
   exports: [IdempotencyStore],
 })
 export class IdempotencyModule {}

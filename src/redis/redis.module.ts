@@ -1,9 +1,7 @@
-import { Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import Redis, { RedisOptions } from 'ioredis';
 import { Env } from '../config';
 import { resolveRedis, ResolvedRedis } from './redis-server';
-
-const DAY = 24 * 3600_000;
 
 /**
  * The one place Redis connections are made. Sessions use a client that fails fast while Redis is
@@ -32,26 +30,13 @@ export class RedisConnections {
   }
 
   /**
-   * Whether this instance takes the turn of the periodic job `name` for the next `forMs`: the
-   * first instance to ask gets it (a job run once per period across instances).
+   * Whether this instance takes the turn `name` for the next `forMs`: the first instance to ask
+   * gets it (the scheduler's once per period across instances).
    */
   async claimTurn(name: string, forMs: number): Promise<boolean> {
     // Not a request's: it may wait for the connection (made on the first turn asked for).
     this.turns ??= this.create({ maxRetriesPerRequest: 1, connectTimeout: 2000 });
     return (await this.turns.set(`${this.prefix}${name}`, '1', 'PX', forMs, 'NX')) === 'OK';
-  }
-
-  /**
-   * Runs `work` when this instance takes the day's turn of `name` (callers ask hourly, so a day
-   * missed by a stopped instance is taken by another within the hour). A failure is logged: the
-   * next day's turn does what this one left.
-   */
-  async onceADay(name: string, work: () => Promise<unknown>, logger: Logger): Promise<void> {
-    try {
-      if (await this.claimTurn(name, DAY - 5 * 60_000)) await work();
-    } catch (err) {
-      logger.warn(`${name} failed: ${(err as Error).message}`);
-    }
   }
 
   /** Bull's createClient contract: shared client/subscriber, a new blocking client each time. */

@@ -28,6 +28,7 @@ import { CreditAccount } from './store/credit-account.entity';
 import { CreditEntry } from './store/credit-entry.entity';
 import { CreditRedemption } from './store/credit-redemption.entity';
 import { CreditLedgerRepository } from './store/credit-ledger.repository';
+import { InvitationMailRetention } from './invitations/invitation-mail-retention';
 import { InvitationMailsRepository } from './store/invitation-mails.repository';
 import { InvitationsRepository } from './store/invitations.repository';
 import { ReferralCode } from './store/referral-code.entity';
@@ -77,6 +78,7 @@ import { WaitlistController } from './waitlist/waitlist.controller';
     ReferralCodesRepository,
     InvitationsRepository,
     InvitationMailsRepository,
+    InvitationMailRetention,
     CardsRepository,
     CreditLedgerRepository,
     CompaniesRepository,

@@ -26,7 +26,7 @@ export function verifyServiceSignature(
   header: string,
   body: string | Buffer,
   secret: string,
-  { now = Math.floor(Date.now() / 1000), toleranceSeconds = 300 } = {},
+  { now, toleranceSeconds = 300 }: { now: number; toleranceSeconds?: number },
 ): boolean {
   const pairs = header.split(',').map((part) => part.trim().split('='));
   const times = pairs.filter(([key]) => key === 't').map(([, value]) => value);

@@ -39,7 +39,7 @@ export function verifyStandardSignature(
   headers: { id: string; timestamp: string; signature: string },
   body: string | Buffer,
   secret: string,
-  { now = Math.floor(Date.now() / 1000), toleranceSeconds = 300 } = {},
+  { now, toleranceSeconds = 300 }: { now: number; toleranceSeconds?: number },
 ): boolean {
   if (!/^\d+$/.test(headers.timestamp)) return false;
   const timestamp = Number(headers.timestamp);

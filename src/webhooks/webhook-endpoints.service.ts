@@ -2,12 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { Repository } from 'typeorm';
-import { AccessContext, DomainError } from '../common';
+import { AccessContext, Clock, DomainError } from '../common';
 import { PUBLIC_EVENT_TYPES } from '../events';
 import { firstUnreadableType } from '../organizations';
 import { endPendingDeliveries } from './delivery/endpoint-disabler';
 import type { RotatedSecretView } from './delivery/webhook-actions.view';
-import { WebhookClock } from './delivery/webhook-clock';
 import { WebhookSender } from './delivery/webhook-sender';
 import { ALL_EVENTS, CreateWebhookDto, UpdateWebhookDto } from './webhook-endpoint.dto';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
@@ -64,7 +63,7 @@ export class WebhookEndpointsService {
     @InjectRepository(WebhookEndpoint) private readonly endpoints: Repository<WebhookEndpoint>,
     private readonly secrets: WebhookSecrets,
     private readonly sender: WebhookSender,
-    private readonly clock: WebhookClock,
+    private readonly clock: Clock,
   ) {}
 
   async create(access: AccessContext, dto: CreateWebhookDto): Promise<CreatedWebhookView> {

@@ -2,12 +2,11 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { MailModule } from '../mail';
 import { OrganizationsModule } from '../organizations';
-import { DeliveryCleanup } from './delivery/delivery-cleanup';
+import { DeliveryRetention } from './delivery/delivery-retention';
 import { EndpointDisabler } from './delivery/endpoint-disabler';
 import { WebhookActionsController } from './delivery/webhook-actions.controller';
 import { WebhookActions } from './delivery/webhook-actions.service';
 import { WebhookAttempt } from './delivery/webhook-attempt.entity';
-import { WebhookClock } from './delivery/webhook-clock';
 import { WebhookConsumer } from './delivery/webhook.consumer';
 import { WebhookDeliveries } from './delivery/webhook-deliveries.service';
 import { WebhookDelivery } from './delivery/webhook-delivery.entity';
@@ -35,14 +34,13 @@ import { WebhookSecrets } from './webhook-secrets';
     WebhookEndpointsService,
     WebhookHostResolver,
     WebhookSecrets,
-    WebhookClock,
     WebhookSender,
     WebhookDeliveries,
     EndpointDisabler,
     WebhookActions,
     WebhookConsumer,
     WebhookSweep,
-    DeliveryCleanup,
+    DeliveryRetention,
   ],
 })
 export class WebhooksModule {}

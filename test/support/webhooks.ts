@@ -1,8 +1,8 @@
 import { DataSource } from 'typeorm';
-import { WebhookClock } from '../../src/webhooks/delivery/webhook-clock';
 import { WebhookDeliveries } from '../../src/webhooks/delivery/webhook-deliveries.service';
 import type { Received, WebhookReceiver } from '../fakes/webhook-receiver';
 import type { TestApp } from './app';
+import { takeClock } from './clock';
 import { eventually } from './eventually';
 
 export const webhookPath = (org: string) => `/v1/organization/${org}/webhook`;
@@ -27,25 +27,20 @@ export async function registerEndpoint(
 }
 
 /**
- * The app's delivery clock, moved by the test: `set` fixes the time the worker sees (attempt
- * times, retry schedule, failing streaks, leases).
+ * The app's clock, stopped and moved by the test: `set` fixes the time the delivery worker sees
+ * (attempt times, retry schedule, failing streaks, leases), as every other module does.
  */
 export function controlClock(t: TestApp) {
-  const clock = t.get<WebhookClock>(WebhookClock);
-  let now = new Date();
-  const spy = jest.spyOn(clock, 'now').mockImplementation(() => new Date(now));
+  const clock = takeClock(t).freeze();
   return {
     get now() {
-      return new Date(now);
+      return clock.now();
     },
     set(at: Date) {
-      now = new Date(at);
+      clock.set(at);
     },
-    advance(ms: number) {
-      now = new Date(now.getTime() + ms);
-      return new Date(now);
-    },
-    restore: () => spy.mockRestore(),
+    advance: (ms: number) => clock.advance(ms),
+    restore: () => clock.restore(),
   };
 }
 
@@ -105,3 +100,6 @@ export const standardHeaders = (r: Received) => ({
   timestamp: r.headers['webhook-timestamp'],
   signature: r.headers['webhook-signature'],
 });
+
+/** A consumer's check time: its own clock, now (unix seconds), as the verify helpers take it. */
+export const consumerNow = () => ({ now: Math.floor(Date.now() / 1000) });

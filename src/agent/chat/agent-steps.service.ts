@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import { Repository } from 'typeorm';
-import { DomainError, inProcessCallerOf } from '../../common';
+import { Clock, DomainError, inProcessCallerOf } from '../../common';
 import { Env } from '../../config';
 import { OrganizationsDirectory, SELF_PERMISSIONS } from '../../organizations';
 import { AgentLimits } from '../limits/agent-limits';
@@ -30,6 +30,7 @@ export class AgentSteps {
     private readonly directory: OrganizationsDirectory,
     private readonly authors: MemberAuthors,
     private readonly env: Env,
+    private readonly clock: Clock,
   ) {}
 
   /** Stores the call as a pending step of the conversation. */
@@ -41,7 +42,7 @@ export class AgentSteps {
     input: Record<string, unknown>,
   ): Promise<PendingConfirmationView> {
     const summary = `${tool.description} ${JSON.stringify(input)}`.slice(0, SUMMARY_CHARS);
-    const expiresAt = new Date(Date.now() + this.env.AGENT_PENDING_TTL_MINUTES * 60_000);
+    const expiresAt = this.clock.after(this.env.AGENT_PENDING_TTL_MINUTES * 60_000);
     const step = await this.steps.save(
       this.steps.create({
         conversationId: conversation.id,
@@ -90,7 +91,8 @@ export class AgentSteps {
       throw DomainError.notFound();
     }
     if (step.status !== 'pending') throw DomainError.conflict(`the step is already ${step.status}`);
-    if (step.expiresAt.getTime() <= Date.now()) throw DomainError.conflict('the step has expired');
+    if (step.expiresAt.getTime() <= this.clock.nowMs())
+      throw DomainError.conflict('the step has expired');
     const tool = TOOLS.find((t) => t.name === step.tool)!;
     const permitted = await this.permitted(userId, step.organizationId, tool);
     if (!permitted && !(confirmed && step.proposedBy === userId)) {
@@ -162,8 +164,8 @@ export class AgentSteps {
   private async claim(stepId: string, userId: string): Promise<boolean> {
     const [, affected] = (await this.steps.query(
       `UPDATE agent_step SET decided_by = $2, decided_at = now()
-       WHERE id = $1 AND status = 'pending' AND decided_at IS NULL AND expires_at > now()`,
-      [stepId, userId],
+       WHERE id = $1 AND status = 'pending' AND decided_at IS NULL AND expires_at > $3`,
+      [stepId, userId, this.clock.now()],
     )) as [unknown, number];
     return affected === 1;
   }

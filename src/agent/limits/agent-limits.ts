@@ -1,6 +1,6 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import type Redis from 'ioredis';
-import { RateLimiter, RateLimitState } from '../../common';
+import { Clock, RateLimiter, RateLimitState } from '../../common';
 import { Env } from '../../config';
 import { RedisConnections } from '../../redis';
 import { clientNetwork } from './client-network';
@@ -28,10 +28,15 @@ export class AgentLimits implements OnModuleDestroy {
   private readonly allOnboardingCreates: RateLimiter;
   private readonly onboardingAnalyses: RateLimiter;
 
-  constructor(env: Env, connections: RedisConnections) {
+  constructor(env: Env, connections: RedisConnections, clock: Clock) {
     this.redis = connections.session();
     const limiter = (name: string, limit: number, windowMs: number) =>
-      new RateLimiter(this.redis, `${connections.prefix}agent:${name}:`, { limit, windowMs });
+      new RateLimiter(
+        this.redis,
+        `${connections.prefix}agent:${name}:`,
+        { limit, windowMs },
+        clock,
+      );
     this.limiters = {
       toolCalls: limiter('tool-calls', env.AGENT_MAX_TOOL_CALLS_PER_MINUTE, MINUTE),
       writes: limiter('writes', env.AGENT_MAX_WRITE_OPS_PER_MINUTE, MINUTE),

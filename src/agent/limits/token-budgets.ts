@@ -1,6 +1,6 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import type Redis from 'ioredis';
-import { DomainError, rateLimitHeaders, RateLimitState } from '../../common';
+import { Clock, DomainError, rateLimitHeaders, RateLimitState } from '../../common';
 import { Env } from '../../config';
 import { RedisConnections } from '../../redis';
 
@@ -51,6 +51,7 @@ export class TokenBudgets implements OnModuleDestroy {
   constructor(
     private readonly env: Env,
     connections: RedisConnections,
+    private readonly clock: Clock,
   ) {
     this.redis = connections.session();
     this.prefix = `${connections.prefix}agent:tokens:`;
@@ -92,17 +93,17 @@ export class TokenBudgets implements OnModuleDestroy {
   }
 
   /** 429 `agentBudgetExhausted` (with `Retry-After` until midnight UTC) once the day's is spent. */
-  async assertAvailable(budget: TokenBudget, now = Date.now()): Promise<void> {
+  async assertAvailable(budget: TokenBudget, now = this.clock.nowMs()): Promise<void> {
     const state = await this.state(budget, now);
     if (state.remaining > 0) return;
     throw DomainError.keyed(
       'agentBudgetExhausted',
       `the language-model budget of ${budget.of} for today (${budget.limit} tokens) is spent; it renews at midnight UTC`,
-      { headers: rateLimitHeaders((nextUtcMidnight(now) - now) / 1000, budget.limit) },
+      { headers: rateLimitHeaders(now, (nextUtcMidnight(now) - now) / 1000, budget.limit) },
     );
   }
 
-  async spend(budget: TokenBudget, usage: TokenUsage | undefined, now = Date.now()) {
+  async spend(budget: TokenBudget, usage: TokenUsage | undefined, now = this.clock.nowMs()) {
     const tokens = tokensOf(usage);
     if (tokens <= 0) return;
     const key = this.keyOf(budget, now);
@@ -114,7 +115,7 @@ export class TokenBudgets implements OnModuleDestroy {
       .exec();
   }
 
-  async state(budget: TokenBudget, now = Date.now()): Promise<RateLimitState> {
+  async state(budget: TokenBudget, now = this.clock.nowMs()): Promise<RateLimitState> {
     const used = Number((await this.redis.get(this.keyOf(budget, now))) ?? 0);
     return {
       limit: budget.limit,

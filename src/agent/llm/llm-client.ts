@@ -122,8 +122,9 @@ export function retryAfterMs(headers: Headers): number | undefined {
   if (!after) return undefined;
   const seconds = parseFloat(after);
   if (!Number.isNaN(seconds)) return seconds * 1000;
-  const date = Date.parse(after);
-  return Number.isNaN(date) ? undefined : date - Date.now();
+  // An HTTP date counts from the answer's own `Date` (RFC 9110), not from a clock of ours.
+  const [date, sent] = [Date.parse(after), Date.parse(headers.get('date') ?? '')];
+  return Number.isNaN(date) || Number.isNaN(sent) ? undefined : date - sent;
 }
 
 /**

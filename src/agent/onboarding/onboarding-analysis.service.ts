@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { ApiDocument, DomainError } from '../../common';
+import { ApiDocument, Clock, DomainError } from '../../common';
 import { TokenBudgets } from '../limits/token-budgets';
 import { LlmClient } from '../llm';
 import { draftInputSchema, DraftInputSchema, validateDraft } from './draft';
@@ -31,6 +31,7 @@ export class OnboardingAnalysis {
     private readonly document: ApiDocument,
     private readonly store: Onboardings,
     private readonly budgets: TokenBudgets,
+    private readonly clock: Clock,
   ) {}
 
   private schema?: Promise<DraftInputSchema>;
@@ -110,7 +111,7 @@ export class OnboardingAnalysis {
       files.length ? 'document' : 'prompt',
     );
     for (const c of row.corrections) stored = applyCorrection(stored, c).draft;
-    const { problems } = checkStored(stored);
+    const { problems } = checkStored(stored, this.clock.today());
     const fresh = [
       ...modelQuestions(stored, valid.draft.questions),
       ...checkQuestions(problems, (itemId) => labelOf(stored, itemId)),

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { LedgerWriter } from '../../cap-table';
-import { AccessContext, DomainError } from '../../common';
+import { AccessContext, Clock, DomainError } from '../../common';
 import { allowLongStatements } from '../../database';
 import { Tx, UnitOfWork } from '../../events';
 import { OcfImportService, type OcfImportResult } from '../../ocf';
 import { OrganizationsService, type OrganizationView } from '../../organizations';
 import { draftPackage, withDefaults, type DraftTotals, type OnboardingDraft } from './draft';
-import { checkOptions, checkStored, today } from './onboarding-check';
+import { checkStored } from './onboarding-check';
 import type { BuildView } from './onboarding.view';
 import type { AgentOnboarding } from './store/onboarding.entity';
 import { Onboardings } from './store/onboardings';
@@ -29,6 +29,7 @@ export class OnboardingBuilder {
     private readonly organizations: OrganizationsService,
     private readonly ledger: LedgerWriter,
     private readonly ocf: OcfImportService,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -61,7 +62,7 @@ export class OnboardingBuilder {
         );
       }
       const stored = defaults ? this.withDefaults(row) : row.draft;
-      const { problems, totals } = checkStored(stored);
+      const { problems, totals } = checkStored(stored, this.clock.today());
       if (problems.length) {
         throw DomainError.keyed(
           'invalidFields',
@@ -100,7 +101,7 @@ export class OnboardingBuilder {
 
   private withDefaults(row: AgentOnboarding): StoredDraft {
     const draft = plainDraft(row.draft!) as unknown as OnboardingDraft;
-    const filled = withDefaults(draft, { email: row.email, today: today() });
+    const filled = withDefaults(draft, { email: row.email, today: this.clock.today() });
     return storeDraft(filled.draft as unknown as Record<string, unknown>, row.draft, 'default');
   }
 
@@ -124,7 +125,7 @@ export class OnboardingBuilder {
       permissions: new Set(),
       versions: {},
     };
-    const pkg = draftPackage(draft, { today: checkOptions(draft).today });
+    const pkg = draftPackage(draft, { today: this.clock.today() });
     return this.ledger.changeIn(
       tx,
       organization.id,

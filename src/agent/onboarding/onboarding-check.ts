@@ -8,21 +8,25 @@ export interface ItemProblem {
   reason: string;
 }
 
-export const today = () => new Date().toISOString().slice(0, 10);
-
-/** The options the draft's own organization gives the checks (its currency, LLC or not). */
-export function checkOptions(draft: OnboardingDraft) {
+/**
+ * The options the draft's own organization gives the checks (its currency, LLC or not), as of
+ * `today` (the caller's clock, UTC `YYYY-MM-DD`).
+ */
+export function checkOptions(draft: OnboardingDraft, today: string) {
   return {
     currency: draft.organization?.currency ?? 'USD',
     fractional: draft.organization?.entity_type === 'llc',
-    today: today(),
+    today,
   };
 }
 
 /** Every check of the stored draft (references, OCF schemas, the ledger's replay), by item. */
-export function checkStored(stored: StoredDraft): { problems: ItemProblem[]; totals: DraftTotals } {
+export function checkStored(
+  stored: StoredDraft,
+  today: string,
+): { problems: ItemProblem[]; totals: DraftTotals } {
   const draft = plainDraft(stored) as unknown as OnboardingDraft;
-  const { problems, totals } = checkDraft(draft, checkOptions(draft));
+  const { problems, totals } = checkDraft(draft, checkOptions(draft, today));
   return { problems: problems.map((p) => onItem(stored, p)), totals };
 }
 

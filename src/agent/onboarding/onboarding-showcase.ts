@@ -66,10 +66,13 @@ export function applyCorrection(
   return { draft, value: coerced.value };
 }
 
-/** The preview of what a build would create, each item with what the checks found wrong. */
-export function showcase(stored: StoredDraft | null): ShowcaseView {
+/**
+ * The preview of what a build would create, each item with what the checks (as of `today`) found
+ * wrong.
+ */
+export function showcase(stored: StoredDraft | null, today: string): ShowcaseView {
   if (!stored) return { items: [], totals: {} };
-  const { problems, totals } = checkStored(stored);
+  const { problems, totals } = checkStored(stored, today);
   const draft = plainDraft(stored) as unknown as OnboardingDraft;
   const issuesOf = (item: StoredItem) => {
     const issues = problems

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { DataSource } from 'typeorm';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DomainError } from '../../common';
+import { Clock, DomainError } from '../../common';
 import { UsersDirectory } from '../../auth';
 import { ONBOARDING_ANALYSIS, QueueName } from '../../events';
 import { AgentLimits } from '../limits/agent-limits';
@@ -52,6 +52,7 @@ export class OnboardingService {
     private readonly users: UsersDirectory,
     @InjectQueue(QueueName.AgentOnboarding) private readonly queue: Queue,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly clock: Clock,
   ) {}
 
   async create(clientIp: string, dto: CreateOnboardingDto): Promise<OnboardingView> {
@@ -78,7 +79,7 @@ export class OnboardingService {
   }
 
   async showcase(id: string, sessionUserId: string | null): Promise<ShowcaseView> {
-    return showcase((await this.readable(id, sessionUserId)).draft);
+    return showcase((await this.readable(id, sessionUserId)).draft, this.clock.today());
   }
 
   /** Links it: the session's e-mail must be the one it was started with (403), and it must not be another account's (409). */
@@ -124,7 +125,7 @@ export class OnboardingService {
       const correction = { itemId: dto.itemId, fieldPath: dto.fieldPath, newValue: dto.newValue };
       row.draft = applyCorrection(row.draft, correction).draft;
       row.corrections = withCorrection(row.corrections, correction);
-      return showcase(row.draft);
+      return showcase(row.draft, this.clock.today());
     });
   }
 
@@ -214,7 +215,7 @@ export class OnboardingService {
       }
       row.linkedUserId ??= user.id;
       const result = work(row);
-      if (row.draft) row.questions = recheck(row.questions, row.draft);
+      if (row.draft) row.questions = recheck(row.questions, row.draft, this.clock.today());
       await this.store.save(manager, row);
       return result;
     });
@@ -228,8 +229,8 @@ export class OnboardingService {
 }
 
 /** Open check questions follow the draft: the ones whose problem is gone go, new ones come. */
-function recheck(questions: StoredQuestion[], draft: StoredDraft): StoredQuestion[] {
-  const { problems } = checkStored(draft);
+function recheck(questions: StoredQuestion[], draft: StoredDraft, today: string): StoredQuestion[] {
+  const { problems } = checkStored(draft, today);
   const kept = questions.filter((q) => q.origin !== 'check' || q.answer !== null);
   const fresh = checkQuestions(problems, (itemId) => labelOf(draft, itemId));
   return mergeQuestions(kept, fresh);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import type Redis from 'ioredis';
-import { DomainError } from '../../common';
+import { Clock, DomainError } from '../../common';
 import { Env } from '../../config';
 import { RedisConnections } from '../../redis';
 
@@ -26,7 +26,11 @@ export class LoginThrottle implements OnModuleDestroy {
   private readonly prefix: string;
   private readonly ipLimit: number;
 
-  constructor(connections: RedisConnections, env: Env) {
+  constructor(
+    connections: RedisConnections,
+    env: Env,
+    private readonly clock: Clock,
+  ) {
     this.redis = connections.session();
     this.prefix = `${connections.prefix}login-failures:`;
     this.ipLimit = env.LOGIN_IP_FAILURE_LIMIT;
@@ -49,7 +53,7 @@ export class LoginThrottle implements OnModuleDestroy {
 
   /** Throws 429 when the account or the IP is throttled. */
   async assertAllowed(account: string, ip: string): Promise<void> {
-    const now = Date.now();
+    const now = this.clock.nowMs();
     let retryAfterMs = 0;
     let reached = 0;
     for (const [key, limit] of this.counters(account, ip)) {
@@ -66,12 +70,17 @@ export class LoginThrottle implements OnModuleDestroy {
       }
     }
     if (retryAfterMs > 0) {
-      throw DomainError.tooManyRequests(retryAfterMs / 1000, 'too many failed attempts', reached);
+      throw DomainError.tooManyRequests(
+        now,
+        retryAfterMs / 1000,
+        'too many failed attempts',
+        reached,
+      );
     }
   }
 
   async recordFailure(account: string, ip: string): Promise<void> {
-    const now = Date.now();
+    const now = this.clock.nowMs();
     const member = `${now}:${randomBytes(4).toString('hex')}`;
     const tx = this.redis.multi();
     for (const [key] of this.counters(account, ip)) {

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { Request } from 'express';
-import { DomainError, normalizeEmail, TokenService } from '../../common';
+import { Clock, DomainError, normalizeEmail, TokenService } from '../../common';
 import { Env } from '../../config';
 import { MailService } from '../../mail';
 import { SessionService } from '../sessions/session.service';
@@ -28,6 +28,7 @@ export class MagicLinkService {
     private readonly mail: MailService,
     private readonly sessions: SessionService,
     private readonly env: Env,
+    private readonly clock: Clock,
   ) {}
 
   /** Always resolves, whether or not the address has an account (no enumeration). */
@@ -56,7 +57,10 @@ export class MagicLinkService {
   /** The user id of an unused, unexpired token, which is used up; 401 otherwise. */
   async consume(token: string): Promise<string> {
     if (!/^[0-9a-f]{64}$/.test(token)) throw DomainError.unauthorized('invalid or expired link');
-    const userId = await this.tokens.consume(this.tokenService.tokenDigest(token), new Date());
+    const userId = await this.tokens.consume(
+      this.tokenService.tokenDigest(token),
+      this.clock.now(),
+    );
     if (!userId) throw DomainError.unauthorized('invalid or expired link');
     return userId;
   }

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { DomainError, normalizeEmail } from '../../common';
+import { Clock, DomainError, normalizeEmail } from '../../common';
 import { UnitOfWork } from '../../events';
 import { MailService } from '../../mail';
 import { UserRepository } from '../users/user.repository';
@@ -29,6 +29,7 @@ export class TemporaryPasswordService {
     private readonly passwords: TemporaryPasswordRepository,
     private readonly hasher: PasswordHasher,
     private readonly mail: MailService,
+    private readonly clock: Clock,
   ) {}
 
   async request(rawEmail: string): Promise<void> {
@@ -45,7 +46,7 @@ export class TemporaryPasswordService {
         {
           userId: user.id,
           passwordHash,
-          expiresAt: new Date(Date.now() + TEMPORARY_PASSWORD_LIFETIME_MS),
+          expiresAt: this.clock.after(TEMPORARY_PASSWORD_LIFETIME_MS),
         },
         tx,
       );
@@ -92,7 +93,7 @@ export class TemporaryPasswordService {
     if (!temporaryPasswordId) return false;
     const record = await this.passwords.find(temporaryPasswordId, userId);
     if (!record?.usedAt) return false;
-    if (Date.now() - record.usedAt.getTime() > TEMPORARY_PASSWORD_LIFETIME_MS) return false;
+    if (this.clock.nowMs() - record.usedAt.getTime() > TEMPORARY_PASSWORD_LIFETIME_MS) return false;
     return this.hasher.verify(record.passwordHash, password);
   }
 }

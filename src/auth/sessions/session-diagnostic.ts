@@ -18,7 +18,7 @@ function cookieSessionId(req: Request): string | undefined {
  * session that the store still had (express-session keeps the id only then, after checking the
  * signature); only the first 8 characters of the id are shown.
  */
-export function diagnoseSession(req: Request): SessionDiagnostic {
+export function diagnoseSession(req: Request, now: Date): SessionDiagnostic {
   const fromCookie = cookieSessionId(req);
   const hasSession = Boolean(fromCookie && fromCookie === req.sessionID);
   const userId = (hasSession && req.session.userId) || null;
@@ -30,7 +30,7 @@ export function diagnoseSession(req: Request): SessionDiagnostic {
     hasConnectSidCookie: fromCookie !== undefined || hasCookie(req),
     cookieSecure: Boolean(req.session.cookie.secure),
     cookieMaxAge: req.session.cookie.maxAge ?? 0,
-    timestamp: new Date().toISOString(),
+    timestamp: now.toISOString(),
   };
 }
 

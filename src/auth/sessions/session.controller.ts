@@ -5,6 +5,7 @@ import {
   ApiErrors,
   ApiKeyedErrors,
   Authenticated,
+  Clock,
   DomainError,
   Public,
   SuccessResponse,
@@ -27,6 +28,7 @@ export class SessionController {
     private readonly sessions: SessionService,
     private readonly users: UsersDirectory,
     private readonly env: Env,
+    private readonly clock: Clock,
   ) {}
 
   @Post('login')
@@ -58,7 +60,7 @@ export class SessionController {
   @ApiErrors([404, 'NODE_ENV=production'])
   diagnostic(@Req() req: Request): SessionDiagnostic {
     if (isProduction(this.env)) throw DomainError.notFound('not available in production');
-    return diagnoseSession(req);
+    return diagnoseSession(req, this.clock.now());
   }
 
   @Post('logout')

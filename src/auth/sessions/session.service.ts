@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { DomainError } from '../../common';
+import { Clock, DomainError } from '../../common';
 import { Env } from '../../config';
 import { UserRepository } from '../users/user.repository';
 import { destroySession, regenerate, saveSession } from './session-control';
@@ -17,6 +17,7 @@ export class SessionService {
     private readonly registry: SessionRegistry,
     private readonly env: Env,
     private readonly users: UserRepository,
+    private readonly clock: Clock,
   ) {}
 
   /** A fully authenticated session for the user, under a fresh id; never a system account's. */
@@ -26,7 +27,7 @@ export class SessionService {
     }
     await regenerate(req);
     req.session.userId = userId;
-    req.session.authenticatedAt = new Date().toISOString();
+    req.session.authenticatedAt = this.clock.now().toISOString();
     if (extra.temporaryPasswordId) req.session.temporaryPasswordId = extra.temporaryPasswordId;
     await saveSession(req);
     await this.registry.add(userId, req.sessionID);
@@ -36,7 +37,7 @@ export class SessionService {
   async awaitSecondFactor(req: Request, userId: string, extra: { temporaryPasswordId?: string }) {
     await regenerate(req);
     req.session.pendingTwoFactorUserId = userId;
-    req.session.pendingTwoFactorAt = new Date().toISOString();
+    req.session.pendingTwoFactorAt = this.clock.now().toISOString();
     if (extra.temporaryPasswordId) req.session.temporaryPasswordId = extra.temporaryPasswordId;
     await saveSession(req);
   }

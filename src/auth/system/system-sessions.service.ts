@@ -3,7 +3,7 @@ import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { sign } from 'cookie-signature';
 import type { SessionData } from 'express-session';
 import type Redis from 'ioredis';
-import { DomainError } from '../../common';
+import { Clock, DomainError } from '../../common';
 import { DEV_SESSION_SECRET, Env, isProduction } from '../../config';
 import { RedisConnections } from '../../redis';
 import { RollingRedisStore } from '../sessions/rolling-redis-store';
@@ -33,6 +33,7 @@ export class SystemSessions implements OnModuleDestroy {
   constructor(
     private readonly env: Env,
     private readonly users: UserRepository,
+    private readonly clock: Clock,
     connections: RedisConnections,
   ) {
     this.redis = connections.session();
@@ -47,7 +48,7 @@ export class SystemSessions implements OnModuleDestroy {
     const user = await this.users.find({ id: userId });
     if (!user?.system) throw DomainError.forbidden('only system accounts get minted sessions');
     const sid = randomBytes(24).toString('base64url');
-    const now = new Date();
+    const now = this.clock.now();
     const data: SessionData & { userId: string; authenticatedAt: string } = {
       cookie: {
         originalMaxAge: SYSTEM_SESSION_MS,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import type Redis from 'ioredis';
-import { DomainError } from '../../common';
+import { Clock, DomainError } from '../../common';
 import { RedisConnections } from '../../redis';
 
 export const MAX_TWO_FACTOR_FAILURES = 5;
@@ -20,7 +20,10 @@ export class TwoFactorThrottle implements OnModuleDestroy {
   private readonly redis: Redis;
   private readonly prefix: string;
 
-  constructor(connections: RedisConnections) {
+  constructor(
+    connections: RedisConnections,
+    private readonly clock: Clock,
+  ) {
     this.redis = connections.session();
     this.prefix = `${connections.prefix}2fa:`;
   }
@@ -37,6 +40,7 @@ export class TwoFactorThrottle implements OnModuleDestroy {
     const remainingMs = await this.redis.pttl(this.lockKey(userId));
     if (remainingMs > 0) {
       throw DomainError.tooManyRequests(
+        this.clock.nowMs(),
         remainingMs / 1000,
         'too many wrong codes: two-factor authentication is locked for this account',
         MAX_TWO_FACTOR_FAILURES,
@@ -45,7 +49,7 @@ export class TwoFactorThrottle implements OnModuleDestroy {
   }
 
   async recordFailure(userId: string): Promise<void> {
-    const now = Date.now();
+    const now = this.clock.nowMs();
     const key = this.failuresKey(userId);
     const results = await this.redis
       .multi()

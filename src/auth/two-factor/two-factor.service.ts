@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import * as QRCode from 'qrcode';
-import { DomainError, SecretBox } from '../../common';
+import { Clock, DomainError, SecretBox } from '../../common';
 import { UnitOfWork } from '../../events';
 import { SessionService } from '../sessions/session.service';
 import { User } from '../users/user.entity';
@@ -32,6 +32,7 @@ export class TwoFactorService {
     private readonly box: SecretBox,
     private readonly throttle: TwoFactorThrottle,
     private readonly sessions: SessionService,
+    private readonly clock: Clock,
   ) {}
 
   /** `GET /v1/user/2fa`: a new secret, kept (sealed) in the session until confirmed. */
@@ -52,7 +53,7 @@ export class TwoFactorService {
     const userId = req.session.userId!;
     const sealed = req.session.pendingTwoFactorSecret;
     const secret = sealed ? this.tryDecrypt(sealed, setupAad(userId)) : undefined;
-    const step = secret ? matchTotpStep(secret, token) : null;
+    const step = secret ? matchTotpStep(secret, token, this.clock.nowMs()) : null;
     if (!secret || step === null) throw DomainError.keyed('invalidTwoFactorToken');
     const user = await this.uow.run(async (tx) => {
       const user = await this.users.lock({ id: userId }, tx);
@@ -94,7 +95,7 @@ export class TwoFactorService {
     let ok: boolean;
     if (user.twoFactorEnabled && user.twoFactorSecret) {
       const secret = this.tryDecrypt(user.twoFactorSecret, secretAad(user.id));
-      const step = secret ? matchTotpStep(secret, token) : null;
+      const step = secret ? matchTotpStep(secret, token, this.clock.nowMs()) : null;
       ok =
         step !== null &&
         isFreshStep(step, user.twoFactorLastStep) &&
@@ -102,7 +103,7 @@ export class TwoFactorService {
     } else {
       const sealed = req.session.pendingTwoFactorSecret;
       const secret = sealed ? this.tryDecrypt(sealed, setupAad(user.id)) : undefined;
-      ok = secret !== undefined && matchTotpStep(secret, token) !== null;
+      ok = secret !== undefined && matchTotpStep(secret, token, this.clock.nowMs()) !== null;
     }
     if (!ok) {
       await this.throttle.recordFailure(user.id);
@@ -120,7 +121,7 @@ export class TwoFactorService {
   async completeLogin(req: Request, token: string): Promise<UserView> {
     const userId = req.session.pendingTwoFactorUserId;
     const since = Date.parse(req.session.pendingTwoFactorAt ?? '');
-    if (!userId || !(Date.now() - since < PENDING_LOGIN_MS)) {
+    if (!userId || !(this.clock.nowMs() - since < PENDING_LOGIN_MS)) {
       throw DomainError.unauthorized('no login is waiting for a second factor');
     }
     const user = await this.users.find({ id: userId });
@@ -129,7 +130,7 @@ export class TwoFactorService {
     }
     await this.throttle.assertAllowed(user.id);
     const secret = this.tryDecrypt(user.twoFactorSecret, secretAad(user.id));
-    const step = secret ? matchTotpStep(secret, token) : null;
+    const step = secret ? matchTotpStep(secret, token, this.clock.nowMs()) : null;
     if (
       step === null ||
       !isFreshStep(step, user.twoFactorLastStep) ||

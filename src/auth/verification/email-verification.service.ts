@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DomainError, normalizeEmail, TokenService } from '../../common';
+import { Clock, DomainError, normalizeEmail, TokenService } from '../../common';
 import { Env } from '../../config';
 import { InTransaction } from '../../database';
 import { UnitOfWork } from '../../events';
@@ -25,6 +25,7 @@ export class EmailVerificationService {
     private readonly tokens: TokenService,
     private readonly mail: MailService,
     private readonly env: Env,
+    private readonly clock: Clock,
   ) {}
 
   /** Replaces the user's code with a new one inside the caller's transaction; returns it. */
@@ -59,7 +60,7 @@ export class EmailVerificationService {
       if (!user || user.emailVerified) return null;
       const last = await this.codes.latest(user.id, tx);
       const cooldownMs = this.env.EMAIL_VERIFICATION_LIMIT_SECONDS * 1000;
-      if (last && Date.now() - last.created.getTime() < cooldownMs) {
+      if (last && this.clock.nowMs() - last.created.getTime() < cooldownMs) {
         throw DomainError.keyed('recentEmailVerification');
       }
       return this.issue(tx, user.id);

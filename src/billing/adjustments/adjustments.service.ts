@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '../../common';
+import { Clock, DomainError } from '../../common';
 import { Env } from '../../config';
 import { centsToDecimal, decimalToCents } from '../money';
 import { BillingProvider } from '../provider/billing-provider';
@@ -16,6 +16,7 @@ export class AdjustmentsService {
     private readonly provider: BillingProvider,
     private readonly subscriptions: SubscriptionRepository,
     private readonly env: Env,
+    private readonly clock: Clock,
   ) {}
 
   async create(id: string, dto: AdjustmentDto): Promise<AdjustmentView> {
@@ -40,7 +41,7 @@ export class AdjustmentsService {
       amount: centsToDecimal(made?.amount_in_cents ?? amountInCents),
       currency: this.env.BILLING_CURRENCY,
       memo: made?.memo ?? dto.memo,
-      created: made ? new Date(made.created_at).toISOString() : new Date().toISOString(),
+      created: made ? new Date(made.created_at).toISOString() : this.clock.now().toISOString(),
     };
   }
 }

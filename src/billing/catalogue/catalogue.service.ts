@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import type Redis from 'ioredis';
-import { AnswerCache, RateLimiter } from '../../common';
+import { AnswerCache, Clock, RateLimiter } from '../../common';
 import { BillingConfig } from '../../config';
 import { RedisConnections } from '../../redis';
 import { centsToDecimal, normalizeDecimal } from '../money';
@@ -31,12 +31,14 @@ export class CatalogueService implements OnModuleDestroy {
     private readonly provider: BillingProvider,
     private readonly env: BillingConfig,
     connections: RedisConnections,
+    clock: Clock,
   ) {
     this.redis = connections.session();
     this.limiter = new RateLimiter(
       this.redis,
       `${connections.prefix}billing-catalogue:`,
       CATALOGUE_LIMIT,
+      clock,
     );
     this.cache = new AnswerCache(
       this.redis,

@@ -1,6 +1,6 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import type Redis from 'ioredis';
-import { RateLimiter } from '../../common';
+import { Clock, RateLimiter } from '../../common';
 import { Env } from '../../config';
 import { RedisConnections } from '../../redis';
 import { centsToDecimal } from '../money';
@@ -20,16 +20,17 @@ export class PromoService implements OnModuleDestroy {
     private readonly provider: BillingProvider,
     private readonly env: Env,
     connections: RedisConnections,
+    private readonly clock: Clock,
   ) {
     this.redis = connections.session();
-    this.limiter = new RateLimiter(this.redis, `${connections.prefix}promo:`, PROMO_LIMIT);
+    this.limiter = new RateLimiter(this.redis, `${connections.prefix}promo:`, PROMO_LIMIT, clock);
   }
 
   onModuleDestroy() {
     this.redis.disconnect();
   }
 
-  async validate(userId: string, code: string, now = new Date()): Promise<PromoView> {
+  async validate(userId: string, code: string, now = this.clock.now()): Promise<PromoView> {
     await this.limiter.consume(userId);
     const coupon = await this.provider.validateCoupon(code);
     if (!coupon) return { valid: false, reason: 'unknown' };

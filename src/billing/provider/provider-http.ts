@@ -119,7 +119,7 @@ export class ProviderHttp {
       return {
         status: response.statusCode,
         body: parseBody(text),
-        retryAfterMs: retryAfterMs(response.headers['retry-after']),
+        retryAfterMs: retryAfterMs(response.headers['retry-after'], response.headers.date),
       };
     } catch (error) {
       return {
@@ -174,13 +174,19 @@ function parseBody(text: string): unknown {
   }
 }
 
-/** Seconds or an HTTP date; undefined when absent or unreadable. */
-function retryAfterMs(header: string | string[] | undefined): number | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
+/**
+ * Seconds or an HTTP date, counted from the answer's own `Date` (RFC 9110: no clock of ours
+ * enters); undefined when absent or unreadable.
+ */
+function retryAfterMs(
+  header: string | string[] | undefined,
+  date: string | string[] | undefined,
+): number | undefined {
+  const [value, sent] = [header, date].map((h) => (Array.isArray(h) ? h[0] : h));
   if (!value) return undefined;
   if (/^\d+$/.test(value.trim())) return Number(value) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+  const [at, from] = [Date.parse(value), Date.parse(sent ?? '')];
+  return Number.isNaN(at) || Number.isNaN(from) ? undefined : Math.max(0, at - from);
 }
 
 /**

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { DomainError } from '../../common';
+import { Clock, DomainError } from '../../common';
 import { lockOrganizationBilling } from '../store/organization-lock';
 import { SignupClaim } from '../store/signup-claim.entity';
 import { SubscriptionRepository } from '../store/subscription.repository';
@@ -29,6 +29,7 @@ export class SignupClaims {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly subscriptions: SubscriptionRepository,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -36,7 +37,7 @@ export class SignupClaims {
    * signup is calling the provider. A claim left by a signup that ended without knowing the
    * provider's answer (or whose process died) is taken over with its token.
    */
-  take(organizationId: string, now = new Date()): Promise<HeldClaim> {
+  take(organizationId: string, now = this.clock.now()): Promise<HeldClaim> {
     return this.dataSource.transaction(async (manager) => {
       await lockOrganizationBilling(manager, organizationId);
       const claims = manager.getRepository(SignupClaim);

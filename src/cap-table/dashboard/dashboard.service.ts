@@ -8,7 +8,7 @@ import {
   toDecimal,
   toDecimalString,
 } from '../../../libs/cap-math';
-import { AccessContext, DomainError } from '../../common';
+import { AccessContext, Clock, DomainError } from '../../common';
 import { OrganizationsDirectory } from '../../organizations';
 import { PositionReader } from '../position/position-reader';
 import {
@@ -19,7 +19,6 @@ import {
 } from '../position/position';
 import { asConvertedByHolder } from './dilution';
 import { Dashboard } from './dashboard.view';
-import { today } from '../quantities';
 import { ValuationsService } from '../valuations/valuations.service';
 
 /** Comparator of texts, larger first. */
@@ -37,12 +36,14 @@ export class DashboardService {
     private readonly positions: PositionReader,
     private readonly valuations: ValuationsService,
     private readonly organizations: OrganizationsDirectory,
+    private readonly clock: Clock,
   ) {}
 
   async dashboard(access: AccessContext, asOf?: string): Promise<Dashboard> {
     const organizationId = access.organizationId!;
-    const date = asOf ?? today();
-    if (asOf && asOf > today()) throw DomainError.badRequest('asOf must not be in the future');
+    const date = asOf ?? this.clock.today();
+    if (asOf && asOf > this.clock.today())
+      throw DomainError.badRequest('asOf must not be in the future');
     // Independent reads, together (each on a connection of the pool).
     const [position, latestValuation] = await Promise.all([
       this.positions.positionAsOf(organizationId, date),

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { AccessContext, DomainError } from '../../common';
+import { AccessContext, Clock, DomainError } from '../../common';
 import { Tx, UnitOfWork } from '../../events';
 import { replayAsOf } from '../position/as-of';
 import { LedgerReader } from '../ledger/ledger-reader';
-import { today } from '../quantities';
 import {
   CapTableImport,
   CapTableImportRow,
@@ -40,6 +39,7 @@ export class CapTableCsv {
     private readonly importer: CapTableImport,
     private readonly ledger: LedgerReader,
     private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -48,7 +48,7 @@ export class CapTableCsv {
    */
   async rows(organizationId: string, asOf?: string): Promise<CapTableRowSource> {
     if (!asOf) return this.reader.current(organizationId);
-    if (asOf > today()) throw DomainError.badRequest('asOf must not be in the future');
+    if (asOf > this.clock.today()) throw DomainError.badRequest('asOf must not be in the future');
     const state = replayAsOf(await this.ledger.transactions(organizationId), asOf);
     return this.reader.replayed(organizationId, state);
   }

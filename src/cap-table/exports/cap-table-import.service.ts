@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type Decimal from 'decimal.js';
 import { In, IsNull } from 'typeorm';
 import { isWholeNumber, toDecimal, toDecimalString } from '../../../libs/cap-math';
-import { AccessContext } from '../../common';
+import { AccessContext, Clock } from '../../common';
 import { allowLongStatements } from '../../database';
 import { Tx } from '../../events';
 import { HolderMembers, NewHolder } from '../../organizations';
@@ -13,7 +13,7 @@ import { applyTransaction } from '../ledger/reducer';
 import { LedgerStore } from '../ledger/ledger-store';
 import type { ClassType, SecurityRecord } from '../ledger/transaction-types';
 import { LegendsService } from '../legends/legends.service';
-import { fractionalAllowed, today } from '../quantities';
+import { fractionalAllowed } from '../quantities';
 import { Security } from '../securities/security.entity';
 import { toSecurityView } from '../securities/security.view';
 import { classPrefix } from './class-prefix';
@@ -102,6 +102,7 @@ export class CapTableImport {
     private readonly legends: LegendsService,
     private readonly holderMembers: HolderMembers,
     private readonly counts: StakeholderCounts,
+    private readonly clock: Clock,
   ) {}
 
   async run(
@@ -169,7 +170,7 @@ export class CapTableImport {
       await this.store.apply(tx, organizationId, access.userId, state, {
         id: randomUUID(),
         type: 'STOCK_CLASS_CREATED',
-        effectiveDate: today(),
+        effectiveDate: this.clock.today(),
         payload: { security: record },
       });
     }

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { AccessContext, DomainError, defineList } from '../../common';
+import { AccessContext, Clock, defineList, DomainError } from '../../common';
 import { InTransaction } from '../../database';
 import { OrganizationsDirectory } from '../../organizations';
 import { LegalRecordsService } from '../../profiles';
-import { today } from '../quantities';
 import { toShareholdingView } from '../shareholdings/shareholding.view';
 import { ListMyHoldingsQuery, ListOrganizationHoldingsQuery } from './holding.dto';
 import { Holding } from './holding.entity';
@@ -21,7 +20,7 @@ const seesAllHoldings = (access: AccessContext) =>
 export const HOLDING_LIST = defineList({
   list: 'holding',
   tables: ['holding', 'vesting_schedule', 'member'],
-  varies: () => today(),
+  varies: (clock) => clock.today(),
   audience: (access) => (seesAllHoldings(access) ? 'all' : `user:${access.userId}`),
 });
 
@@ -36,6 +35,7 @@ export class HoldingReadsService {
     private readonly holdings: HoldingRepository,
     private readonly organizations: OrganizationsDirectory,
     private readonly legalRecords: LegalRecordsService,
+    private readonly clock: Clock,
   ) {}
 
   async get(id: string, tx?: InTransaction): Promise<HoldingView> {
@@ -108,7 +108,7 @@ export class HoldingReadsService {
 
   async views(rows: Holding[], tx?: InTransaction): Promise<HoldingView[]> {
     const schedules = await this.holdings.schedulesOf(rows, tx);
-    const date = today();
+    const date = this.clock.today();
     return rows.map((h) =>
       toHoldingView(
         h,

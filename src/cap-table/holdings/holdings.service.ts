@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { CapMathError, compareDates, toDecimalString, vestedOn } from '../../../libs/cap-math';
-import { AccessContext, DomainError, OrganizationInContext } from '../../common';
+import { AccessContext, Clock, DomainError, OrganizationInContext } from '../../common';
 import { previousAttributes } from '../../events';
 import { OrganizationsDirectory } from '../../organizations';
 import { outstanding, toVestingSchedule } from '../ledger/incentives/holding-figures';
@@ -15,7 +15,6 @@ import {
 import type { LedgerScope } from '../ledger/ledger-store';
 import { LedgerChange, LedgerWriter } from '../ledger/ledger-writer';
 import type { HoldingState } from '../ledger/ledger-state';
-import { today } from '../quantities';
 import { AmendHoldingDto, CreateHoldingDto } from './holding.dto';
 import { assertActive, holdingEvent, label, lockedHolding, show, sizeOf } from './holding-events';
 import {
@@ -51,6 +50,7 @@ export class HoldingsService {
     private readonly ledger: LedgerWriter,
     private readonly organizations: OrganizationsDirectory,
     private readonly reads: HoldingReadsService,
+    private readonly clock: Clock,
   ) {}
 
   async create(access: AccessContext, dto: CreateHoldingDto): Promise<HoldingView> {
@@ -153,7 +153,7 @@ export class HoldingsService {
       }
       const before = await this.reads.get(id, c.tx);
       if (!Object.keys(changes).length) return before;
-      await c.apply('HOLDING_AMENDED', today(), { holdingId: id, changes });
+      await c.apply('HOLDING_AMENDED', this.clock.today(), { holdingId: id, changes });
       const after = await this.reads.get(id, c.tx);
       const previous = previousAttributes(before, { ...after, updated: before.updated });
       const described = Object.keys(previous).map(
@@ -183,7 +183,7 @@ export class HoldingsService {
     return this.ledger.change(organizationId, access.userId, { holdings: [id] }, async (c) => {
       const h = lockedHolding(c, id);
       assertActive(h);
-      const date = today();
+      const date = this.clock.today();
       const reason = 'cancelled';
       let returned = '';
       if (isGrantType(h.type)) {

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityTarget, FindOptionsWhere, ObjectLiteral } from 'typeorm';
-import { AccessContext, DomainError } from '../../common';
+import { AccessContext, Clock, DomainError } from '../../common';
 import { DomainEvent, Tx, UnitOfWork } from '../../events';
 import { OrganizationsDirectory } from '../../organizations';
 import { StakeholderCounts } from '../billing-counts';
-import { today } from '../quantities';
 import { EquityTransaction } from './equity-transaction.entity';
 import { LedgerRuleError, LedgerState, RecordKind } from './ledger-state';
 import { LedgerScope, LedgerStore } from './ledger-store';
@@ -50,6 +49,7 @@ export class LedgerWriter {
     private readonly store: LedgerStore,
     private readonly organizations: OrganizationsDirectory,
     private readonly counts: StakeholderCounts,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -80,7 +80,7 @@ export class LedgerWriter {
         currency: organization.currency,
       },
       actorUserId: access.userId,
-      today: today(),
+      today: this.clock.today(),
     };
     return this.change(organization.id, access.userId, command.scope(input), async (c) => {
       const steps = command.prepare(c.state, input, context);

@@ -2,11 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
-import { AccessContext, DomainError } from '../../common';
+import { AccessContext, Clock, DomainError } from '../../common';
 import { previousAttributes } from '../../events';
 import { LedgerChange, LedgerWriter } from '../ledger/ledger-writer';
 import type { LegendChanges } from '../ledger/transaction-types';
-import { today } from '../quantities';
 import { LegendDto, UpdateLegendDto } from './legend.dto';
 import { Legend } from './legend.entity';
 import { LegendView } from './legend.view';
@@ -26,6 +25,7 @@ export class LegendsService {
   constructor(
     @InjectRepository(Legend) private readonly legends: Repository<Legend>,
     private readonly ledger: LedgerWriter,
+    private readonly clock: Clock,
   ) {}
 
   async list(organizationId: string): Promise<LegendView[]> {
@@ -60,7 +60,7 @@ export class LegendsService {
       isDefault: dto.isDefault ?? false,
     };
     return this.ledger.change(access.organizationId!, access.userId, {}, async (c) => {
-      await c.apply('STOCK_LEGEND_TEMPLATE_CREATED', today(), { legend });
+      await c.apply('STOCK_LEGEND_TEMPLATE_CREATED', this.clock.today(), { legend });
       const view = await this.read(c, legend.id);
       await c.record({
         type: 'legend.created',
@@ -88,7 +88,10 @@ export class LegendsService {
           ),
         ) as LegendChanges;
         if (!Object.keys(changes).length) return before;
-        await c.apply('STOCK_LEGEND_TEMPLATE_UPDATED', today(), { legendId: id, changes });
+        await c.apply('STOCK_LEGEND_TEMPLATE_UPDATED', this.clock.today(), {
+          legendId: id,
+          changes,
+        });
         const after = await this.read(c, id);
         await c.record({
           type: 'legend.updated',
@@ -113,7 +116,7 @@ export class LegendsService {
         const current = c.state.legends.get(id);
         if (!current || current.deleted) throw DomainError.notFound('no such legend');
         const view = await this.read(c, id);
-        await c.apply('STOCK_LEGEND_TEMPLATE_DELETED', today(), { legendId: id });
+        await c.apply('STOCK_LEGEND_TEMPLATE_DELETED', this.clock.today(), { legendId: id });
         await c.record({
           type: 'legend.deleted',
           organizationId: access.organizationId,

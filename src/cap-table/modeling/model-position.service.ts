@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type Decimal from 'decimal.js';
 import { LRUCache } from 'lru-cache';
 import { toDecimal } from '../../../libs/cap-math';
-import { AccessContext, DomainError } from '../../common';
+import { AccessContext, Clock, DomainError } from '../../common';
 import { Env } from '../../config';
 import { OrganizationsDirectory } from '../../organizations';
 import { LedgerReader } from '../ledger/ledger-reader';
@@ -15,7 +15,6 @@ import {
   vestedOutstanding,
 } from '../position/position';
 import { PositionReader } from '../position/position-reader';
-import { today } from '../quantities';
 
 /** A grant or warrant that is still outstanding on the date. */
 export interface ModelOption {
@@ -68,6 +67,7 @@ export class ModelPositionService {
     private readonly positions: PositionReader,
     private readonly organizations: OrganizationsDirectory,
     env: Env,
+    private readonly clock: Clock,
   ) {
     if (env.LIST_CACHE === 'on') {
       this.cache = new LRUCache<string, ModelPosition>({
@@ -79,8 +79,8 @@ export class ModelPositionService {
 
   async position(access: AccessContext, asOf?: string): Promise<ModelPosition> {
     const organizationId = access.organizationId!;
-    const date = asOf ?? today();
-    if (date > today()) throw DomainError.badRequest('asOf must not be in the future');
+    const date = asOf ?? this.clock.today();
+    if (date > this.clock.today()) throw DomainError.badRequest('asOf must not be in the future');
     if (!this.cache) return this.load(organizationId, date);
     const versions = Object.entries(access.versions)
       .sort(([a], [b]) => (a < b ? -1 : 1))

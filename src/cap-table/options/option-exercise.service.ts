@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { compareDates } from '../../../libs/cap-math';
-import { AccessContext, DomainError } from '../../common';
+import { AccessContext, Clock, DomainError } from '../../common';
 import { isGrantType } from '../ledger/incentive-types';
 import { LedgerChange, LedgerWriter } from '../ledger/ledger-writer';
 import type { HoldingState } from '../ledger/ledger-state';
 import { LegendsService } from '../legends/legends.service';
-import { decimalText, quantity, today } from '../quantities';
+import { decimalText, quantity } from '../quantities';
 import { ExerciseRequest } from './exercise-request.entity';
 import { ExerciseDto, ExerciseRequestDto } from './option.dto';
 import { ExerciseRequestView, ExerciseView, toExerciseRequestView } from './option.view';
@@ -30,6 +30,7 @@ export class OptionExerciseService {
   constructor(
     private readonly ledger: LedgerWriter,
     private readonly legends: LegendsService,
+    private readonly clock: Clock,
   ) {}
 
   async request(
@@ -38,7 +39,7 @@ export class OptionExerciseService {
     dto: ExerciseRequestDto,
   ): Promise<ExerciseRequestView> {
     const organization = access.organization!;
-    const date = notAfterToday(dto.date ?? today());
+    const date = notAfterToday(dto.date ?? this.clock.today(), this.clock.today());
     const record = {
       id: randomUUID(),
       holdingId: path.option,
@@ -74,7 +75,7 @@ export class OptionExerciseService {
    */
   async exercise(access: AccessContext, path: OptionPath, dto: ExerciseDto): Promise<ExerciseView> {
     const organization = access.organization!;
-    if (dto.date !== undefined) notAfterToday(dto.date);
+    if (dto.date !== undefined) notAfterToday(dto.date, this.clock.today());
     const legendIds = await this.legends.defaults(organization.id);
     const shareholdingId = randomUUID();
     const scope = {
@@ -92,7 +93,7 @@ export class OptionExerciseService {
         throw DomainError.conflict(`the exercise request is ${request.status}`);
       }
       const exercised = quantity(dto.quantity ?? request!.quantity, 'quantity', organization);
-      const date = dto.date ?? request?.date ?? today();
+      const date = dto.date ?? request?.date ?? this.clock.today();
       const paymentMethod =
         dto.paymentMethod !== undefined
           ? (dto.paymentMethod ?? null)
@@ -149,7 +150,7 @@ export class OptionExerciseService {
           throw DomainError.notFound('no such exercise request of this option');
         }
         const option = optionAt(c, path);
-        await c.apply('EXERCISE_REQUEST_REJECTED', today(), { requestId });
+        await c.apply('EXERCISE_REQUEST_REJECTED', this.clock.today(), { requestId });
         const view = toExerciseRequestView(
           await c.tx.manager.getRepository(ExerciseRequest).findOneByOrFail({ id: requestId }),
         );
@@ -186,9 +187,9 @@ function optionAt(c: LedgerChange, path: OptionPath): HoldingState {
  * Exercise dates are today or earlier: vesting is checked as of the date, so a later date would
  * let a holder exercise (or ask for) shares that have not vested yet.
  */
-function notAfterToday(date: string): string {
-  if (compareDates(date, today()) > 0) {
-    throw DomainError.badRequest(`date must not be after today (${today()})`, {
+function notAfterToday(date: string, today: string): string {
+  if (compareDates(date, today) > 0) {
+    throw DomainError.badRequest(`date must not be after today (${today})`, {
       body: { field: 'date' },
     });
   }

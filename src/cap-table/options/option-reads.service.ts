@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository, SelectQueryBuilder } from 'typeorm';
-import { AccessContext, DomainError, PageQuery } from '../../common';
+import { AccessContext, Clock, DomainError, PageQuery } from '../../common';
 import { membersOfUserSql } from '../../organizations';
 import { Holding } from '../holdings/holding.entity';
 import { GRANT_TYPES } from '../ledger/incentive-types';
 import { Pool } from '../plans/pool.entity';
-import { today } from '../quantities';
 import { VestingScheduleEntity } from '../vesting-schedules/vesting-schedule.entity';
 import { ExerciseRequest } from './exercise-request.entity';
 import { OptionView, toOptionView } from './option.view';
@@ -24,6 +23,7 @@ export class OptionReadsService {
     @InjectRepository(VestingScheduleEntity)
     private readonly schedules: Repository<VestingScheduleEntity>,
     @InjectRepository(ExerciseRequest) private readonly requests: Repository<ExerciseRequest>,
+    private readonly clock: Clock,
   ) {}
 
   /** One option; with `plan`/`pool` (the deprecated route) it must be theirs, else 404. */
@@ -103,7 +103,7 @@ export class OptionReadsService {
       where: { holdingId: In(rows.map((h) => h.id)), status: 'pending' },
       order: { created: 'ASC', id: 'ASC' },
     });
-    const now = today();
+    const now = this.clock.today();
     return rows.map((h) =>
       toOptionView(
         h,

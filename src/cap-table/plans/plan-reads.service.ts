@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, IsNull, Repository } from 'typeorm';
-import { DomainError, defineList } from '../../common';
+import { Clock, defineList, DomainError } from '../../common';
 import { livePools } from '../position/position';
 import { PositionReader } from '../position/position-reader';
-import { today } from '../quantities';
 import { planDashboard } from './plan-dashboard';
 import { Plan } from './plan.entity';
 import {
@@ -31,6 +30,7 @@ export class PlanReadsService {
     @InjectRepository(Plan) private readonly plans: Repository<Plan>,
     @InjectRepository(Pool) private readonly pools: Repository<Pool>,
     private readonly positions: PositionReader,
+    private readonly clock: Clock,
   ) {}
 
   /** The organization's plans, oldest first. */
@@ -56,7 +56,7 @@ export class PlanReadsService {
 
   /** The plan's figures today (the position of today), with the vesting of its active grants. */
   async dashboard(organizationId: string, id: string): Promise<PlanDashboard> {
-    const position = await this.positions.positionAsOf(organizationId, today());
+    const position = await this.positions.positionAsOf(organizationId, this.clock.today());
     const plan = position.state.plans.get(id);
     if (!plan || plan.deleted) throw DomainError.notFound('no such plan');
     // In the order the plan's view lists them.

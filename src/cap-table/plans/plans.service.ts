@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { AccessContext, DomainError } from '../../common';
+import { AccessContext, Clock, DomainError } from '../../common';
 import { previousAttributes } from '../../events';
 import type { PlanRecord, PoolRecord } from '../ledger/incentive-types';
 import { LedgerChange, LedgerWriter } from '../ledger/ledger-writer';
 import type { PlanState } from '../ledger/ledger-state';
-import { quantity, today } from '../quantities';
+import { quantity } from '../quantities';
 import { PlanStep, planSteps, WantedPlan } from './plan-changes';
 import { CreatePlanDto, NewPoolDto, ReplacePlanDto } from './plan.dto';
 import { Plan } from './plan.entity';
@@ -20,7 +20,10 @@ import { Pool } from './pool.entity';
  */
 @Injectable()
 export class PlansService {
-  constructor(private readonly ledger: LedgerWriter) {}
+  constructor(
+    private readonly ledger: LedgerWriter,
+    private readonly clock: Clock,
+  ) {}
 
   /** STOCK_PLAN_CREATED, then one STOCK_PLAN_POOL_CREATED per pool, dated by the board approval. */
   async create(access: AccessContext, dto: CreatePlanDto): Promise<PlanView> {
@@ -41,7 +44,7 @@ export class PlansService {
     return this.ledger.change(organization.id, access.userId, scope, async (c) => {
       const security = c.state.securities.get(dto.security);
       if (!security || security.deleted) throw DomainError.notFound('no such class');
-      const date = record.boardApprovalDate ?? today();
+      const date = record.boardApprovalDate ?? this.clock.today();
       await c.apply('STOCK_PLAN_CREATED', date, { plan: record });
       for (const pool of pools) await c.apply('STOCK_PLAN_POOL_CREATED', date, { pool });
       const view = await this.read(c, record.id);
@@ -113,7 +116,7 @@ export class PlansService {
     await this.ledger.change(organizationId, access.userId, { plans: [id] }, async (c) => {
       this.current(c, id);
       const view = await this.read(c, id);
-      await c.apply('STOCK_PLAN_DELETED', today(), { planId: id });
+      await c.apply('STOCK_PLAN_DELETED', this.clock.today(), { planId: id });
       await c.record({
         type: 'plan.deleted',
         organizationId,
@@ -133,7 +136,7 @@ export class PlansService {
   ): Promise<PlanView> {
     const before = await this.read(c, id);
     if (!steps.length) return before;
-    const date = today();
+    const date = this.clock.today();
     for (const step of steps) await c.apply(step.type, date, step.payload);
     const after = await this.read(c, id);
     await c.record({

@@ -3,12 +3,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
 import { toDecimal, toDecimalString } from '../../../libs/cap-math';
-import { AccessContext, DomainError, defineList } from '../../common';
+import { AccessContext, Clock, defineList, DomainError } from '../../common';
 import { previousAttributes } from '../../events';
 import type { SecurityState } from '../ledger/ledger-state';
 import { LedgerChange, LedgerWriter } from '../ledger/ledger-writer';
 import type { SecurityChanges, SecurityRecord } from '../ledger/transaction-types';
-import { decimalText, fractionalAllowed, quantity, today } from '../quantities';
+import { decimalText, fractionalAllowed, quantity } from '../quantities';
 import { activeHoldingsOf } from '../ledger/transactions/stock-class-split';
 import { AddSharesDto, SecurityDto, SplitDto } from './security.dto';
 import { Security } from './security.entity';
@@ -46,6 +46,7 @@ export class SecuritiesService {
   constructor(
     @InjectRepository(Security) private readonly securities: Repository<Security>,
     private readonly ledger: LedgerWriter,
+    private readonly clock: Clock,
   ) {}
 
   async list(organizationId: string): Promise<SecurityView[]> {
@@ -70,7 +71,7 @@ export class SecuritiesService {
       authorizedShares: quantity(dto.authorizedShares, 'authorizedShares', organization),
     };
     return this.ledger.change(organization.id, access.userId, {}, async (c) => {
-      await c.apply('STOCK_CLASS_CREATED', record.boardApprovalDate ?? today(), {
+      await c.apply('STOCK_CLASS_CREATED', record.boardApprovalDate ?? this.clock.today(), {
         security: record,
       });
       const view = await this.read(c, record.id);
@@ -98,10 +99,10 @@ export class SecuritiesService {
         ),
       ) as SecurityChanges;
       if (Object.keys(changes).length) {
-        await c.apply('STOCK_CLASS_UPDATED', today(), { securityId: id, changes });
+        await c.apply('STOCK_CLASS_UPDATED', this.clock.today(), { securityId: id, changes });
       }
       if (toDecimalString(current.authorized) !== authorized) {
-        await c.apply('TX_STOCK_CLASS_AUTHORIZED_SHARES_ADJUSTMENT', today(), {
+        await c.apply('TX_STOCK_CLASS_AUTHORIZED_SHARES_ADJUSTMENT', this.clock.today(), {
           securityId: id,
           previousSharesAuthorized: before.authorizedShares,
           newSharesAuthorized: authorized,
@@ -125,7 +126,7 @@ export class SecuritiesService {
           { body: { field: 'quantity' } },
         );
       }
-      await c.apply('TX_STOCK_CLASS_AUTHORIZED_SHARES_ADJUSTMENT', dto.date ?? today(), {
+      await c.apply('TX_STOCK_CLASS_AUTHORIZED_SHARES_ADJUSTMENT', dto.date ?? this.clock.today(), {
         securityId: id,
         previousSharesAuthorized: before.authorizedShares,
         newSharesAuthorized: toDecimalString(authorized),
@@ -147,7 +148,7 @@ export class SecuritiesService {
       this.current(c, id);
       const before = await this.read(c, id);
       const held = activeHoldingsOf(c.state, id).map((h) => ({ ...h }));
-      const date = dto.date ?? today();
+      const date = dto.date ?? this.clock.today();
       const payload = {
         securityId: id,
         numerator: toDecimalString(toDecimal(dto.numerator)),
@@ -207,7 +208,7 @@ export class SecuritiesService {
       async (c) => {
         this.current(c, id);
         const view = await this.read(c, id);
-        await c.apply('STOCK_CLASS_DELETED', today(), { securityId: id });
+        await c.apply('STOCK_CLASS_DELETED', this.clock.today(), { securityId: id });
         await c.record({
           type: 'security.deleted',
           organizationId: access.organizationId,

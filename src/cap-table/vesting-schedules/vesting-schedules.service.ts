@@ -3,14 +3,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, IsNull, Repository } from 'typeorm';
 import { toDecimalString, toDecimal, validateSchedule } from '../../../libs/cap-math';
-import { AccessContext, DomainError } from '../../common';
+import { AccessContext, Clock, DomainError } from '../../common';
 import { previousAttributes } from '../../events';
 import { OrganizationsDirectory } from '../../organizations';
 import type { VestingScheduleRecord } from '../ledger/incentive-types';
 import { LedgerChange, LedgerWriter } from '../ledger/ledger-writer';
 import type { VestingScheduleState } from '../ledger/ledger-state';
 import { Plan } from '../plans/plan.entity';
-import { today } from '../quantities';
 import { withScheduleErrors } from './schedule-errors';
 import { ListVestingSchedulesQuery, VestingScheduleDto } from './vesting-schedule.dto';
 import { VestingScheduleEntity } from './vesting-schedule.entity';
@@ -51,6 +50,7 @@ export class VestingSchedulesService {
     @InjectRepository(Plan) private readonly plans: Repository<Plan>,
     private readonly ledger: LedgerWriter,
     private readonly organizations: OrganizationsDirectory,
+    private readonly clock: Clock,
   ) {}
 
   async get(organizationId: string, id: string): Promise<VestingScheduleView> {
@@ -106,7 +106,7 @@ export class VestingSchedulesService {
   async create(access: AccessContext, dto: VestingScheduleDto): Promise<VestingScheduleView> {
     const record = { ...this.fields(dto), id: randomUUID(), version: 1, previousVersionId: null };
     return this.ledger.change(access.organizationId!, access.userId, {}, async (c) => {
-      await c.apply('VESTING_TERMS_CREATED', today(), { vestingSchedule: record });
+      await c.apply('VESTING_TERMS_CREATED', this.clock.today(), { vestingSchedule: record });
       const view = await this.read(c, record.id);
       await c.record(
         changeEvent(
@@ -138,7 +138,7 @@ export class VestingSchedulesService {
       };
       const before = await this.read(c, id);
       // The reducer refuses (409) a version that was already superseded.
-      await c.apply('VESTING_TERMS_CREATED', today(), { vestingSchedule: record });
+      await c.apply('VESTING_TERMS_CREATED', this.clock.today(), { vestingSchedule: record });
       const after = await this.read(c, record.id);
       const previous = previousAttributes(before, { ...after, created: before.created });
       const changed = DESCRIBED.filter((k) => k in previous).map(
@@ -170,7 +170,7 @@ export class VestingSchedulesService {
         throw DomainError.notFound('the vesting schedule is not one of this plan');
       }
       const view = await this.read(c, id);
-      await c.apply('VESTING_TERMS_DELETED', today(), { vestingScheduleId: id });
+      await c.apply('VESTING_TERMS_DELETED', this.clock.today(), { vestingScheduleId: id });
       await c.record(
         changeEvent(
           'vesting_schedule.deleted',

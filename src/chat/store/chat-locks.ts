@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { RedisConnections } from '../../redis';
+import { repeatEvery } from '../../scheduler';
 import { ChatApiError } from '../chat-api.error';
 
 /** A holder's lease; renewed while it works, so a holder that died frees it this soon. */
@@ -40,9 +41,10 @@ export class ChatLocks implements OnModuleDestroy {
   async run<T>(key: string, work: () => Promise<T>): Promise<T> {
     const redisKey = `${this.prefix}${key}`;
     const owner = randomBytes(16).toString('hex');
-    const deadline = Date.now() + WAIT_MS;
+    // Elapsed time, on the monotonic clock: a wait, not a time of day.
+    const deadline = performance.now() + WAIT_MS;
     while ((await this.redis.set(redisKey, owner, 'PX', LEASE_MS, 'NX')) !== 'OK') {
-      if (Date.now() > deadline) {
+      if (performance.now() > deadline) {
         throw new ChatApiError(
           0,
           'timeout',
@@ -51,13 +53,13 @@ export class ChatLocks implements OnModuleDestroy {
       }
       await new Promise((resolve) => setTimeout(resolve, POLL_MS + Math.random() * POLL_MS));
     }
-    const renewal = setInterval(() => {
+    const stopRenewing = repeatEvery(RENEW_EVERY_MS, () => {
       this.redis.eval(RENEW, 1, redisKey, owner, LEASE_MS).catch(() => undefined);
-    }, RENEW_EVERY_MS);
+    });
     try {
       return await work();
     } finally {
-      clearInterval(renewal);
+      stopRenewing();
       // A lease that could not be released lapses by itself.
       await this.redis.eval(RELEASE, 1, redisKey, owner).catch(() => undefined);
     }

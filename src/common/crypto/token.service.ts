@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { Clock } from '../time/clock';
 import { constantTimeEqual, SecretBox } from './secret-box';
 
 export interface IssuedSecret {
@@ -14,16 +15,19 @@ export interface IssuedSecret {
  * Every single-use secret we mail out: invitation and magic-link tokens (32 random bytes, stored
  * as their SHA-256) and e-mail verification codes (a few digits, stored as a keyed HMAC because a
  * plain hash of a million possible codes falls to anyone holding the database). Digests are
- * compared in constant time; expiry is decided here too.
+ * compared in constant time; expiry is decided here too, on the Clock.
  */
 @Injectable()
 export class TokenService {
-  constructor(private readonly box: SecretBox) {}
+  constructor(
+    private readonly box: SecretBox,
+    private readonly clock: Clock,
+  ) {}
 
   /** 32 random bytes, base64url by default (hex where the spec says so, e.g. magic links). */
   issueToken(lifetimeMs: number, encoding: 'base64url' | 'hex' = 'base64url'): IssuedSecret {
     const value = randomBytes(32).toString(encoding);
-    return { value, digest: this.tokenDigest(value), expiresAt: expiry(lifetimeMs) };
+    return { value, digest: this.tokenDigest(value), expiresAt: this.clock.after(lifetimeMs) };
   }
 
   /** SHA-256 (hex) of a token: the stored form, and the key it is looked up by. */
@@ -34,7 +38,11 @@ export class TokenService {
   /** A numeric code of `digits` digits for `purpose` (each purpose has its own HMAC key). */
   issueCode(purpose: string, lifetimeMs: number, digits = 6): IssuedSecret {
     const value = String(randomInt(0, 10 ** digits)).padStart(digits, '0');
-    return { value, digest: this.codeDigest(purpose, value), expiresAt: expiry(lifetimeMs) };
+    return {
+      value,
+      digest: this.codeDigest(purpose, value),
+      expiresAt: this.clock.after(lifetimeMs),
+    };
   }
 
   codeDigest(purpose: string, code: string): string {
@@ -46,9 +54,7 @@ export class TokenService {
     return constantTimeEqual(storedDigest, candidateDigest);
   }
 
-  isLive(expiresAt: Date, now = Date.now()): boolean {
-    return expiresAt.getTime() > now;
+  isLive(expiresAt: Date): boolean {
+    return expiresAt.getTime() > this.clock.nowMs();
   }
 }
-
-const expiry = (lifetimeMs: number) => new Date(Date.now() + lifetimeMs);

@@ -80,14 +80,15 @@ export class DomainError extends Error {
   static unsupportedMediaType(message: string) {
     return new DomainError('unsupportedMediaType', 415, message);
   }
-  /** 429 `tooManyRequests` with the rate-limit headers (`rateLimitHeaders`). */
+  /** 429 `tooManyRequests` with the rate-limit headers (`rateLimitHeaders`) as of `nowMs`. */
   static tooManyRequests(
+    nowMs: number,
     retryAfterSeconds: number,
     message = 'too many attempts, retry later',
     limit?: number,
   ) {
     return new DomainError('tooManyRequests', 429, message, {
-      headers: rateLimitHeaders(retryAfterSeconds, limit),
+      headers: rateLimitHeaders(nowMs, retryAfterSeconds, limit),
     });
   }
   static serviceUnavailable(message: string) {
@@ -102,9 +103,10 @@ export class DomainError extends Error {
 /**
  * The headers of every 429 (spec section 8): `Retry-After` (seconds), `X-RateLimit-Limit` (the
  * calls allowed, when the limit counts calls), `X-RateLimit-Remaining` (0) and `X-RateLimit-Reset`
- * (when to retry, a unix timestamp in seconds).
+ * (when to retry, a unix timestamp in seconds, counted from `nowMs`: the caller's clock).
  */
 export function rateLimitHeaders(
+  nowMs: number,
   retryAfterSeconds: number,
   limit?: number,
 ): Record<string, string> {
@@ -113,6 +115,6 @@ export function rateLimitHeaders(
     'Retry-After': String(retryAfter),
     ...(limit === undefined ? {} : { 'X-RateLimit-Limit': String(limit) }),
     'X-RateLimit-Remaining': '0',
-    'X-RateLimit-Reset': String(Math.ceil(Date.now() / 1000) + retryAfter),
+    'X-RateLimit-Reset': String(Math.ceil(nowMs / 1000) + retryAfter),
   };
 }

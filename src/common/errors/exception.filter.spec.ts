@@ -58,13 +58,15 @@ describe('AllExceptionsFilter.render', () => {
       message: '1 row is invalid',
       errors: [{ row: 2, column: 'email', reason: 'bad' }],
     });
-    expect(render(DomainError.tooManyRequests(12.2))).toEqual({
+    const now = Date.parse('2026-12-01T09:00:00.400Z');
+    expect(render(DomainError.tooManyRequests(now, 12.2))).toEqual({
       status: 429,
       body: { error: 'Too Many Requests', message: 'too many attempts, retry later' },
       headers: {
         'Retry-After': '13',
         'X-RateLimit-Remaining': '0',
-        'X-RateLimit-Reset': expect.stringMatching(/^\d{10}$/),
+        // The window's end from the caller's time, rounded up to the second, plus Retry-After.
+        'X-RateLimit-Reset': String(Date.parse('2026-12-01T09:00:01Z') / 1000 + 13),
       },
     });
   });

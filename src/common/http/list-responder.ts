@@ -3,6 +3,7 @@ import { Injectable, SetMetadata } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { LRUCache } from 'lru-cache';
 import { Env } from '../../config';
+import { Clock } from '../time/clock';
 import type { AccessContext } from './access-context';
 
 /** What a cached list's answer depends on, declared once per list route (`@CachedList`). */
@@ -17,7 +18,7 @@ export interface ListSpec {
    */
   tables: readonly string[];
   /** What else the answer depends on, as a key part (today's date for figures that vest). */
-  varies?: () => string;
+  varies?: (clock: Clock) => string;
   /**
    * Who sees this list as it is: `all` for everyone whose role reads the whole list, or a key of
    * the caller (their user id) when the answer is theirs alone (a self-scoped list).
@@ -69,7 +70,10 @@ export class ListResponder {
   readonly enabled: boolean;
   private readonly cache: LRUCache<string, Buffer>;
 
-  constructor(env: Env) {
+  constructor(
+    env: Env,
+    private readonly clock: Clock,
+  ) {
     this.enabled = env.LIST_CACHE === 'on';
     this.cache = new LRUCache<string, Buffer>({
       maxSize: env.LIST_CACHE_MAX_MB * 1024 * 1024,
@@ -116,7 +120,7 @@ export class ListResponder {
     const versions = spec.tables.map((r) => `${r}:${access.versions[r] ?? '0'}`).join(',');
     const url = req.originalUrl;
     const query = url.includes('?') ? url.slice(url.indexOf('?')) : '';
-    const varies = spec.varies?.() ?? '';
+    const varies = spec.varies?.(this.clock) ?? '';
     const key = `${access.organizationId}|${spec.list}|${versions}|${varies}|${spec.audience(access)}|${query}`;
     return { key, etag: `"${createHash('sha1').update(key).digest('base64url')}"` };
   }

@@ -1,5 +1,6 @@
 import type Redis from 'ioredis';
 import { DomainError } from '../errors/domain-error';
+import type { Clock } from '../time/clock';
 
 /** `X-RateLimit-*` as a value: the limit, calls left, the window's end in unix seconds. */
 export interface RateLimitState {
@@ -25,6 +26,7 @@ export class RateLimiter {
     /** Keys are `<prefix><key>`; the prefix names the limit (`promo:`). */
     private readonly prefix: string,
     private readonly rule: RateLimit,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -46,6 +48,7 @@ export class RateLimiter {
     await this.redis.decrby(redisKey, count);
     const leftMs = ttlMs > 0 ? ttlMs : this.rule.windowMs;
     throw DomainError.tooManyRequests(
+      this.clock.nowMs(),
       leftMs / 1000,
       'too many requests, retry later',
       this.rule.limit,
@@ -53,7 +56,7 @@ export class RateLimiter {
   }
 
   /** Where `key` stands: its limit, the calls left in the window and when the window ends. */
-  async state(key: string, now = Date.now()): Promise<RateLimitState> {
+  async state(key: string, now = this.clock.nowMs()): Promise<RateLimitState> {
     const redisKey = `${this.prefix}${key}`;
     const [used, ttlMs] = await Promise.all([this.redis.get(redisKey), this.redis.pttl(redisKey)]);
     const windowLeft = ttlMs > 0 ? ttlMs : this.rule.windowMs;

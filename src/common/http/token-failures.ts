@@ -1,5 +1,6 @@
 import type Redis from 'ioredis';
 import { DomainError } from '../errors/domain-error';
+import type { Clock } from '../time/clock';
 import { RateLimit, RateLimiter } from './rate-limiter';
 
 /** Failed checks of a shared machine token allowed per client IP and window. */
@@ -15,16 +16,21 @@ export const TOKEN_FAILURES_PER_IP: RateLimit = { limit: 10, windowMs: 15 * 60_0
 export class TokenFailureThrottle {
   private readonly limiter: RateLimiter;
 
-  constructor(redis: Redis, prefix: string) {
-    this.limiter = new RateLimiter(redis, prefix, TOKEN_FAILURES_PER_IP);
+  constructor(
+    redis: Redis,
+    prefix: string,
+    private readonly clock: Clock,
+  ) {
+    this.limiter = new RateLimiter(redis, prefix, TOKEN_FAILURES_PER_IP, clock);
   }
 
   /** 429 with `Retry-After` and `X-RateLimit-*` while `ip` has no failure left. */
   async assertAllowed(ip: string): Promise<void> {
-    const now = Date.now();
+    const now = this.clock.nowMs();
     const state = await this.limiter.state(ip, now);
     if (state.remaining > 0) return;
     throw DomainError.tooManyRequests(
+      now,
       state.reset - now / 1000,
       'too many failed token checks from this address, retry later',
       state.limit,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import { Env } from '../../config';
 import { DomainError, rateLimitHeaders } from '../errors/domain-error';
+import { Clock } from '../time/clock';
 
 /**
  * How many uploads each user has in progress in this process, at most UPLOAD_CONCURRENCY_PER_USER:
@@ -13,7 +14,10 @@ import { DomainError, rateLimitHeaders } from '../errors/domain-error';
 export class UploadSlots {
   private readonly inProgress = new Map<string, number>();
 
-  constructor(private readonly env: Env) {}
+  constructor(
+    private readonly env: Env,
+    private readonly clock: Clock,
+  ) {}
 
   /**
    * Takes one of the user's places until the response is over: sent, failed, or its connection
@@ -27,7 +31,7 @@ export class UploadSlots {
       throw DomainError.keyed(
         'tooManyUploads',
         `at most ${limit} uploads at a time per user; retry when one has finished`,
-        { headers: rateLimitHeaders(1, limit) },
+        { headers: rateLimitHeaders(this.clock.nowMs(), 1, limit) },
       );
     }
     this.inProgress.set(userId, held + 1);

@@ -1,4 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { access, chmod, chown, constants, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
@@ -187,7 +188,8 @@ async function prepareOwnDataDir(dir: string) {
 }
 
 async function initdb(binaries: PostgresBinaries, dataDir: string, user?: SystemUser) {
-  const pwfile = join(tmpdir(), `ledgerline-pg-${process.pid}-${Date.now()}`);
+  // A name nobody else picks (the time was only ever a way to be unique).
+  const pwfile = join(tmpdir(), `ledgerline-pg-${process.pid}-${randomBytes(8).toString('hex')}`);
   await writeFile(pwfile, `${PASSWORD}\n`, { mode: 0o600 });
   if (user) await chown(pwfile, user.uid, user.gid);
   try {

@@ -4,14 +4,12 @@ import { Injectable, Logger } from '@nestjs/common';
 import contentDisposition from 'content-disposition';
 import type { Response } from 'express';
 import { CapTableCsv, CapTableRowSource } from '../../cap-table';
-import { DomainError } from '../../common';
+import { Clock, DomainError } from '../../common';
 import { OrganizationsDirectory } from '../../organizations';
 import { CAP_TABLE_COLUMNS, csvCells, csvRecord } from './csv-columns';
 import { CapTableExportQuery } from './csv.dto';
 
 export const CSV_TYPE = 'text/csv; charset=utf-8';
-
-const today = () => new Date().toISOString().slice(0, 10);
 
 /** A name safe in a file name on every system (the header encodes the rest, RFC 5987). */
 const fileNamePart = (name: string) =>
@@ -32,6 +30,7 @@ export class CsvExportService {
   constructor(
     private readonly capTable: CapTableCsv,
     private readonly organizations: OrganizationsDirectory,
+    private readonly clock: Clock,
   ) {}
 
   async organization(res: Response, organizationId: string, query: CapTableExportQuery) {
@@ -43,7 +42,7 @@ export class CsvExportService {
       res.setHeader('Content-Type', 'application/json; charset=utf-8');
       return this.send(res, [text(jsonArray(source))], sources);
     }
-    const name = `captable-${fileNamePart(organization.name)}-${query.asOf ?? today()}.csv`;
+    const name = `captable-${fileNamePart(organization.name)}-${query.asOf ?? this.clock.today()}.csv`;
     this.csvHeaders(res, name);
     return this.send(res, [text(csvText(CAP_TABLE_COLUMNS, cellsOf(source)))], sources);
   }
@@ -60,7 +59,7 @@ export class CsvExportService {
         for await (const batch of cellsOf(source)) yield batch.map((cells) => [id, ...cells]);
       }
     }
-    this.csvHeaders(res, `captable-all-organizations-${today()}.csv`);
+    this.csvHeaders(res, `captable-all-organizations-${this.clock.today()}.csv`);
     const columns = ['organization', ...CAP_TABLE_COLUMNS];
     return this.send(res, [text(csvText(columns, records()))], sources);
   }

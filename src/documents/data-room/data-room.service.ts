@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { AccessContext, DomainError } from '../../common';
+import { AccessContext, Clock, DomainError } from '../../common';
 import { DomainEvent, EventType, previousAttributes, Tx, UnitOfWork } from '../../events';
 import { FileStore, Upload } from '../files/file-store.service';
 import { contentTypeOf, extensionOf } from '../files/file-types';
@@ -24,6 +24,7 @@ export class DataRoomService {
     private readonly files: StoredFileRepository,
     private readonly store: FileStore,
     private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
   ) {}
 
   /** Stores the files and adds them to the folder, all or none (409 when a name is taken). */
@@ -49,7 +50,7 @@ export class DataRoomService {
         tx,
       );
       const added = files.map((f) =>
-        newEntry(access, 'file', f.name, parentFolder, parentKey, f.id),
+        newEntry(access, 'file', f.name, parentFolder, parentKey, f.id, this.clock.now()),
       );
       await this.entries.insertMany(added, tx);
       const views = added.map((e, i) => toEntryView(e, files[i]));
@@ -70,7 +71,15 @@ export class DataRoomService {
       await this.entries.lockDataRoom(organizationId, tx);
       const parentKey = await parentKeyOf(this.entries, organizationId, parentFolder, tx);
       await this.assertNamesFree(organizationId, parentKey, [dto.name], tx);
-      const folder = newEntry(access, 'folder', dto.name, parentFolder, parentKey, null);
+      const folder = newEntry(
+        access,
+        'folder',
+        dto.name,
+        parentFolder,
+        parentKey,
+        null,
+        this.clock.now(),
+      );
       await this.entries.insertMany([folder], tx);
       const view = toEntryView(folder);
       await tx.record(this.event(access, 'folder.created', view, `folder ${view.name}: created`));
@@ -202,8 +211,8 @@ function newEntry(
   parentFolderId: string | null,
   parentKey: string,
   fileId: string | null,
+  now: Date,
 ): DataRoomEntry {
-  const now = new Date();
   return Object.assign(new DataRoomEntry(), {
     id: randomUUID(),
     organizationId: access.organizationId!,

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { DomainError } from '../../common';
+import { Clock, DomainError } from '../../common';
 import { Env } from '../../config';
 import { Tx, UnitOfWork } from '../../events';
 import { STORAGE, StorageDriver } from '../storage/storage-driver';
@@ -39,6 +39,7 @@ export class FileStore {
     @Inject(STORAGE) private readonly storage: StorageDriver,
     private readonly uow: UnitOfWork,
     private readonly env: Env,
+    private readonly clock: Clock,
   ) {}
 
   /** 400 `missingFileArgument` without files; `unsupportedFileExtension` for a bad one. */
@@ -115,7 +116,7 @@ export class FileStore {
       planId: request.planId ?? null,
       holdingId: request.holdingId ?? null,
       deletedAt: null,
-      created: new Date(),
+      created: this.clock.now(),
     });
   }
 

@@ -3,11 +3,15 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { In, IsNull, Repository } from 'typeorm';
 import { AggregateRepository, InTransaction } from '../../database';
 import { StoredFile } from './stored-file.entity';
+import { Clock } from '../../common';
 
 /** Reads of stored files (FileStore writes them) and their soft deletion. */
 @Injectable()
 export class StoredFileRepository extends AggregateRepository<StoredFile> {
-  constructor(@InjectRepository(StoredFile) files: Repository<StoredFile>) {
+  constructor(
+    @InjectRepository(StoredFile) files: Repository<StoredFile>,
+    private readonly clock: Clock,
+  ) {
     super(files);
   }
 
@@ -19,7 +23,10 @@ export class StoredFileRepository extends AggregateRepository<StoredFile> {
   /** Marks the files deleted; their bytes stay in storage (a soft delete can be undone). */
   async markDeleted(ids: string[], tx: InTransaction): Promise<void> {
     if (!ids.length) return;
-    await this.repo(tx).update({ id: In(ids), deletedAt: IsNull() }, { deletedAt: new Date() });
+    await this.repo(tx).update(
+      { id: In(ids), deletedAt: IsNull() },
+      { deletedAt: this.clock.now() },
+    );
   }
 
   /** The files (not deleted) linked to one of the holdings or plans, oldest first. */

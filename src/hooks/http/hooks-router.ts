@@ -1,7 +1,7 @@
 import { Logger, LoggerService } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { resolve } from 'node:path';
-import { clientIp, DomainError, TokenFailureThrottle } from '../../common';
+import { clientIp, Clock, DomainError, TokenFailureThrottle } from '../../common';
 import { Env, HookPresetName, isUuid, readHookFields, trimSlashes } from '../../config';
 import type { HookActions } from '../hook-actions';
 import { presentedToken, safeHeaders, safeUrl, tokenMatches } from './auth';
@@ -17,6 +17,7 @@ export interface HooksRouterOptions {
   actions: () => HookActions | undefined;
   /** Failed token checks per client IP. */
   failures: TokenFailureThrottle;
+  clock: Clock;
   logger?: LoggerService;
 }
 
@@ -39,7 +40,14 @@ export function hooksRouter(options: HooksRouterOptions) {
   const logger = options.logger ?? new Logger('Hooks');
   const presets = env.HOOKS_PRESETS.map((name) => [name, PRESETS[name as HookPresetName]] as const);
   const mappings = loadMappings(env.hookMappings, presets, resolve(env.HOOKS_TRANSFORMS_DIR));
-  const route = new HookRoute(env, mappings, options.actions, options.failures, logger);
+  const route = new HookRoute(
+    env,
+    mappings,
+    options.actions,
+    options.failures,
+    logger,
+    options.clock,
+  );
 
   return (req: Request, res: Response) => {
     route
@@ -65,6 +73,7 @@ class HookRoute {
     private readonly actions: () => HookActions | undefined,
     private readonly failures: TokenFailureThrottle,
     private readonly logger: LoggerService,
+    private readonly clock: Clock,
   ) {}
 
   async answer(req: Request, res: Response): Promise<Reply> {
@@ -132,7 +141,14 @@ class HookRoute {
     const mapping = path ? findMapping(this.mappings, path, payload) : undefined;
     if (!mapping) return fail(404, 'no hook mapping matches');
     const query = Object.fromEntries(safeUrl(url).searchParams);
-    const ctx = { payload, headers: safeHeaders(req), query, path, url: safeUrl(url).href };
+    const ctx = {
+      payload,
+      headers: safeHeaders(req),
+      query,
+      path,
+      url: safeUrl(url).href,
+      now: this.clock.now(),
+    };
     try {
       const outcome = await applyMapping(mapping, ctx, this.env.LLM_ALLOWED_MODELS);
       if ('skip' in outcome) return { status: 204 };

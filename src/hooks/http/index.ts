@@ -1,5 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
-import { TokenFailureThrottle } from '../../common';
+import { Clock, TokenFailureThrottle } from '../../common';
 import { Env } from '../../config';
 import { RedisConnections } from '../../redis';
 import { HOOK_ACTIONS, HookActions } from '../hook-actions';
@@ -24,8 +24,13 @@ export function mountHooks(app: INestApplication): void {
     return actions;
   };
   const redis = app.get(RedisConnections);
-  const failures = new TokenFailureThrottle(redis.session(), `${redis.prefix}hook-token-failures:`);
-  app.use(env.HOOKS_PATH, hooksRouter({ env, actions: lookUp, failures }));
+  const clock = app.get(Clock);
+  const failures = new TokenFailureThrottle(
+    redis.session(),
+    `${redis.prefix}hook-token-failures:`,
+    clock,
+  );
+  app.use(env.HOOKS_PATH, hooksRouter({ env, actions: lookUp, failures, clock }));
 }
 
 export { hooksRouter } from './hooks-router';

@@ -15,6 +15,7 @@ const ctx = (payload: Record<string, unknown>, path = 'github') => ({
   query: {},
   path,
   url: `http://hooks.invalid/hooks/${path}`,
+  now: new Date('2026-01-02T03:04:05.000Z'),
 });
 
 describe('hook mappings', () => {

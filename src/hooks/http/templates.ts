@@ -12,7 +12,7 @@ export interface TemplateContext {
   query: Record<string, unknown>;
   /** The sub-path under HOOKS_PATH, without slashes (`gmail`). */
   path: string;
-  now?: Date;
+  now: Date;
 }
 
 const EXPRESSION = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+|\[\d+\])*$/;
@@ -53,7 +53,7 @@ export function resolveExpression(expression: string, ctx: TemplateContext): unk
   if (!segments) return undefined;
   const [root, ...rest] = segments;
   if (root === 'path' && !rest.length) return ctx.path;
-  if (root === 'now' && !rest.length) return (ctx.now ?? new Date()).toISOString();
+  if (root === 'now' && !rest.length) return ctx.now.toISOString();
   if (root === 'payload') return lookUp(ctx.payload, rest);
   if (root === 'headers') return lookUp(ctx.headers, rest);
   if (root === 'query') return lookUp(ctx.query, rest);

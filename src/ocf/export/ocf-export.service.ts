@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OCF_SCHEMA_DIR, ledgerComment, OcfItem } from '../../../libs/ocf';
 import { LedgerLogReader, type LedgerLogSnapshot } from '../../cap-table';
-import { DomainError } from '../../common';
+import { Clock, DomainError } from '../../common';
 import { asciiName } from '../../documents';
 import { OrganizationsDirectory } from '../../organizations';
 import {
@@ -38,8 +38,6 @@ function ocfVersion(): string {
   ).properties.ocf_version.const;
   return version;
 }
-
-const today = () => new Date().toISOString().slice(0, 10);
 
 /** A name safe in a file name on every system (the header encodes the rest, RFC 5987). */
 const fileNamePart = (name: string) =>
@@ -80,18 +78,20 @@ export class OcfExportService {
   constructor(
     private readonly log: LedgerLogReader,
     private readonly organizations: OrganizationsDirectory,
+    private readonly clock: Clock,
   ) {}
 
   async export(res: Response, organizationId: string, query: OcfExportQuery): Promise<void> {
     const asOf = query.asOf;
-    if (asOf && asOf > today()) throw DomainError.badRequest('asOf must not be in the future');
+    if (asOf && asOf > this.clock.today())
+      throw DomainError.badRequest('asOf must not be in the future');
     const snapshot = await this.log.open();
     let zip: OcfZip | undefined;
     try {
       const organization = await this.organizations.organization(organizationId, snapshot.tx);
       if (!organization) throw DomainError.notFound('no such organization');
       const amendments = await snapshot.amendments(organizationId);
-      const asOfDate = asOf ?? today();
+      const asOfDate = asOf ?? this.clock.today();
       const name = `${fileNamePart(organization.name)}-ocf-${asOfDate}.zip`;
       res.setHeader('Content-Type', 'application/zip');
       res.setHeader('Content-Disposition', contentDisposition(name, { fallback: asciiName(name) }));
@@ -120,7 +120,7 @@ export class OcfExportService {
         file_type: 'OCF_MANIFEST_FILE',
         issuer: issuer(organization),
         as_of: asOfDate,
-        generated_at: new Date().toISOString(),
+        generated_at: this.clock.now().toISOString(),
         ...Object.fromEntries(
           Object.values(OCF_FILES).map((f) => [
             f.manifestKey,

@@ -19,6 +19,7 @@ function outcome(files: PackageFiles) {
     membersByEmail: new Map(),
     currency: 'USD',
     fractional: false,
+    today: '2026-12-01',
     newId,
   });
 }

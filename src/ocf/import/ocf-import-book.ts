@@ -59,6 +59,8 @@ export interface MappingOptions {
   currency: string;
   /** LLC units may be fractional; a corporation's shares are whole. */
   fractional: boolean;
+  /** The caller's today (UTC `YYYY-MM-DD`): the as-of date of a package whose manifest has none. */
+  today: string;
   newId?: () => string;
 }
 
@@ -115,7 +117,7 @@ export class ImportBook {
     options: MappingOptions,
   ) {
     this.newId = options.newId ?? randomUUID;
-    this.asOf = str(pkg.manifest.as_of) ?? new Date().toISOString().slice(0, 10);
+    this.asOf = str(pkg.manifest.as_of) ?? options.today;
     this.fractional = options.fractional;
   }
 

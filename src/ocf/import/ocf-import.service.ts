@@ -6,7 +6,7 @@ import {
   type LedgerChange,
   type LedgerState,
 } from '../../cap-table';
-import { AccessContext, DomainError } from '../../common';
+import { AccessContext, Clock, DomainError } from '../../common';
 import { allowLongStatements } from '../../database';
 import { Env } from '../../config';
 import { HolderMembers } from '../../organizations';
@@ -60,6 +60,7 @@ export class OcfImportService {
     private readonly holderMembers: HolderMembers,
     private readonly lock: ImportLock,
     private readonly env: Env,
+    private readonly clock: Clock,
   ) {}
 
   async import(
@@ -132,6 +133,7 @@ export class OcfImportService {
       membersByEmail: known.byEmail,
       currency: organization.currency,
       fractional: organization.type === 'llc',
+      today: this.clock.today(),
     });
     if ('problems' in planned) throw refused(planned.problems);
     const { plan } = planned;

@@ -18,6 +18,7 @@ const options = (more: Partial<MappingOptions> = {}): MappingOptions => ({
   membersByEmail: new Map(),
   currency: 'USD',
   fractional: false,
+  today: '2026-12-01',
   newId: () => `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`,
   ...more,
 });

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
+import { Clock } from '../../common';
 import { AggregateRepository, InTransaction } from '../../database';
 import { Invitation } from './invitation.entity';
 
@@ -18,7 +19,10 @@ export interface PendingInvitationRow {
 
 @Injectable()
 export class InvitationRepository extends AggregateRepository<Invitation> {
-  constructor(@InjectRepository(Invitation) invitations: Repository<Invitation>) {
+  constructor(
+    @InjectRepository(Invitation) invitations: Repository<Invitation>,
+    private readonly clock: Clock,
+  ) {
     super(invitations);
   }
 
@@ -30,7 +34,7 @@ export class InvitationRepository extends AggregateRepository<Invitation> {
   async expireOpen(memberId: string, tx: InTransaction): Promise<void> {
     await this.repo(tx).update(
       { memberId, acceptedAt: IsNull(), declinedAt: IsNull() },
-      { expiresAt: new Date() },
+      { expiresAt: this.clock.now() },
     );
   }
 
@@ -48,9 +52,9 @@ export class InvitationRepository extends AggregateRepository<Invitation> {
        JOIN member m ON m.id = i.member_id AND m.status <> 'removed'
        JOIN role r ON r.id = i.role_id
        WHERE i.email = $1 AND i.accepted_at IS NULL AND i.declined_at IS NULL
-         AND i.expires_at > now()
+         AND i.expires_at > $2
        ORDER BY i.created DESC`,
-      [email],
+      [email, this.clock.now()],
     );
   }
 }

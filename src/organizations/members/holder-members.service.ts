@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AccessContext } from '../../common';
+import { AccessContext, Clock } from '../../common';
 import { Tx } from '../../events';
 import { LegalRecordsService } from '../../profiles';
 import { RoleLookup, roleName } from '../roles/role-lookup';
@@ -39,6 +39,7 @@ export class HolderMembers {
     private readonly members: MemberRepository,
     private readonly roles: RoleLookup,
     private readonly records: LegalRecordsService,
+    private readonly clock: Clock,
   ) {}
 
   /** The current members having one of the e-mail addresses or names. */
@@ -63,7 +64,7 @@ export class HolderMembers {
     const organizationId = access.organizationId!;
     const role = await this.roles.resolve(tx, organizationId, 'Shareholder');
     const entities = await this.records.createForMembers(tx, holders);
-    const now = new Date();
+    const now = this.clock.now();
     const members = holders.map((h, i) =>
       Object.assign(new Member(), {
         id: h.id,

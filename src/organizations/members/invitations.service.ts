@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { AccessContext, DomainError, TokenService } from '../../common';
+import { AccessContext, Clock, DomainError, TokenService } from '../../common';
 import { Env } from '../../config';
 import { Tx, UnitOfWork, previousAttributes } from '../../events';
 import { MailService } from '../../mail';
@@ -35,6 +35,7 @@ export class InvitationsService {
     private readonly tokens: TokenService,
     private readonly mail: MailService,
     private readonly env: Env,
+    private readonly clock: Clock,
   ) {}
 
   async invite(access: AccessContext, dto: InviteMemberDto): Promise<MemberView> {
@@ -127,12 +128,12 @@ export class InvitationsService {
   decline(userId: string, invitationId: string): Promise<void> {
     return this.uow.run(async (tx) => {
       const { invitation } = await this.openInvitationOf(tx, userId, invitationId);
-      invitation.declinedAt = new Date();
+      invitation.declinedAt = this.clock.now();
       await this.invitations.save(invitation, tx);
       const member = await this.members.lockById(invitation.memberId, tx);
       if (member && member.status === 'invited') {
         member.status = 'removed';
-        member.removedAt = new Date();
+        member.removedAt = this.clock.now();
         await this.members.save(member, tx);
         await tx.record(
           memberEvent(
@@ -207,7 +208,7 @@ export class InvitationsService {
       status: 'active',
     });
     const saved = await this.members.save(member, tx);
-    invitation.acceptedAt = new Date();
+    invitation.acceptedAt = this.clock.now();
     await this.invitations.save(invitation, tx);
     await tx.record(
       memberEvent(

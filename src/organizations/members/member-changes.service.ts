@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AccessContext, DomainError } from '../../common';
+import { AccessContext, Clock, DomainError } from '../../common';
 import { Tx, UnitOfWork, previousAttributes } from '../../events';
 import { definedOnly, describeChanges } from '../describe-changes';
 import { InvitationRepository } from '../invitations/invitation.repository';
@@ -26,6 +26,7 @@ export class MemberChangesService {
     private readonly roles: RoleRepository,
     private readonly roleLookup: RoleLookup,
     private readonly invitations: InvitationRepository,
+    private readonly clock: Clock,
   ) {}
 
   update(access: AccessContext, memberId: string, dto: UpdateMemberDto): Promise<MemberView> {
@@ -77,7 +78,7 @@ export class MemberChangesService {
         await this.assertNotLastOwner(tx, member);
       }
       member.status = 'removed';
-      member.removedAt = new Date();
+      member.removedAt = this.clock.now();
       const saved = await this.members.save(member, tx);
       await this.invitations.expireOpen(member.id, tx);
       await tx.record(

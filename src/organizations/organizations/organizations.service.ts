@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { AccessContext, DomainError } from '../../common';
+import { AccessContext, Clock, DomainError } from '../../common';
 import { UsersDirectory } from '../../auth';
 import { Tx, UnitOfWork, previousAttributes } from '../../events';
 import { LegalRecordsService } from '../../profiles';
@@ -22,6 +22,7 @@ export class OrganizationsService {
     private readonly members: MemberRepository,
     private readonly records: LegalRecordsService,
     private readonly users: UsersDirectory,
+    private readonly clock: Clock,
   ) {}
 
   /** Creates the organization, its entity and address, and makes the creator its Owner. */
@@ -126,7 +127,7 @@ export class OrganizationsService {
     return this.uow.run(async (tx) => {
       const organization = await this.organizations.lock(access.organizationId!, tx);
       if (!organization) throw DomainError.notFound('no such organization');
-      organization.deletedAt = new Date();
+      organization.deletedAt = this.clock.now();
       await this.organizations.save(organization, tx);
       await tx.record({
         type: 'organization.deleted',

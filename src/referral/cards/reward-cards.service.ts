@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { UsersDirectory } from '../../auth';
-import { DomainError } from '../../common';
+import { Clock, DomainError } from '../../common';
 import { Env } from '../../config';
 import type { InTransaction } from '../../database';
 import { UnitOfWork } from '../../events';
@@ -20,6 +20,7 @@ export class RewardCards {
     private readonly ledger: CreditLedger,
     private readonly users: UsersDirectory,
     private readonly env: Env,
+    private readonly clock: Clock,
   ) {}
 
   async list(userId: string): Promise<RewardCardView[]> {
@@ -38,7 +39,7 @@ export class RewardCards {
       if (!card) throw DomainError.notFound('no such reward card');
       if (card.userId !== userId) throw DomainError.forbidden('this reward card is someone else’s');
       if (!card.revealedAt) {
-        card.revealedAt = new Date();
+        card.revealedAt = this.clock.now();
         await this.cards.save(card, tx);
         await this.ledger.grant(tx, {
           entityId: owner.entityId,

@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable, Logger } from '@nestjs/common';
-import { Interval } from '@nestjs/schedule';
+import { Injectable } from '@nestjs/common';
 import Decimal from 'decimal.js';
+import { Clock } from '../../common';
 import { Env } from '../../config';
 import { UnitOfWork } from '../../events';
-import { RedisConnections } from '../../redis';
+import { DAY, Scheduled } from '../../scheduler';
 import { CreditLedgerRepository } from '../store/credit-ledger.repository';
 
-const HOUR = 3600_000;
-const DAY = 24 * HOUR;
 /** Entities read per batch of the daily run. */
 const BATCH = 500;
 
@@ -20,25 +18,23 @@ const BATCH = 500;
  */
 @Injectable()
 export class CreditExpiry {
-  private readonly logger = new Logger('CreditExpiry');
-
   constructor(
     private readonly uow: UnitOfWork,
     private readonly ledger: CreditLedgerRepository,
-    private readonly redis: RedisConnections,
     private readonly env: Env,
+    private readonly clock: Clock,
   ) {}
 
-  @Interval('referral-credit-expiry', HOUR)
-  tick(): Promise<void> {
+  /** The day's run (none while REFERRAL_CREDIT_EXPIRY_DAYS is 0); answers as `expireAll`. */
+  @Scheduled({ name: 'referral:credit-expiry', every: DAY })
+  async daily(): Promise<number> {
     const days = this.env.REFERRAL_CREDIT_EXPIRY_DAYS;
-    if (!days) return Promise.resolve();
-    return this.redis.onceADay('referral:credit-expiry', () => this.expireAll(days), this.logger);
+    return days ? this.expireAll(days) : 0;
   }
 
   /** Expires what is older than `days` everywhere; answers how many entities lost credit. */
-  async expireAll(days: number, now = new Date()): Promise<number> {
-    const cutoff = new Date(now.getTime() - days * DAY);
+  async expireAll(days: number): Promise<number> {
+    const cutoff = this.clock.before(days * DAY);
     let expired = 0;
     let after: string | null = null;
     for (;;) {

@@ -1,13 +1,13 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable, Logger } from '@nestjs/common';
-import { Interval } from '@nestjs/schedule';
 import type { Queue } from 'bull';
 import Decimal from 'decimal.js';
 import { BillingCredits, BillingNotFoundError, BillingProviderError } from '../../billing';
+import { Clock } from '../../common';
 import { Env } from '../../config';
 import { CREDIT_REDEMPTION, QueueName, UnitOfWork } from '../../events';
-import { RedisConnections } from '../../redis';
+import { HOUR, Scheduled } from '../../scheduler';
 import { CreditLedgerRepository } from '../store/credit-ledger.repository';
 import type { CreditRedemption } from '../store/credit-redemption.entity';
 
@@ -20,7 +20,6 @@ type Reserved = Pick<
 >;
 
 const MEMO = 'Referral credit';
-const HOUR = 3600_000;
 /** A redemption pending this long is taken to have lost its retry job: the sweep re-queues it. */
 const PENDING_SWEEP_AFTER_MS = 10 * 60_000;
 const SWEEP_BATCH = 500;
@@ -56,7 +55,7 @@ export class CreditRedemptions {
     private readonly ledger: CreditLedgerRepository,
     private readonly credits: BillingCredits,
     private readonly env: Env,
-    private readonly redis: RedisConnections,
+    private readonly clock: Clock,
     @InjectQueue(QueueName.CreditRedemption) private readonly queue: Queue,
   ) {}
 
@@ -88,16 +87,11 @@ export class CreditRedemptions {
   }
 
   /** Each hour, one instance re-queues the entities whose redemptions wait without a job. */
-  @Interval('referral-redemption-sweep', HOUR)
+  @Scheduled({ name: 'referral:redemption-sweep', every: HOUR })
   async sweep(): Promise<void> {
-    try {
-      if (!(await this.redis.claimTurn('referral:redemption-sweep', HOUR - 5 * 60_000))) return;
-      const before = new Date(Date.now() - PENDING_SWEEP_AFTER_MS);
-      for (const entityId of await this.ledger.withPendingRedemptions(before, SWEEP_BATCH)) {
-        await this.retryLater(entityId);
-      }
-    } catch (err) {
-      this.logger.warn(`redemption sweep failed: ${(err as Error).message}`);
+    const before = this.clock.before(PENDING_SWEEP_AFTER_MS);
+    for (const entityId of await this.ledger.withPendingRedemptions(before, SWEEP_BATCH)) {
+      await this.retryLater(entityId);
     }
   }
 

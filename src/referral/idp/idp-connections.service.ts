@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { SessionData } from 'express-session';
 import type { Credentials } from 'google-auth-library';
-import { constantTimeEqual, DomainError } from '../../common';
+import { Clock, constantTimeEqual, DomainError } from '../../common';
 import { providerUnavailable } from './idp-errors';
 import {
   CONTACTS_SCOPE,
@@ -29,12 +29,17 @@ export class IdpConnections {
     private readonly oauth: IdpOAuth,
     private readonly grants: IdpGrants,
     private readonly contacts: IdpContacts,
+    private readonly clock: Clock,
   ) {}
 
   /** The consent URL; its `state` and PKCE verifier wait in the session for the connect. */
   async authUrl(session: IdpSession): Promise<IdpAuthUrlView> {
     const { url, state, codeVerifier } = await this.oauth.authorization();
-    session.idpContactsAuth = { state, codeVerifier, expiresAt: Date.now() + AUTHORIZATION_TTL_MS };
+    session.idpContactsAuth = {
+      state,
+      codeVerifier,
+      expiresAt: this.clock.nowMs() + AUTHORIZATION_TTL_MS,
+    };
     return { url };
   }
 
@@ -51,7 +56,11 @@ export class IdpConnections {
   ): Promise<IdpConnectedView> {
     const pending = session.idpContactsAuth;
     delete session.idpContactsAuth;
-    if (!pending || pending.expiresAt <= Date.now() || !constantTimeEqual(state, pending.state)) {
+    if (
+      !pending ||
+      pending.expiresAt <= this.clock.nowMs() ||
+      !constantTimeEqual(state, pending.state)
+    ) {
       throw DomainError.badRequest(
         'state matches no pending authorization of this session (none, expired or already ' +
           'used): start again with GET /v1/idp/auth-url',

@@ -1,7 +1,7 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import type { OAuth2Client } from 'google-auth-library';
 import type Redis from 'ioredis';
-import { AnswerCache, RateLimiter, SecretBox } from '../../common';
+import { AnswerCache, Clock, RateLimiter, SecretBox } from '../../common';
 import { Env } from '../../config';
 import { RedisConnections } from '../../redis';
 import { ContactsCache } from './contacts-cache';
@@ -34,9 +34,15 @@ export class IdpContacts implements OnModuleDestroy {
     private readonly grants: IdpGrants,
     box: SecretBox,
     connections: RedisConnections,
+    clock: Clock,
   ) {
     this.redis = connections.session();
-    this.limiter = new RateLimiter(this.redis, `${connections.prefix}idp-list:`, CONTACTS_LIMIT);
+    this.limiter = new RateLimiter(
+      this.redis,
+      `${connections.prefix}idp-list:`,
+      CONTACTS_LIMIT,
+      clock,
+    );
     this.kept = new ContactsCache(
       new AnswerCache(this.redis, `${connections.prefix}idp-contacts:`, CONTACTS_TTL_MS),
       box,

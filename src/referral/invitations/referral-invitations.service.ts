@@ -1,9 +1,8 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
-import { Interval } from '@nestjs/schedule';
 import type Redis from 'ioredis';
 import { QueryFailedError } from 'typeorm';
 import { UsersDirectory } from '../../auth';
-import { DomainError, RateLimiter } from '../../common';
+import { Clock, DomainError, RateLimiter } from '../../common';
 import { Env } from '../../config';
 import type { InTransaction } from '../../database';
 import { UnitOfWork } from '../../events';
@@ -49,18 +48,21 @@ export class ReferralInvitations implements OnModuleDestroy {
     private readonly users: UsersDirectory,
     private readonly mail: MailService,
     private readonly env: Env,
-    private readonly connections: RedisConnections,
+    connections: RedisConnections,
+    private readonly clock: Clock,
   ) {
     this.redis = connections.session();
     this.perAccount = new RateLimiter(
       this.redis,
       `${connections.prefix}referral-invitations:user:`,
       INVITATIONS_PER_ACCOUNT,
+      clock,
     );
     this.perIp = new RateLimiter(
       this.redis,
       `${connections.prefix}referral-invitations:ip:`,
       INVITATIONS_PER_IP,
+      clock,
     );
   }
 
@@ -80,7 +82,7 @@ export class ReferralInvitations implements OnModuleDestroy {
     userId: string,
     ip: string,
     input: { email: string; message?: string },
-    now = new Date(),
+    now = this.clock.now(),
   ): Promise<SentInvitation> {
     const referrer = await this.users.findById(userId);
     if (!referrer) throw DomainError.unauthorized('the account no longer exists');
@@ -150,19 +152,10 @@ export class ReferralInvitations implements OnModuleDestroy {
     if (sent.length < limit) return;
     const freedAt = sent[sent.length - limit].getTime() + windowMs;
     throw DomainError.tooManyRequests(
+      now.getTime(),
       (freedAt - now.getTime()) / 1000,
       `this address has had ${limit} referral invitations in 30 days: it can be invited again later`,
       limit,
-    );
-  }
-
-  /** Once a day across instances, forgets the mails older than the address limit's period. */
-  @Interval('referral-invitation-mails-cleanup', HOUR)
-  tick(): Promise<void> {
-    return this.connections.onceADay(
-      'referral:invitation-mails-cleanup',
-      () => this.mails.forgetBefore(new Date(Date.now() - INVITATIONS_PER_ADDRESS.windowMs)),
-      this.logger,
     );
   }
 

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, MoreThan } from 'typeorm';
-import { deleteInBatches, InTransaction, lockUntilCommit } from '../../database';
+import { MoreThan } from 'typeorm';
+import { InTransaction, lockUntilCommit } from '../../database';
 import { ReferralInvitationMail } from './referral-invitation-mail.entity';
 
 export const addressHash = (email: string) => createHash('sha256').update(email).digest('hex');
@@ -10,8 +9,6 @@ export const addressHash = (email: string) => createHash('sha256').update(email)
 /** The invitation mails each address received, whoever sent them. */
 @Injectable()
 export class InvitationMailsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
-
   /**
    * Serializes the mails to one address until the transaction ends (two referrers at once), then
    * answers the send times of its mails since `since`, oldest first.
@@ -29,10 +26,5 @@ export class InvitationMailsRepository {
 
   async add(email: string, sentAt: Date, tx: InTransaction): Promise<void> {
     await tx.manager.insert(ReferralInvitationMail, { addressHash: addressHash(email), sentAt });
-  }
-
-  /** Forgets the mails sent before `before`; answers how many. */
-  forgetBefore(before: Date): Promise<number> {
-    return deleteInBatches(this.dataSource, 'referral_invitation_mail', 'sent_at < $2', [before]);
   }
 }

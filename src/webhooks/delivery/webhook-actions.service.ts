@@ -2,7 +2,7 @@ import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import type Redis from 'ioredis';
-import { DomainError, RateLimiter } from '../../common';
+import { Clock, DomainError, RateLimiter } from '../../common';
 import { RedisConnections } from '../../redis';
 import { API_VERSION, EventLog, EventReader, newEventId, PublicEventType } from '../../events';
 import { OrganizationsDirectory } from '../../organizations';
@@ -10,7 +10,6 @@ import { WebhookEndpointsService } from '../webhook-endpoints.service';
 import { succeeded } from './delivery-schedule';
 import { AttemptView, ResendView, TestDeliveryView } from './webhook-actions.view';
 import { WebhookAttempt } from './webhook-attempt.entity';
-import { WebhookClock } from './webhook-clock';
 import { WebhookDeliveries } from './webhook-deliveries.service';
 
 /**
@@ -31,11 +30,16 @@ export class WebhookActions implements OnModuleDestroy {
     private readonly deliveries: WebhookDeliveries,
     private readonly events: EventLog,
     private readonly directory: OrganizationsDirectory,
-    private readonly clock: WebhookClock,
+    private readonly clock: Clock,
     connections: RedisConnections,
   ) {
     this.redis = connections.session();
-    this.limiter = new RateLimiter(this.redis, `${connections.prefix}webhook-sends:`, SEND_LIMIT);
+    this.limiter = new RateLimiter(
+      this.redis,
+      `${connections.prefix}webhook-sends:`,
+      SEND_LIMIT,
+      clock,
+    );
   }
 
   onModuleDestroy() {

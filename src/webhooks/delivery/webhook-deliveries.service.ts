@@ -4,6 +4,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { Queue } from 'bull';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { EntityManager, Repository } from 'typeorm';
+import { Clock } from '../../common';
 import { PublicEvent, QueueName, UnitOfWork, WEBHOOK_DELIVERY } from '../../events';
 import { deliveryHeaders } from '../signing';
 import { WebhookEndpoint } from '../webhook-endpoint.entity';
@@ -11,7 +12,6 @@ import { WebhookSecrets } from '../webhook-secrets';
 import { FAILING_DISABLE_AFTER_MS, LEASE_MS, nextAttemptAt, succeeded } from './delivery-schedule';
 import { EndpointDisabler } from './endpoint-disabler';
 import { WebhookAttempt } from './webhook-attempt.entity';
-import { WebhookClock } from './webhook-clock';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { SendResult, WebhookSender } from './webhook-sender';
 
@@ -38,7 +38,7 @@ export class WebhookDeliveries {
     @InjectRepository(WebhookEndpoint) private readonly endpoints: Repository<WebhookEndpoint>,
     @InjectQueue(QueueName.Webhooks) private readonly queue: Queue,
     private readonly uow: UnitOfWork,
-    private readonly clock: WebhookClock,
+    private readonly clock: Clock,
     private readonly sender: WebhookSender,
     private readonly secrets: WebhookSecrets,
     private readonly disabler: EndpointDisabler,

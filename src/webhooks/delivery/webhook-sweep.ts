@@ -1,31 +1,32 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Scheduled } from '../../scheduler';
 import { WebhookDeliveries } from './webhook-deliveries.service';
 
-/** How often each instance looks for deliveries whose wake-up was lost. */
+/** How often the deliveries whose wake-up was lost are looked for (across instances). */
 export const SWEEP_EVERY_MS = 30_000;
 const SWEEP_BATCH = 500;
 
 /**
  * The safety net under the queue: deliveries live in PostgreSQL, so a lost Redis, a lost drain
- * job or a worker that died holding an endpoint leaves them due but asleep. At start-up and every
- * SWEEP_EVERY_MS this wakes the endpoints with a delivery overdue (wake-ups are idempotent per
- * second, so instances may sweep at the same time).
+ * job or a worker that died holding an endpoint leaves them due but asleep. At an instance's
+ * start-up, and every SWEEP_EVERY_MS across instances, this wakes the endpoints with a delivery
+ * overdue (wake-ups are idempotent per second, so a start-up sweep may meet a scheduled one).
  */
 @Injectable()
-export class WebhookSweep implements OnApplicationBootstrap, OnModuleDestroy {
+export class WebhookSweep implements OnApplicationBootstrap {
   private readonly logger = new Logger('Webhooks');
-  private timer?: NodeJS.Timeout;
 
   constructor(private readonly deliveries: WebhookDeliveries) {}
 
   onApplicationBootstrap() {
-    void this.sweepSafely(0);
-    this.timer = setInterval(() => void this.sweepSafely(SWEEP_EVERY_MS), SWEEP_EVERY_MS);
-    this.timer.unref();
+    void this.sweep(0).catch((err: Error) =>
+      this.logger.warn(`Webhook sweep failed, will retry: ${err.message}`),
+    );
   }
 
-  onModuleDestroy() {
-    clearInterval(this.timer);
+  @Scheduled({ name: 'webhooks:sweep', every: SWEEP_EVERY_MS })
+  sweepOverdue(): Promise<number> {
+    return this.sweep(SWEEP_EVERY_MS);
   }
 
   /** Wakes endpoints with a delivery due for at least `graceMs`; answers how many. */
@@ -33,13 +34,5 @@ export class WebhookSweep implements OnApplicationBootstrap, OnModuleDestroy {
     const endpoints = await this.deliveries.overdueEndpoints(graceMs, SWEEP_BATCH);
     for (const endpoint of endpoints) await this.deliveries.wake(endpoint);
     return endpoints.length;
-  }
-
-  private async sweepSafely(graceMs: number) {
-    try {
-      await this.sweep(graceMs);
-    } catch (err) {
-      this.logger.warn(`Webhook sweep failed, will retry: ${(err as Error).message}`);
-    }
   }
 }

@@ -1,6 +1,7 @@
 import '../../support/agent-on';
 import { FakeLlm } from '../../fakes/llm';
 import { createTestApp, TestApp } from '../../support/app';
+import { takeClock } from '../../support/clock';
 import { ERROR_BODIES } from '../../support/errors';
 import { eventually } from '../../support/eventually';
 import { createOrg, memberAgent } from '../../support/orgs';
@@ -190,11 +191,17 @@ describe('agent chat (spec 4.2, issue 23)', () => {
 
     fake.toolUse([{ name: 'create_legend', input: { name: 'Late', text: 'Late.' } }]).reply('?');
     const late = await chat(owner.agent, 'Add another').expect(200);
-    await new Promise((r) => setTimeout(r, 3500));
-    await owner.agent
-      .post('/v1/agent/confirm')
-      .send({ stepId: late.body.pendingConfirmations[0].stepId, confirmed: true })
-      .expect(409);
+    // Past its AGENT_PENDING_TTL_MINUTES (3 s) on the app's clock.
+    const clock = takeClock(t);
+    try {
+      clock.advance(3500);
+      await owner.agent
+        .post('/v1/agent/confirm')
+        .send({ stepId: late.body.pendingConfirmations[0].stepId, confirmed: true })
+        .expect(409);
+    } finally {
+      clock.restore();
+    }
     expect(await legends()).toEqual([]);
     await owner.agent
       .post('/v1/agent/confirm')

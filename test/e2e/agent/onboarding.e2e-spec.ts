@@ -8,7 +8,7 @@ import { DataSource } from 'typeorm';
 import { BUILT_IN_ROLES } from '../../../src/organizations';
 
 const OWNER_ROLE_ID = BUILT_IN_ROLES.find((r) => r.name === 'Owner')!.id;
-import { OnboardingCleanup } from '../../../src/agent/onboarding/onboarding-cleanup';
+import { Scheduler } from '../../../src/scheduler';
 
 const rows = (body: unknown) =>
   (Array.isArray(body) ? body : ((body as { items?: unknown[] }).items ?? [])) as Record<
@@ -416,7 +416,9 @@ describe('AI-assisted onboarding', () => {
       `UPDATE agent_onboarding SET created = now() - interval '8 days' WHERE id = ANY($1)`,
       [[unlinked, linked]],
     );
-    expect(await t.get<OnboardingCleanup>(OnboardingCleanup).clean()).toBeGreaterThanOrEqual(1);
+    expect(
+      await t.get<Scheduler>(Scheduler).run('agent:onboarding-cleanup'),
+    ).toBeGreaterThanOrEqual(1);
     await t.http.get(`/v1/agent/onboarding/${unlinked}`).expect(404);
     await founder.agent.get(`/v1/agent/onboarding/${linked}`).expect(200);
   });

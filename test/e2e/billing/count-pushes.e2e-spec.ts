@@ -3,10 +3,10 @@ import type { Queue } from 'bull';
 import type { Agent } from 'supertest';
 import { DataSource } from 'typeorm';
 import { CountPusher } from '../../../src/billing/counts/count-pusher.service';
-import { CountSweep } from '../../../src/billing/counts/count-sweep.service';
 import { BILLING_COUNT_PUSH, QueueName } from '../../../src/events';
 import { createTestApp, TestApp } from '../../support/app';
-import { testRedis } from '../../support/sessions';
+import { Scheduler } from '../../../src/scheduler';
+import { takeClock } from '../../support/clock';
 import { createSecurity, issue } from '../../support/cap-table';
 import { eventually, sleep } from '../../support/eventually';
 import { createOrg, OrgFixture } from '../../support/orgs';
@@ -127,6 +127,11 @@ describe('seat count pushes', () => {
     const { owner, org, security, providerId } = await company(true);
     await holders(owner.agent, org, security.id, 1);
     await eventually(async () => (await sync(org.id))?.pushed_members === 1, 20_000, 200);
+    // The minute's sweep would re-queue the lost push at its own time: the clock stops, and this
+    // minute's turn is taken now (by this tick or an earlier one), before the change.
+    const scheduler = t.get<Scheduler>(Scheduler);
+    const clock = takeClock(t).freeze();
+    await scheduler.tick('billing:count-sweep');
     const member = await owner.agent
       .post(`/v1/organization/${org.id}/member`)
       .send({ name: 'Late', email: `late-${Date.now()}@example.com` })
@@ -140,10 +145,6 @@ describe('seat count pushes', () => {
       const s = await sync(org.id);
       return s.requested_seq > s.pushed_seq;
     });
-    // The minute's sweep would re-queue the lost push at its own time: hold its turn meanwhile.
-    const redis = testRedis();
-    const sweepTurn = `${t.redisPrefix}billing:count-sweep`;
-    await redis.set(sweepTurn, 'test', 'PX', 120_000);
     const queue = t.get<Queue>(getQueueToken(QueueName.BillingCounts));
     // The consumer adds the push job just after counting the change: lose it once it is waiting.
     const job = await eventually(async () => {
@@ -154,9 +155,11 @@ describe('seat count pushes', () => {
     await job.remove();
     await sleep(6000);
     expect(pushesTo(providerId!)).toEqual([[1, 1]]);
-    await redis.del(sweepTurn);
-    redis.disconnect();
-    expect(await t.get<CountSweep>(CountSweep).sweep()).toBeGreaterThanOrEqual(1);
+    expect(await scheduler.tick('billing:count-sweep')).toBe(false);
+    // A minute later the sweep's turn comes again.
+    clock.advance(60_000);
+    expect(await scheduler.tick('billing:count-sweep')).toBe(true);
+    clock.restore();
     await eventually(async () => (await sync(org.id))?.pushed_members === 2, 20_000, 200);
     expect(pushesTo(providerId!)).toEqual([
       [1, 1],

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { Clock } from '../../../src/common';
 import { Env } from '../../../src/config';
 import { FileStore, Upload } from '../../../src/documents/files/file-store.service';
 import { StoredFile } from '../../../src/documents/files/stored-file.entity';
@@ -292,7 +293,12 @@ describe.each(STORAGE_BACKENDS)('the file store on %s storage', (name, start) =>
 
     it('when storage fails on the second of two files', async () => {
       const before = await snapshot();
-      const store = new FileStore(failingPut(backend.driver, 2), t.get(UnitOfWork), t.get(Env));
+      const store = new FileStore(
+        failingPut(backend.driver, 2),
+        t.get(UnitOfWork),
+        t.get(Env),
+        t.get(Clock),
+      );
       await expect(
         store.store([upload('a.pdf', PDF), upload('b.png', PNG)], request(), async () => 1),
       ).rejects.toThrow('storage unavailable');

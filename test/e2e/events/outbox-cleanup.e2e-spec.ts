@@ -1,14 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { OutboxCleanup } from '../../../src/events/outbox-cleanup.service';
+import { Scheduler } from '../../../src/scheduler';
 import { createTestApp, TestApp } from '../../support/app';
-import { testRedis } from '../../support/sessions';
+import { TestClock } from '../../support/clock';
+
+const CLEANUP = 'events:outbox-cleanup';
+const DAY = 24 * 3600_000;
 
 describe('outbox clean-up: relayed events older than 30 days', () => {
   let t: TestApp;
   let ds: DataSource;
+  let scheduler: Scheduler;
+  const clock = new TestClock();
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ overrides: clock.override });
+    scheduler = t.get<Scheduler>(Scheduler);
     ds = t.get<DataSource>(DataSource);
   });
   afterAll(() => t.close());
@@ -46,31 +52,30 @@ describe('outbox clean-up: relayed events older than 30 days', () => {
     await insert(org, 2, '40 days', false);
     await insert(org, 4, '1 minute', true);
     expect(await counts(org)).toEqual(['recent relayed: 7', 'old pending: 2', 'old relayed: 2500']);
-    expect(await t.get<OutboxCleanup>(OutboxCleanup).clean()).toBe(2500);
+    expect(await scheduler.run(CLEANUP)).toBe(2500);
     expect(await counts(org)).toEqual(['recent relayed: 7', 'old pending: 2']);
   });
 
-  it('runs once a day across instances: the first to take the day’s lock cleans', async () => {
-    const cleanup = t.get<OutboxCleanup>(OutboxCleanup);
-    const org = randomUUID();
-    await insert(org, 1, '31 days', true);
-    await cleanup.tick();
-    expect(await counts(org)).toEqual([]);
-
-    // Another instance (or this one an hour later) finds the lock taken.
-    await insert(org, 1, '31 days', true);
-    await cleanup.tick();
-    expect(await counts(org)).toEqual(['old relayed: 1']);
-
-    const redis = testRedis();
-    const lock = `${t.redisPrefix}events:outbox-cleanup`;
+  it('runs once a day across instances: the first to take the day’s turn cleans', async () => {
+    clock.freeze(new Date(Date.now() + 2 * DAY).toISOString().slice(0, 10) + 'T09:00:00Z');
     try {
-      expect(await redis.pttl(lock)).toBeGreaterThan(23 * 3600_000);
-      await redis.del(lock);
+      const org = randomUUID();
+      await insert(org, 1, '31 days', true);
+      expect(await scheduler.tick(CLEANUP)).toBe(true);
+      expect(await counts(org)).toEqual([]);
+
+      // Another instance (or this one an hour later) finds the day's turn taken.
+      await insert(org, 1, '31 days', true);
+      clock.advance(3600_000);
+      expect(await scheduler.tick(CLEANUP)).toBe(false);
+      expect(await counts(org)).toEqual(['old relayed: 1']);
+
+      // The next day's turn is free again.
+      clock.advance(DAY);
+      expect(await scheduler.tick(CLEANUP)).toBe(true);
+      expect(await counts(org)).toEqual([]);
     } finally {
-      redis.disconnect();
+      clock.reset();
     }
-    await cleanup.tick();
-    expect(await counts(org)).toEqual([]);
   });
 });

@@ -3,9 +3,9 @@ import { Client } from 'pg';
 import type { Agent, Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { IMPORT_LOCK_KEY } from '../../../src/cap-table/exports/import-lock';
-import { ExpiredKeysSweeper } from '../../../src/idempotency/expired-keys.sweeper';
 import { IdempotencyStore } from '../../../src/idempotency/idempotency-store';
 import { openApiDocument } from '../../../src/openapi';
+import { Scheduler } from '../../../src/scheduler';
 import { coherentPackage, packageZip } from '../../fixtures/ocf/ocf-packages';
 import type { TestApp } from '../../support/app';
 import { createHolder, createSecurity, issue } from '../../support/cap-table';
@@ -439,7 +439,9 @@ describe('Idempotency-Key', () => {
     const kept = newKey();
     await issueWith(c, kept, issuance(c)).expect(201);
     await lapse(key);
-    expect(await t.get<ExpiredKeysSweeper>(ExpiredKeysSweeper).sweep()).toBeGreaterThanOrEqual(1);
+    expect(await t.get<Scheduler>(Scheduler).run('idempotency:key-sweep')).toBeGreaterThanOrEqual(
+      1,
+    );
     expect(await keyRows(key)).toEqual([]);
     expect(await keyRows(kept)).toEqual([{ state: 'done', status: 201 }]);
   });

@@ -2,7 +2,7 @@ import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
 import { DataSource } from 'typeorm';
 import { QueueName } from '../../../src/events';
-import { DeliveryCleanup } from '../../../src/webhooks/delivery/delivery-cleanup';
+import { Scheduler } from '../../../src/scheduler';
 import { WebhookDeliveries } from '../../../src/webhooks/delivery/webhook-deliveries.service';
 import { WebhookSweep } from '../../../src/webhooks/delivery/webhook-sweep';
 import { WebhookReceiver } from '../../fakes/webhook-receiver';
@@ -285,16 +285,17 @@ describe('webhook retries and endpoint health (spec section 6)', () => {
     await rename('Kept');
     await eventually(async () => (await attempts()).length === 1);
     const ds = t.get<DataSource>(DataSource);
+    // Ages counted from the app's clock (the retention's), not the database's.
     const age = (status: string, days: number) =>
       ds.query(
         `INSERT INTO webhook_delivery (id, endpoint_id, organization_id, event_id, event_type,
            event_created, body, status, attempts, next_attempt_at, created)
          SELECT 'whd_' || md5(random()::text), w.id, w.organization_id, 'evt_old', 'organization.updated',
-                now() - make_interval(days => $3), '{}', $2::varchar, 1,
-                CASE WHEN $2::varchar = 'pending' THEN now() + interval '1 day' END,
-                now() - make_interval(days => $3)
+                $4::timestamptz - make_interval(days => $3), '{}', $2::varchar, 1,
+                CASE WHEN $2::varchar = 'pending' THEN $4::timestamptz + interval '1 day' END,
+                $4::timestamptz - make_interval(days => $3)
            FROM webhook_endpoint w WHERE w.id = $1`,
-        [endpoint.id, status, days],
+        [endpoint.id, status, days, clock.now],
       );
     await age('succeeded', 31);
     await age('failed', 40);
@@ -307,7 +308,9 @@ describe('webhook retries and endpoint health (spec section 6)', () => {
          FROM webhook_delivery d WHERE d.endpoint_id = $1 AND d.event_id = 'evt_old'`,
       [endpoint.id],
     );
-    expect(await t.get<DeliveryCleanup>(DeliveryCleanup).clean()).toBeGreaterThanOrEqual(2);
+    expect(
+      await t.get<Scheduler>(Scheduler).run('webhooks:delivery-cleanup'),
+    ).toBeGreaterThanOrEqual(2);
     const left = await deliveriesOf(t, endpoint.id);
     expect(left.map((d) => `${d.event_id} ${d.status}`).sort()).toEqual(
       [

@@ -8,6 +8,7 @@ import { eventually } from '../../support/eventually';
 import { createOrg, memberAgent } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
 import {
+  consumerNow,
   controlClock,
   deliveriesOf,
   receivedAt,
@@ -71,15 +72,27 @@ describe('webhook delivery (spec section 6)', () => {
     expect(got.headers['service-signature']).toMatch(new RegExp(`^t=${t0},v1=[0-9a-f]{64}$`));
     expect(got.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
     expect(
-      verifyServiceSignature(got.headers['service-signature'], got.body, endpoint.secret),
+      verifyServiceSignature(
+        got.headers['service-signature'],
+        got.body,
+        endpoint.secret,
+        consumerNow(),
+      ),
     ).toBe(true);
     const standard = standardHeaders(got);
-    expect(verifyStandardSignature(standard, got.body, endpoint.secret)).toBe(true);
+    expect(verifyStandardSignature(standard, got.body, endpoint.secret, consumerNow())).toBe(true);
     const otherSecret = `whsec_${randomBytes(32).toString('base64')}`;
-    expect(verifyServiceSignature(got.headers['service-signature'], got.body, otherSecret)).toBe(
+    expect(
+      verifyServiceSignature(
+        got.headers['service-signature'],
+        got.body,
+        otherSecret,
+        consumerNow(),
+      ),
+    ).toBe(false);
+    expect(verifyStandardSignature(standard, `${got.body} `, endpoint.secret, consumerNow())).toBe(
       false,
     );
-    expect(verifyStandardSignature(standard, `${got.body} `, endpoint.secret)).toBe(false);
 
     const listed = await eventually(async () => {
       const [one] = (await owner.agent.get(webhookPath(org.id)).expect(200)).body.data;
@@ -182,7 +195,12 @@ describe('webhook delivery (spec section 6)', () => {
         data: { object: organization.body, previous_attributes: {} },
       });
       expect(
-        verifyServiceSignature(got.headers['service-signature'], got.body, endpoint.secret),
+        verifyServiceSignature(
+          got.headers['service-signature'],
+          got.body,
+          endpoint.secret,
+          consumerNow(),
+        ),
       ).toBe(true);
       await owner.agent.get(`/v1/organization/${org.id}/event/${res.body.event.id}`).expect(404);
 

@@ -1,7 +1,7 @@
 import '../../support/agent-on';
 import { DataSource } from 'typeorm';
-import { ConversationCleanup } from '../../../src/agent/store/conversation-cleanup';
 import { Conversations } from '../../../src/agent/store/conversations';
+import { Scheduler } from '../../../src/scheduler';
 import { createTestApp, TestApp } from '../../support/app';
 import { createOrg } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
@@ -76,8 +76,7 @@ describe('conversations are bounded per user and deleted when idle (issue 35 sec
     await idleFor(old.id, RETENTION_DAYS + 1);
     await idleFor(main.id, RETENTION_DAYS + 5);
     await idleFor(recent.id, RETENTION_DAYS - 1);
-    const cleanup = t.get<ConversationCleanup>(ConversationCleanup);
-    expect(await cleanup.clean()).toBe(2);
+    expect(await t.get<Scheduler>(Scheduler).run('agent:conversation-cleanup')).toBe(2);
     const left = (
       (await db.query(`SELECT id FROM agent_conversation WHERE organization_id = $1`, [
         org.id,
@@ -99,7 +98,7 @@ describe('conversations are bounded per user and deleted when idle (issue 35 sec
     await conversations.append(conversation.id, 'user', [{ type: 'text', text: 'back' }], {
       authorId: owner.user.id,
     });
-    await t.get<ConversationCleanup>(ConversationCleanup).clean();
+    await t.get<Scheduler>(Scheduler).run('agent:conversation-cleanup');
     expect(await idsOf(owner.user.id)).toEqual([conversation.id]);
   });
 });

@@ -1,6 +1,6 @@
 import '../../support/agent-on';
 import { DataSource } from 'typeorm';
-import { SystemEventCleanup } from '../../../src/agent/store/system-event-cleanup';
+import { Scheduler } from '../../../src/scheduler';
 import { createTestApp, TestApp } from '../../support/app';
 import { createOrg } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
@@ -27,7 +27,7 @@ describe('system event clean-up', () => {
     await add('pending for a week', 8, null);
     await add('consumed recently', 10, 2);
     await add('pending', 1, null);
-    expect(await t.get<SystemEventCleanup>(SystemEventCleanup).clean()).toBe(2);
+    expect(await t.get<Scheduler>(Scheduler).run('agent:system-event-cleanup')).toBe(2);
     const left = await ds.query(
       'SELECT text FROM agent_system_event WHERE organization_id = $1 ORDER BY text',
       [org.id],

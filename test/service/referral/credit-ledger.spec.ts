@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { CreditExpiry } from '../../../src/referral/credit/credit-expiry';
 import { redemptionId } from '../../../src/referral/credit/credit-redemptions.service';
 import { createTestApp, TestApp } from '../../support/app';
+import { TestClock } from '../../support/clock';
 import { balanceOf } from '../../support/credit';
 import { loggedInAgent } from '../../support/users';
 
@@ -11,13 +12,14 @@ const DAY = 24 * 3600_000;
 describe('credit ledger rules (service level)', () => {
   let t: TestApp;
   let ds: DataSource;
+  const clock = new TestClock().freeze();
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ overrides: clock.override });
     ds = t.get<DataSource>(DataSource);
   });
   afterAll(() => t.close());
 
-  const now = new Date();
+  const now = clock.now();
   async function entry(entityId: string, kind: string, amount: string, daysAgo: number) {
     await ds.query(
       `INSERT INTO credit_entry (id, entity_id, kind, amount, currency, movement_id, created)
@@ -44,7 +46,7 @@ describe('credit ledger rules (service level)', () => {
     await entry(fresh.user.entityId, 'transfer_out', '-6.00', 1);
 
     const expiry = t.get<CreditExpiry>(CreditExpiry);
-    expect(await expiry.expireAll(30, now)).toBe(1);
+    expect(await expiry.expireAll(30)).toBe(1);
     expect(await balanceOf(ds, stale.user.entityId)).toBe('5.00');
     expect((await entries(stale.user.entityId)).at(-1)).toEqual({
       kind: 'expiry',
@@ -53,7 +55,7 @@ describe('credit ledger rules (service level)', () => {
     expect(await balanceOf(ds, spent.user.entityId)).toBe('0.00');
     expect(await balanceOf(ds, fresh.user.entityId)).toBe('6.00');
     // A second run finds nothing more to expire.
-    expect(await expiry.expireAll(30, now)).toBe(0);
+    expect(await expiry.expireAll(30)).toBe(0);
     expect(await entries(stale.user.entityId)).toHaveLength(4);
   });
 

@@ -188,6 +188,7 @@ export function checkDraft(draft: OnboardingDraft, options: CheckOptions): Draft
     membersByEmail: new Map(),
     currency: options.currency,
     fractional: options.fractional,
+    today: options.today,
   });
   if ('problems' in planned) {
     // Every reference was checked above: a record the ledger cannot find is one it refused
