@@ -5,6 +5,7 @@ import { TokenService } from './crypto/token.service';
 import { ApiDocument } from './http/api-document';
 import { InProcessRequests } from './http/in-process-requests';
 import { ListResponder } from './http/list-responder';
+import { MachineVerifiers } from './http/machine-access';
 import { RecordResolvers } from './http/record-resolvers';
 import { UploadSlots } from './http/upload-slots';
 
@@ -15,16 +16,17 @@ import { UploadSlots } from './http/upload-slots';
 const DEV_ENCRYPTION_KEY = 'ledgerline-development-only-key!';
 
 /**
- * The shared singletons of Common: the registry every module adds its record resolvers to, the
- * SecretBox keyed by ENCRYPTION_KEY, the TokenService, the ListResponder (with its cache) and the
- * UploadSlots every upload route counts its callers' uploads in, and InProcessRequests (requests of
- * this API run in process as their caller).
+ * The shared singletons of Common: the registries every module adds its record resolvers and
+ * machine verifiers to, the SecretBox keyed by ENCRYPTION_KEY, the TokenService, the ListResponder
+ * (with its cache) and the UploadSlots every upload route counts its callers' uploads in, and
+ * InProcessRequests (requests of this API run in process as their caller).
  * Global, imported once by the app.
  */
 @Global()
 @Module({
   providers: [
     RecordResolvers,
+    MachineVerifiers,
     {
       provide: SecretBox,
       inject: [Env],
@@ -42,6 +44,7 @@ const DEV_ENCRYPTION_KEY = 'ledgerline-development-only-key!';
   ],
   exports: [
     RecordResolvers,
+    MachineVerifiers,
     SecretBox,
     TokenService,
     ListResponder,
