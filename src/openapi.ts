@@ -46,10 +46,12 @@ export async function openApiDocument(
     .addServer(serverUrl)
     .addCookieAuth('connect.sid')
     // Machine callers (`@Machine(kind)`), each with a credential of its own and no session.
-    .addBearerAuth(
-      { type: 'http', scheme: 'bearer', description: 'The messaging gateway: CHAT_GATEWAY_TOKEN' },
-      'gatewayToken',
-    )
+    // `addSecurity`, not `addBearerAuth`: the tokens are opaque secrets, no JWTs.
+    .addSecurity('gatewayToken', {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'The messaging gateway: CHAT_GATEWAY_TOKEN',
+    })
     .addApiKey(
       {
         type: 'apiKey',
@@ -60,10 +62,11 @@ export async function openApiDocument(
       },
       'billingSignature',
     )
-    .addBearerAuth(
-      { type: 'http', scheme: 'bearer', description: 'The gateway hooks: HOOKS_TOKEN' },
-      'hooksToken',
-    )
+    .addSecurity('hooksToken', {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'The gateway hooks: HOOKS_TOKEN',
+    })
     .addApiKey(
       {
         type: 'apiKey',
@@ -84,16 +87,13 @@ export async function openApiDocument(
       },
       'hooksTokenQuery',
     )
-    .addBearerAuth(
-      {
-        type: 'http',
-        scheme: 'bearer',
-        description:
-          'API keys: none is issued yet (a later issue), so a route requiring one refuses every ' +
-          'call (401)',
-      },
-      'apiKey',
-    )
+    .addSecurity('apiKey', {
+      type: 'http',
+      scheme: 'bearer',
+      description:
+        'API keys: none is issued yet (a later issue), so a route requiring one refuses every ' +
+        'call (401)',
+    })
     .build();
   return completeDocument(
     SwaggerModule.createDocument(app, config, {

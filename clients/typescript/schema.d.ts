@@ -22135,7 +22135,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No or a wrong gateway token `{error, message}` */
+            /** @description No or a wrong gateway token `{error, key, message}` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22201,7 +22201,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No or a wrong gateway token `{error, message}` */
+            /** @description No or a wrong gateway token `{error, key, message}` */
             401: {
                 headers: {
                     [name: string]: unknown;

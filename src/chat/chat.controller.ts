@@ -110,7 +110,7 @@ export class ChatController {
   @Machine('gatewayToken')
   @ApiOperation({ summary: 'The organization of a messaging team', description: GATEWAY })
   @ApiOkResponse({ type: TeamMappingView })
-  @ApiUnauthorizedResponse({ description: 'No or a wrong gateway token `{error, message}`' })
+  @ApiUnauthorizedResponse({ description: 'No or a wrong gateway token `{error, key, message}`' })
   @ApiNotFoundResponse({ description: 'No organization has this team' })
   @ApiErrors(THROTTLED)
   teamMapping(@Param('teamId') teamId: string): Promise<TeamMappingView> {
@@ -124,7 +124,7 @@ export class ChatController {
     description: `\`{userId: null}\` when none is mapped. ${GATEWAY}`,
   })
   @ApiOkResponse({ type: UserMappingView })
-  @ApiUnauthorizedResponse({ description: 'No or a wrong gateway token `{error, message}`' })
+  @ApiUnauthorizedResponse({ description: 'No or a wrong gateway token `{error, key, message}`' })
   @ApiErrors(THROTTLED)
   userMapping(@Param('chatUserId') chatUserId: string): Promise<UserMappingView> {
     return this.sessions.userOfChatUser(chatUserId);

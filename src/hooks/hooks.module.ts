@@ -11,7 +11,7 @@ import { ChatModule } from '../chat';
 import { Env, loadEnv } from '../config';
 import { OrganizationsModule } from '../organizations';
 import { HOOK_ACTIONS } from './hook-actions';
-import { HookRequests, hooksController, HooksTokenVerifier } from './http';
+import { HookRequests, HooksController, hooksController, HooksTokenVerifier } from './http';
 import { HeartbeatConsumer } from './runs/heartbeat.consumer';
 import { HeartbeatSchedule } from './runs/heartbeat.schedule';
 import { Heartbeats } from './runs/heartbeats';
@@ -82,12 +82,11 @@ export class HooksModule implements NestModule, OnModuleInit {
    * configure each app) serves none of them: 404 as for any unknown route.
    */
   configure(consumer: MiddlewareConsumer) {
-    const composed = HooksModule.composedPath;
-    if (this.env.HOOKS_ENABLED || composed === undefined) return;
+    if (this.env.HOOKS_ENABLED || HooksModule.composedPath === undefined) return;
     consumer
       .apply((_req: unknown, _res: unknown, next: (err?: unknown) => void) =>
         next(new NotFoundException()),
       )
-      .forRoutes(hooksController(composed));
+      .forRoutes(HooksController);
   }
 }

@@ -1,4 +1,4 @@
 // The gateway hooks' HTTP layer: the routes under HOOKS_PATH, their token and their answers.
-export { hooksController } from './hooks.controller';
+export { HooksController, hooksController } from './hooks.controller';
 export { HookRequests } from './hook-requests';
 export { HooksTokenVerifier } from './hooks-token.verifier';
