@@ -44,9 +44,13 @@ function generateMetadata(filename: string) {
 
 async function document(): Promise<object> {
   const { NestFactory } = await import('@nestjs/core');
-  // The contract documents the agent's routes too: they are composed only with an LLM key.
-  // eslint-disable-next-line no-restricted-properties -- the document is built, not served
+  // The contract documents the agent's routes and the gateway hooks' too: they are composed only
+  // with an LLM key, and the hooks with HOOKS_ENABLED and a token.
+  /* eslint-disable no-restricted-properties -- the document is built, not served */
   process.env.LLM_API_KEY ??= 'openapi-document';
+  process.env.HOOKS_ENABLED ??= 'true';
+  process.env.HOOKS_TOKEN ??= 'openapi-document-hooks-token-of-32-characters';
+  /* eslint-enable no-restricted-properties */
   const { AppModule } = await import('../src/app.module');
   const { openApiDocument } = await import('../src/openapi');
   const app = await NestFactory.create(AppModule, { preview: true, logger: false });

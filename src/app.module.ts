@@ -8,7 +8,15 @@ import { AuthModule } from './auth';
 import { BillingModule } from './billing';
 import { CapTableModule } from './cap-table';
 import { DocumentsModule } from './documents';
-import { AccessGuard, CommonModule, CsrfGuard, QueryParamsGuard } from './common';
+import {
+  AccessGuard,
+  CommonModule,
+  CsrfGuard,
+  MACHINE_FAILURES,
+  QueryParamsGuard,
+  Clock,
+  TokenFailureThrottle,
+} from './common';
 import { ConfigModule } from './config';
 import { DatabaseModule } from './database';
 import { EventsModule } from './events';
@@ -17,7 +25,7 @@ import { IdempotencyModule } from './idempotency';
 import { OcfModule } from './ocf';
 import { OrganizationsModule } from './organizations';
 import { ProfilesModule } from './profiles';
-import { RedisModule } from './redis';
+import { RedisConnections, RedisModule } from './redis';
 import { ReferralModule } from './referral';
 import { SchedulerModule } from './scheduler';
 import { WebhooksModule } from './webhooks';
@@ -55,6 +63,13 @@ import { WebhooksModule } from './webhooks';
     { provide: APP_GUARD, useClass: CsrfGuard },
     { provide: APP_GUARD, useClass: AccessGuard },
     { provide: APP_GUARD, useClass: QueryParamsGuard },
+    // Failed checks of machine credentials (`@Machine`), counted per kind and client IP.
+    {
+      provide: MACHINE_FAILURES,
+      inject: [RedisConnections, Clock],
+      useFactory: (redis: RedisConnections, clock: Clock) =>
+        new TokenFailureThrottle(redis.session(), `${redis.prefix}machine-token-failures:`, clock),
+    },
   ],
 })
 export class AppModule {}

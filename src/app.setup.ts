@@ -1,9 +1,9 @@
 import { INestApplication, ValidationPipe } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
+import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import { sessionMiddleware } from './auth';
-import { BILLING_WEBHOOK_PATH } from './billing';
 import {
   AllExceptionsFilter,
   ApiDocument,
@@ -11,14 +11,18 @@ import {
   JSON_TYPES,
   jsonBody,
   mapExpressErrors,
+  markRawBodyRoutes,
+  rawBodyOf,
   requestIdMiddleware,
   UuidParamsPipe,
   validationError,
 } from './common';
 import { Env, isProduction } from './config';
-import { mountHooks } from './hooks';
 import { openApiDocument } from './openapi';
 import { RedisConnections } from './redis';
+
+/** What the app's body parsers read at most (413 past it); the gateway hooks have their own. */
+const BODY_LIMIT = '1mb';
 
 /**
  * The one place that wires the HTTP layer: main.ts and every e2e test build the app through it,
@@ -35,22 +39,38 @@ export async function setupApp(app: INestApplication): Promise<INestApplication>
   // ETags of list answers are computed by the services from data versions, not by hashing bodies.
   express.set('etag', false);
   app.use(requestIdMiddleware);
-  // Gateway hooks (when on): ahead of the body parsers and the session, it reads its own body.
-  mountHooks(app);
-  // The billing provider signs its webhooks' bytes: that path alone keeps its body raw.
+  // `@RawBody` routes (the billing provider's signed webhooks, the gateway hooks) take their body
+  // as sent: the parsers, CORS and session below leave them alone.
+  markRawBodyRoutes(app);
+  const parsed = (types: string | string[]) => (req: Request) =>
+    rawBodyOf(req) === undefined && Boolean(req.is(types));
+  // Signed bytes: read as they are, before the guard checks their signature.
   express.useBodyParser('raw', {
-    type: (req: { url?: string }) => req.url?.split('?')[0] === BILLING_WEBHOOK_PATH,
-    limit: '1mb',
+    type: (req: Request) => rawBodyOf(req) === 'bytes',
+    limit: BODY_LIMIT,
   });
   // JSON is read as text and parsed by `jsonBody`, which keeps long numbers exact.
-  express.useBodyParser('text', { type: JSON_TYPES, limit: '1mb' });
+  express.useBodyParser('text', { type: parsed(JSON_TYPES), limit: BODY_LIMIT });
   app.use(jsonBody);
+  // Nest mounts express's own JSON parser at `init` unless one is mounted already: this one parses
+  // nothing (JSON was read as text above), so a `@RawBody('stream')` route's body stays unread.
+  express.useBodyParser('json', { type: () => false });
   // Only the identity provider's form post uses this; the CSRF guard refuses it everywhere else.
-  express.useBodyParser('urlencoded', { extended: false, limit: '1mb' });
+  express.useBodyParser('urlencoded', {
+    type: parsed('application/x-www-form-urlencoded'),
+    extended: false,
+    limit: BODY_LIMIT,
+  });
   app.use(mapExpressErrors);
   app.use(helmet());
-  app.enableCors({ origin: allowedOrigins(env), credentials: true });
-  app.use(sessionMiddleware(env, redis));
+  const cors = { origin: allowedOrigins(env), credentials: true };
+  app.enableCors((req: Request, answer: (err: Error | null, options: object) => void) =>
+    answer(null, rawBodyOf(req) === undefined ? cors : { origin: false }),
+  );
+  const session = sessionMiddleware(env, redis);
+  app.use((req: Request, res: Response, next: NextFunction) =>
+    rawBodyOf(req) === undefined ? session(req, res, next) : next(),
+  );
   // After everything every request goes through; answers only 304s of cached lists.
   app.use(conditionalListShortcut(app));
 

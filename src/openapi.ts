@@ -6,7 +6,10 @@ import metadata from './openapi-metadata';
 const DESCRIPTION = [
   'Cap table and organization management.',
   '',
-  '**Authentication**: a server-side session cookie (`connect.sid`).',
+  '**Authentication**: a server-side session cookie (`connect.sid`); machine callers (the ' +
+    'messaging gateway, the billing provider, the gateway hooks) with a credential of their own, ' +
+    'named by each route’s security. 10 failed machine credentials of one kind from one client ' +
+    'address within 15 minutes: 429 for that kind from that address until the window ends.',
   '',
   '**Errors** (spec section 7): one body, `{error, key?, message?}`: `{error, message}`; ' +
     '`{error, key, message}` for the keyed errors (401 carries `unauthorized`, 404 ' +
@@ -42,11 +45,55 @@ export async function openApiDocument(
     .setVersion('1')
     .addServer(serverUrl)
     .addCookieAuth('connect.sid')
-    // Machine callers with a token of their own (the messaging gateway's CHAT_GATEWAY_TOKEN).
-    .addBearerAuth(
-      { type: 'http', scheme: 'bearer', description: 'A configured service token' },
-      'gateway',
+    // Machine callers (`@Machine(kind)`), each with a credential of its own and no session.
+    // `addSecurity`, not `addBearerAuth`: the tokens are opaque secrets, no JWTs.
+    .addSecurity('gatewayToken', {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'The messaging gateway: CHAT_GATEWAY_TOKEN',
+    })
+    .addApiKey(
+      {
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-Chargify-Webhook-Signature-Hmac-Sha-256',
+        description:
+          'The billing provider: the hex HMAC-SHA256 of the raw body with BILLING_SITE_SHARED_KEY',
+      },
+      'billingSignature',
     )
+    .addSecurity('hooksToken', {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'The gateway hooks: HOOKS_TOKEN',
+    })
+    .addApiKey(
+      {
+        type: 'apiKey',
+        in: 'header',
+        name: 'x-service-token',
+        description: 'The gateway hooks: HOOKS_TOKEN',
+      },
+      'hooksTokenHeader',
+    )
+    .addApiKey(
+      {
+        type: 'apiKey',
+        in: 'query',
+        name: 'token',
+        description:
+          'The gateway hooks: HOOKS_TOKEN in the query string; deprecated (URLs end up in logs), ' +
+          'answered with `Deprecation: true`',
+      },
+      'hooksTokenQuery',
+    )
+    .addSecurity('apiKey', {
+      type: 'http',
+      scheme: 'bearer',
+      description:
+        'API keys: none is issued yet (a later issue), so a route requiring one refuses every ' +
+        'call (401)',
+    })
     .build();
   return completeDocument(
     SwaggerModule.createDocument(app, config, {

@@ -3008,6 +3008,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/hooks/wake": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Wake the organization’s agent
+         * @description Records a system event for the organization’s main agent conversation; `now` also queues a heartbeat. Authenticated by HOOKS_TOKEN (no session): `Authorization: Bearer`, else `x-service-token`, else `?token=` (deprecated: answered with `Deprecation: true`). Another method than POST answers 405 with `Allow: POST`, on any path under HOOKS_PATH (`/hooks` by default).
+         */
+        post: operations["Hooks_wake"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/hooks/agent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hand the agent a task
+         * @description Queues an isolated agent turn in the conversation of `sessionKey`; its summary becomes a system event. Authenticated by HOOKS_TOKEN (no session): `Authorization: Bearer`, else `x-service-token`, else `?token=` (deprecated: answered with `Deprecation: true`). Another method than POST answers 405 with `Allow: POST`, on any path under HOOKS_PATH (`/hooks` by default).
+         */
+        post: operations["Hooks_agent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/hooks/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A mapped hook
+         * @description The first mapping whose `match` fits (the sub-path, which may hold slashes, and the payload’s `source`; HOOKS_MAPPINGS, then HOOKS_PRESETS) turns the payload into a wake or an agent run: 200 or 202 as those, 204 when its transform returns null. Authenticated by HOOKS_TOKEN (no session): `Authorization: Bearer`, else `x-service-token`, else `?token=` (deprecated: answered with `Deprecation: true`). Another method than POST answers 405 with `Allow: POST`, on any path under HOOKS_PATH (`/hooks` by default).
+         */
+        post: operations["Hooks_mapped"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/invitation/send": {
         parameters: {
             query?: never;
@@ -19782,8 +19842,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not signed with the site shared key, or billing is off */
+            /** @description Not signed with the site shared key, or billing is off `{error, key, message}` */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description 10 unsigned or wrongly signed webhooks from one client address within 15 minutes: every webhook from it until the window ends (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22228,7 +22297,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No or a wrong gateway token `{error, message}` */
+            /** @description No or a wrong gateway token `{error, key, message}` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22294,7 +22363,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No or a wrong gateway token `{error, message}` */
+            /** @description No or a wrong gateway token `{error, key, message}` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22310,6 +22379,490 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Hooks_wake: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    text: string;
+                    /**
+                     * @default now
+                     * @enum {unknown}
+                     */
+                    mode?: "now" | "next-heartbeat";
+                    /**
+                     * Format: uuid
+                     * @description The organization; else HOOKS_DEFAULT_ORGANIZATION. Outside HOOKS_ALLOWED_ORGANIZATIONS (when set): 403
+                     */
+                    organization?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The event is recorded */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {unknown} */
+                        mode: "now" | "next-heartbeat";
+                    };
+                };
+            };
+            /** @description A body that is not a JSON object, a bad field, or a missing or unknown organization `{ok: false, error}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: false;
+                        error: string;
+                    } | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No hook token, or not HOOKS_TOKEN (as `Authorization: Bearer`, `x-service-token` or the deprecated `?token=`) `{ok: false, error}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: false;
+                        error: string;
+                    } | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is not among HOOKS_ALLOWED_ORGANIZATIONS `{ok: false, error}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: false;
+                        error: string;
+                    } | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Hooks are off on this server (HOOKS_ENABLED): no such route, the one error body */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body larger than HOOKS_MAX_BODY_BYTES `{ok: false, error}` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: false;
+                        error: string;
+                    } | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A `Content-Encoding` other than identity `{ok: false, error}` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: false;
+                        error: string;
+                    } | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description 10 failed tokens from the client address within 15 minutes: every hook from it until the window ends (`Retry-After`, `X-RateLimit-*`); or a limit of the agent `{ok: false, error}` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: false;
+                        error: string;
+                    } | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected failure, or the mapping’s transform failed `{ok: false, error}` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: false;
+                        error: string;
+                    } | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Hooks_agent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    message: string;
+                    /** @default Hook */
+                    name?: string;
+                    /** @description Default `hook:<uuid>`: a conversation of its own */
+                    sessionKey?: string;
+                    /**
+                     * @default now
+                     * @enum {unknown}
+                     */
+                    wakeMode?: "now" | "next-heartbeat";
+                    /** @default true */
+                    deliver?: boolean;
+                    /**
+                     * @default last
+                     * @enum {unknown}
+                     */
+                    channel?: "last" | "chat";
+                    to?: string;
+                    /** @description One of LLM_ALLOWED_MODELS when that is set */
+                    model?: string;
+                    /** @enum {unknown} */
+                    thinking?: "low" | "medium" | "high";
+                    /** @default 120 */
+                    timeoutSeconds?: number;
+                    /**
+                     * Format: uuid
+                     * @description The organization; else HOOKS_DEFAULT_ORGANIZATION. Outside HOOKS_ALLOWED_ORGANIZATIONS (when set): 403
+                     */
+                    organization?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The run is queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        runId: string;
+                    };
+                };
+            };
+            /** @description A body that is not a JSON object, a bad field, or a missing or unknown organization `{ok: false, error}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: false;
+                        error: string;
+                    } | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No hook token, or not HOOKS_TOKEN (as `Authorization: Bearer`, `x-service-token` or the deprecated `?token=`) `{ok: false, error}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: false;
+                        error: string;
+                    } | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is not among HOOKS_ALLOWED_ORGANIZATIONS `{ok: false, error}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: false;
+                        error: string;
+                    } | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Hooks are off on this server (HOOKS_ENABLED): no such route, the one error body */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body larger than HOOKS_MAX_BODY_BYTES `{ok: false, error}` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: false;
+                        error: string;
+                    } | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A `Content-Encoding` other than identity `{ok: false, error}` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: false;
+                        error: string;
+                    } | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description 10 failed tokens from the client address within 15 minutes: every hook from it until the window ends (`Retry-After`, `X-RateLimit-*`); or a limit of the agent `{ok: false, error}` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: false;
+                        error: string;
+                    } | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected failure, or the mapping’s transform failed `{ok: false, error}` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: false;
+                        error: string;
+                    } | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Hooks_mapped: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The sub-path a mapping matches (`github`; one with slashes, `ci/build`, too) */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description A wake mapping: the event is recorded */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {unknown} */
+                        mode: "now" | "next-heartbeat";
+                    };
+                };
+            };
+            /** @description An agent mapping: the run is queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        runId: string;
+                    };
+                };
+            };
+            /** @description The mapping’s transform returned null: nothing done */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A body that is not a JSON object, a bad field, or a missing or unknown organization `{ok: false, error}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: false;
+                        error: string;
+                    } | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No hook token, or not HOOKS_TOKEN (as `Authorization: Bearer`, `x-service-token` or the deprecated `?token=`) `{ok: false, error}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: false;
+                        error: string;
+                    } | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is not among HOOKS_ALLOWED_ORGANIZATIONS `{ok: false, error}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: false;
+                        error: string;
+                    } | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No mapping matches (or hooks are off on this server (HOOKS_ENABLED): no such route, the one error body) `{ok: false, error}` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: false;
+                        error: string;
+                    } | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body larger than HOOKS_MAX_BODY_BYTES `{ok: false, error}` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: false;
+                        error: string;
+                    } | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A `Content-Encoding` other than identity `{ok: false, error}` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: false;
+                        error: string;
+                    } | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description 10 failed tokens from the client address within 15 minutes: every hook from it until the window ends (`Retry-After`, `X-RateLimit-*`); or a limit of the agent `{ok: false, error}` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: false;
+                        error: string;
+                    } | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected failure, or the mapping’s transform failed `{ok: false, error}` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: false;
+                        error: string;
+                    } | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */

@@ -35,6 +35,7 @@ import { TransactionsService } from './transactions/transactions.service';
 import { PaymentListeners } from './webhooks/payment-listeners';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { WebhooksService } from './webhooks/webhooks.service';
+import { WebhookSignatureVerifier } from './webhooks/webhook-signature.verifier';
 
 /**
  * Billing at the provider (Maxio): the catalogue, the organizations' subscriptions and plans, the
@@ -78,6 +79,7 @@ import { WebhooksService } from './webhooks/webhooks.service';
     PaymentListeners,
     PaymentProfilesService,
     PromoService,
+    WebhookSignatureVerifier,
     SignupClaims,
     SubscriptionRepository,
     SubscriptionsService,

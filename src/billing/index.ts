@@ -3,7 +3,6 @@ export { BillingModule } from './billing.module';
 export { FeaturesService } from './features/features.service';
 export { BillingCredits } from './adjustments/billing-credits.service';
 export type { CreditOutcome } from './adjustments/billing-credits.service';
-export { BILLING_WEBHOOK_PATH } from './webhooks/webhooks.controller';
 export { PaymentListeners } from './webhooks/payment-listeners';
 export type { PaymentListener, SucceededPayment } from './webhooks/payment-listeners';
 export type { OrganizationPlan } from './features/features.service';

@@ -1,6 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import {
-  ApiBearerAuth,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
@@ -14,8 +13,8 @@ import {
   ApiKeyedErrors,
   Authenticated,
   CurrentUserId,
+  Machine,
   Permission,
-  Public,
 } from '../common';
 import { ChatSessions } from './chat-sessions.service';
 import { ChatSync } from './chat-sync.service';
@@ -28,7 +27,6 @@ import {
   TokenHealthView,
   UserMappingView,
 } from './chat.view';
-import { GatewayTokenGuard } from './gateway-token.guard';
 
 const GATEWAY =
   'For the messaging gateway: `Authorization: Bearer CHAT_GATEWAY_TOKEN` (401 otherwise, and ' +
@@ -109,12 +107,10 @@ export class ChatController {
   }
 
   @Get('team-mapping/:teamId')
-  @Public()
-  @UseGuards(GatewayTokenGuard)
-  @ApiBearerAuth('gateway')
+  @Machine('gatewayToken')
   @ApiOperation({ summary: 'The organization of a messaging team', description: GATEWAY })
   @ApiOkResponse({ type: TeamMappingView })
-  @ApiUnauthorizedResponse({ description: 'No or a wrong gateway token `{error, message}`' })
+  @ApiUnauthorizedResponse({ description: 'No or a wrong gateway token `{error, key, message}`' })
   @ApiNotFoundResponse({ description: 'No organization has this team' })
   @ApiErrors(THROTTLED)
   teamMapping(@Param('teamId') teamId: string): Promise<TeamMappingView> {
@@ -122,15 +118,13 @@ export class ChatController {
   }
 
   @Get('user-mapping/:chatUserId')
-  @Public()
-  @UseGuards(GatewayTokenGuard)
-  @ApiBearerAuth('gateway')
+  @Machine('gatewayToken')
   @ApiOperation({
     summary: 'The Ledgerline user of a messaging user',
     description: `\`{userId: null}\` when none is mapped. ${GATEWAY}`,
   })
   @ApiOkResponse({ type: UserMappingView })
-  @ApiUnauthorizedResponse({ description: 'No or a wrong gateway token `{error, message}`' })
+  @ApiUnauthorizedResponse({ description: 'No or a wrong gateway token `{error, key, message}`' })
   @ApiErrors(THROTTLED)
   userMapping(@Param('chatUserId') chatUserId: string): Promise<UserMappingView> {
     return this.sessions.userOfChatUser(chatUserId);

@@ -10,7 +10,7 @@ import { ChatPosting } from './chat-posting.service';
 import { ChatProvisioning } from './chat-provisioning.service';
 import { ChatSessions } from './chat-sessions.service';
 import { ChatSync } from './chat-sync.service';
-import { GatewayTokenGuard } from './gateway-token.guard';
+import { GatewayTokenVerifier } from './gateway-token.verifier';
 import { ChatLinks } from './store/chat-links';
 import { ChatLocks } from './store/chat-locks';
 import { ChatTeamLink } from './store/chat-team.entity';
@@ -39,7 +39,7 @@ import { ChatUserLink } from './store/chat-user.entity';
     ChatSync,
     ChatConsumer,
     ChatPosting,
-    GatewayTokenGuard,
+    GatewayTokenVerifier,
   ],
   exports: [ChatPosting],
 })

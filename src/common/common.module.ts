@@ -5,6 +5,7 @@ import { TokenService } from './crypto/token.service';
 import { ApiDocument } from './http/api-document';
 import { InProcessRequests } from './http/in-process-requests';
 import { ListResponder } from './http/list-responder';
+import { MachineVerifiers } from './http/machine-access';
 import { RecordResolvers } from './http/record-resolvers';
 import { UploadSlots } from './http/upload-slots';
 import { Clock } from './time/clock';
@@ -16,16 +17,18 @@ import { Clock } from './time/clock';
 const DEV_ENCRYPTION_KEY = 'ledgerline-development-only-key!';
 
 /**
- * The shared singletons of Common: the registry every module adds its record resolvers to, the
- * SecretBox keyed by ENCRYPTION_KEY, the TokenService, the ListResponder (with its cache) and the
- * UploadSlots every upload route counts its callers' uploads in, InProcessRequests (requests of
- * this API run in process as their caller) and the Clock (tests replace it with one they move).
+ * The shared singletons of Common: the registries every module adds its record resolvers and
+ * machine verifiers to, the SecretBox keyed by ENCRYPTION_KEY, the TokenService, the ListResponder
+ * (with its cache) and the UploadSlots every upload route counts its callers' uploads in,
+ * InProcessRequests (requests of this API run in process as their caller) and the Clock (tests
+ * replace it with one they move).
  * Global, imported once by the app.
  */
 @Global()
 @Module({
   providers: [
     RecordResolvers,
+    MachineVerifiers,
     {
       provide: SecretBox,
       inject: [Env],
@@ -44,6 +47,7 @@ const DEV_ENCRYPTION_KEY = 'ledgerline-development-only-key!';
   ],
   exports: [
     RecordResolvers,
+    MachineVerifiers,
     SecretBox,
     TokenService,
     ListResponder,

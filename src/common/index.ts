@@ -9,12 +9,28 @@ export { mapExpressErrors, renderDomainError, toDomainError } from './errors/ren
 export type { RenderedError } from './errors/render-error';
 export { validationError } from './errors/validation';
 
-export { Authenticated, CsrfExempt, Permission, Public } from './http/access.decorators';
+export {
+  Authenticated,
+  CsrfExempt,
+  Machine,
+  Permission,
+  Public,
+  RawBody,
+} from './http/access.decorators';
 export type {
   Access as AccessRule,
   MultipartOptions,
   PermissionTarget,
+  RawBodyMode,
 } from './http/access.decorators';
+export {
+  MACHINE_FAILURES,
+  MACHINE_KINDS,
+  MACHINE_SECURITY,
+  MachineVerifiers,
+} from './http/machine-access';
+export type { MachineKind, MachineVerifier } from './http/machine-access';
+export { markRawBodyRoutes, rawBodyOf } from './http/raw-body';
 export { Access, CurrentUserId } from './http/access-context';
 export type { AccessContext, OrganizationInContext } from './http/access-context';
 export { AccessGuard, PERMISSION_CHECKER } from './http/access.guard';

@@ -1,6 +1,6 @@
 /**
- * What the gateway hooks' HTTP layer asks of the agent side (issue 24). The router validates and
- * resolves a request (token, body, mapping, templates, transform, organization), then calls one
+ * What the gateway hooks' HTTP layer asks of the agent side (issue 24). The routes validate and
+ * resolve a request (token, body, mapping, templates, transform, organization), then call one
  * of these; the implementation records system events, queues heartbeats and hook runs.
  */
 

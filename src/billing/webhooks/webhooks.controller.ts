@@ -5,14 +5,12 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiTags,
+  ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { CsrfExempt, EMPTY_OBJECT, Public } from '../../common';
+import { CsrfExempt, EMPTY_OBJECT, Machine, RawBody } from '../../common';
 import { WebhooksService } from './webhooks.service';
-
-/** The provider posts its webhooks here; `setupApp` keeps this path's body as raw bytes. */
-export const BILLING_WEBHOOK_PATH = '/v1/billing/webhook';
 
 @ApiTags('billing')
 @Controller('v1/billing/webhook')
@@ -21,7 +19,9 @@ export class WebhooksController {
 
   @Post()
   @HttpCode(200)
-  @Public()
+  // Signed bytes: the signature is checked by the access guard before the form is parsed.
+  @Machine('billingSignature')
+  @RawBody()
   @CsrfExempt('the billing provider’s webhook; signed with the site shared key (HMAC-SHA256)')
   @ApiConsumes('application/x-www-form-urlencoded')
   @ApiOperation({
@@ -38,15 +38,20 @@ export class WebhooksController {
       'with a `__proto__`, `constructor` or `prototype` segment; nothing changed',
   })
   @ApiUnauthorizedResponse({
-    description: 'Not signed with the site shared key, or billing is off',
+    description: 'Not signed with the site shared key, or billing is off `{error, key, message}`',
+  })
+  @ApiTooManyRequestsResponse({
+    description:
+      '10 unsigned or wrongly signed webhooks from one client address within 15 minutes: every ' +
+      'webhook from it until the window ends (`Retry-After`, `X-RateLimit-*`)',
   })
   async receive(
     @Req() req: Request,
-    @Headers('x-chargify-webhook-signature-hmac-sha-256') signature: string | undefined,
     @Headers('x-chargify-webhook-id') id: string | undefined,
   ): Promise<Record<string, never>> {
+    // Empty when the request had no body (signed as such, or the guard would have refused it).
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    await this.webhooks.receive(raw, signature, id);
+    await this.webhooks.receive(raw, id);
     return {};
   }
 }

@@ -17,7 +17,7 @@ import {
   toSubscriptionView,
 } from '../subscriptions/subscription-mapping';
 import { PaymentListeners } from './payment-listeners';
-import { field, Form, parseForm, signedBy } from './webhook-form';
+import { field, Form, parseForm } from './webhook-form';
 
 /** Events that carry the subscription's state as the provider holds it. */
 const SUBSCRIPTION_EVENTS = new Set([
@@ -55,12 +55,8 @@ export class WebhooksService {
     private readonly payments: PaymentListeners,
   ) {}
 
-  /** 401 unless signed with the site's shared key (and billing is configured). */
-  async receive(raw: Buffer, signature: string | undefined, headerId?: string): Promise<void> {
-    const key = this.env.BILLING_SITE_SHARED_KEY;
-    if (!this.env.billingConfigured || !key || !signedBy(key, raw, signature)) {
-      throw DomainError.unauthorized('the webhook is not signed with the site shared key');
-    }
+  /** A webhook whose signature the access guard has checked (`WebhookSignatureVerifier`). */
+  async receive(raw: Buffer, headerId?: string): Promise<void> {
     const form = parseForm(raw.toString('utf8'));
     // Idempotent by the header's id; the body's is the same one (a sender may send only that).
     const bodyId = field(form, 'id');

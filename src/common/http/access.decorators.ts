@@ -4,16 +4,19 @@ import {
   ApiExtension,
   ApiForbiddenResponse,
   ApiNotFoundResponse,
+  ApiSecurity,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { Env } from '../../config';
+import { MACHINE_SECURITY, MachineKind } from './machine-access';
 
 export const ACCESS_KEY = 'ledgerline:access';
 
 export type Access =
   | { kind: 'public' }
   | { kind: 'authenticated' }
-  | { kind: 'permission'; permission: string; target: PermissionTarget };
+  | { kind: 'permission'; permission: string; target: PermissionTarget }
+  | { kind: 'machine'; machine: MachineKind };
 
 /**
  * Where the guard finds the organization a permission applies to. By default: the
@@ -59,8 +62,26 @@ export interface PermissionTarget {
   hideForbidden?: boolean;
 }
 
-/** Anyone may call this route, with or without a session. */
+/**
+ * Anyone may call this route, with or without a session or any credential. A route for a machine
+ * caller with a secret of its own is `@Machine(kind)`, never this.
+ */
 export const Public = () => SetMetadata(ACCESS_KEY, { kind: 'public' } satisfies Access);
+
+/**
+ * A machine caller of this kind may call this route: the access guard asks the kind's registered
+ * verifier (no session is looked at), and counts failed checks per client IP (past
+ * TOKEN_FAILURES_PER_IP: 429 for that address, a right credential too). `apiKey` has no verifier
+ * yet, so its routes refuse every call (401). The route documents its 401 and 429 in its own shape
+ * (`completeDocument` adds the one error body's where it does not).
+ */
+export const Machine = (kind: MachineKind) =>
+  applyDecorators(
+    SetMetadata(ACCESS_KEY, { kind: 'machine', machine: kind } satisfies Access),
+    ApiExtension('x-machine', kind),
+    // Alternatives: any one of the kind's schemes is enough.
+    ...MACHINE_SECURITY[kind].map((scheme) => ApiSecurity(scheme)),
+  );
 
 /** Any logged-in user may call this route; the service decides the rest. */
 export const Authenticated = () =>
@@ -130,3 +151,21 @@ export interface MultipartOptions {
   /** Files one request may carry; 1 unless said. */
   maxFiles?: number;
 }
+
+export const RAW_BODY_KEY = 'ledgerline:raw-body';
+
+/**
+ * How a `@RawBody` route takes its body:
+ * - `bytes`: `req.body` is the exact bytes as a Buffer (within the app's body limit, 413 past
+ *   it), read before the guards: what a signature is computed over;
+ * - `stream`: nothing is read; the route reads the request stream itself, after its guards and
+ *   within its own limit (the gateway hooks' HOOKS_MAX_BODY_BYTES).
+ */
+export type RawBodyMode = 'bytes' | 'stream';
+
+/**
+ * The route takes its body as a machine sent it: the app's JSON and form parsers leave it alone
+ * (see `RawBodyMode`). A machine caller carries no cookie and is no browser, so the session and
+ * CORS layers leave the route alone too (`markRawBodyRoutes`). On a controller: all its routes.
+ */
+export const RawBody = (mode: RawBodyMode = 'bytes') => SetMetadata(RAW_BODY_KEY, mode);

@@ -4,6 +4,9 @@ import type { Request } from 'express';
 import { pinnedOrganization } from './organization-pin';
 import './session.types';
 import { DomainError } from '../errors/domain-error';
+import { clientIp } from './client-ip';
+import { MACHINE_FAILURES, MachineKind, MachineVerifiers } from './machine-access';
+import { TokenFailureThrottle } from './token-failures';
 import {
   Access,
   ACCESS_KEY,
@@ -32,8 +35,9 @@ export interface PermissionChecker {
 export const PERMISSION_CHECKER = Symbol('PERMISSION_CHECKER');
 
 /**
- * The global guard: deny by default. A route without `@Public()`, `@Authenticated()` or
- * `@Permission()` is refused (and a test walks the route table so none ships that way).
+ * The global guard: deny by default. A route without `@Public()`, `@Authenticated()`,
+ * `@Permission()` or `@Machine()` is refused (and a test walks the route table so none ships that
+ * way).
  */
 @Injectable()
 export class AccessGuard implements CanActivate {
@@ -42,6 +46,8 @@ export class AccessGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     @Inject(PERMISSION_CHECKER) private readonly checker: PermissionChecker,
+    private readonly machines: MachineVerifiers,
+    @Inject(MACHINE_FAILURES) private readonly failures: TokenFailureThrottle,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -55,6 +61,7 @@ export class AccessGuard implements CanActivate {
       throw DomainError.forbidden('this route declares no access rule');
     }
     if (access.kind === 'public') return true;
+    if (access.kind === 'machine') return this.machine(req, access.machine);
     if (!req.session?.userId) throw DomainError.unauthorized('no valid session');
     if (access.kind === 'authenticated') return true;
     // An upload is decided before a byte of its form is read (`@Multipart` reads it afterwards).
@@ -69,5 +76,27 @@ export class AccessGuard implements CanActivate {
       throw DomainError.notFound();
     }
     return true;
+  }
+
+  /**
+   * A machine caller's credential, by its kind's verifier; a session is neither needed nor
+   * enough. Failed checks are counted per kind and client IP, and an address that has used up its
+   * failures is refused (429) before its credential is looked at, so a guess that hits is not told
+   * apart. A kind without a verifier (`apiKey`: none is issued yet) refuses everyone.
+   */
+  private async machine(req: Request, kind: MachineKind): Promise<true> {
+    const verifier = this.machines.get(kind);
+    if (!verifier) {
+      throw DomainError.unauthorized(
+        kind === 'apiKey'
+          ? 'API keys are not accepted yet'
+          : `no ${kind} credential is accepted here`,
+      );
+    }
+    const caller = `${kind}:${clientIp(req)}`;
+    await this.failures.assertAllowed(caller);
+    if (await verifier.accepts(req)) return true;
+    await this.failures.recordFailure(caller);
+    throw DomainError.unauthorized(verifier.refusal);
   }
 }

@@ -20,6 +20,7 @@ interface Operation {
   >;
   security?: unknown[];
   'x-permission'?: string;
+  'x-machine'?: string;
   'x-csrf-exempt'?: string;
   'x-idempotent'?: boolean;
 }
@@ -53,6 +54,11 @@ const STANDARD_ERRORS: Record<string, string> = {
     'A body that is not `application/json` (`multipart/form-data` on upload routes), as a ' +
     'cross-site HTML form sends',
   '401': 'No valid session `{error, key, message}`',
+  machine401: 'The machine credential is missing or not accepted `{error, key, message}`',
+  apiKey401: 'API keys are not accepted yet: every call is refused `{error, key, message}`',
+  machine429:
+    '10 failed credentials of this kind from the client address within 15 minutes: every call ' +
+    'from it until the window ends, a right credential too (`Retry-After`, `X-RateLimit-*`)',
   '503':
     'The database or the session store (Redis) is unavailable, or a statement ran past ' +
     'DATABASE_STATEMENT_TIMEOUT_MS ' +
@@ -96,8 +102,9 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
  * its path parameters (a UUID unless the spec makes it a free string, as the global pipe checks),
  * a 400 for any route that validates a path, query or body (and every GET: unknown query
  * parameters), the cross-site refusals of every write (403, 415) but the `@CsrfExempt` ones, the
- * one error body for every refusal, a description naming the permission, the `Idempotency-Key`
- * header and its answers on the routes marked `x-idempotent`, and the tags the operations use.
+ * one error body for every refusal, a machine route's 401 and 429, a description naming the
+ * permission or the machine credential, the `Idempotency-Key` header and its answers on the
+ * routes marked `x-idempotent`, and the tags the operations use.
  */
 export function completeDocument<T extends OpenAPIObject>(doc: T): T {
   doc.components = { ...doc.components, schemas: { ...doc.components?.schemas } };
@@ -148,6 +155,14 @@ export function completeDocument<T extends OpenAPIObject>(doc: T): T {
         else refused.description = `${refused.description}; or ${crossSite}`;
         op.responses['415'] = op.responses['415'] ?? { description: STANDARD_ERRORS['415'] };
       }
+      // A machine route (`@Machine`): its credential's refusal, and the failed-check throttle.
+      const machine = op['x-machine'];
+      if (machine === 'apiKey') {
+        op.responses['401'] = { description: STANDARD_ERRORS.apiKey401 };
+      } else if (machine) {
+        op.responses['401'] = op.responses['401'] ?? { description: STANDARD_ERRORS.machine401 };
+        op.responses['429'] = op.responses['429'] ?? { description: STANDARD_ERRORS.machine429 };
+      }
       // Any route that reads the database may be cut by the statement time limit.
       op.responses['503'] = op.responses['503'] ?? { description: STANDARD_ERRORS['503'] };
       for (const [status, response] of Object.entries(op.responses)) {
@@ -169,11 +184,14 @@ export function completeDocument<T extends OpenAPIObject>(doc: T): T {
       for (const tag of op.tags) tags.add(tag);
       if (!op.description) {
         const permission = op['x-permission'];
+        const machine = op['x-machine'];
         const access = permission
           ? `Needs \`${permission}\` in the organization the route addresses.`
-          : op.security?.length
-            ? 'Needs a session.'
-            : 'Open to anyone.';
+          : machine
+            ? `For machine callers with a \`${machine}\` credential (no session).`
+            : op.security?.length
+              ? 'Needs a session.'
+              : 'Open to anyone.';
         op.description = op.summary ? `${op.summary}. ${access}` : access;
       }
     }

@@ -1,5 +1,5 @@
-import { CanActivate, ExecutionContext, Injectable, Type } from '@nestjs/common';
-import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { CanActivate, ExecutionContext, Injectable, RequestMethod, Type } from '@nestjs/common';
+import { METHOD_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { getMetadataStorage } from 'class-validator';
 import type { Request } from 'express';
@@ -12,9 +12,10 @@ type Handler = Function;
 /**
  * Every GET route answers 400 `{message}` naming a query parameter it does not know, so a misspelt
  * filter is never taken for "no filter". A route's parameters are what its handler declares:
- * `@Query('name')`, or the validated properties of its `@Query()` DTO. A guard (the last global
- * one, after access) rather than an interceptor: a request path without interceptors runs
- * without rxjs.
+ * `@Query('name')`, or the validated properties of its `@Query()` DTO. An `@All` route answers
+ * every method alike and filters nothing (the gateway hooks' 405): it is left alone. A guard (the
+ * last global one, after access) rather than an interceptor: a request path without interceptors
+ * runs without rxjs.
  */
 @Injectable()
 export class QueryParamsGuard implements CanActivate {
@@ -22,8 +23,12 @@ export class QueryParamsGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     const req = context.switchToHttp().getRequest<Request>();
-    if (READS.has(req.method)) {
-      const allowed = this.allowedFor(context.getClass(), context.getHandler());
+    const handler = context.getHandler();
+    if (
+      READS.has(req.method) &&
+      Reflect.getMetadata(METHOD_METADATA, handler) !== RequestMethod.ALL
+    ) {
+      const allowed = this.allowedFor(context.getClass(), handler);
       const unknown = Object.keys(req.query ?? {}).filter((k) => !allowed.has(k));
       if (unknown.length) {
         const list = unknown.map((k) => `"${k}"`).join(', ');

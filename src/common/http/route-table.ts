@@ -1,12 +1,14 @@
 import { INestApplication, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
-import { Access, ACCESS_KEY } from './access.decorators';
+import { Access, ACCESS_KEY, RAW_BODY_KEY, RawBodyMode } from './access.decorators';
 
 export interface RouteEntry {
   method: string;
   path: string;
   access?: Access;
+  /** `@RawBody`'s mode, when the route takes its body raw. */
+  rawBody?: RawBodyMode;
   controller: string;
   handler: string;
 }
@@ -43,12 +45,17 @@ export function routesOf(metatype: new (...args: never[]) => unknown): RouteEntr
       handler as () => void,
       metatype,
     ]);
+    const rawBody = reflector.getAllAndOverride<RawBodyMode | undefined>(RAW_BODY_KEY, [
+      handler as () => void,
+      metatype,
+    ]);
     for (const prefix of prefixes) {
       for (const path of ([] as string[]).concat(paths)) {
         routes.push({
           method,
           path: join(prefix, path),
           access,
+          ...(rawBody && { rawBody }),
           controller: metatype.name,
           handler: name,
         });

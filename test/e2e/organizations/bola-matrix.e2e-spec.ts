@@ -512,9 +512,9 @@ describe('BOLA matrix over the route table', () => {
               }
             } else if (
               ![403, 404].includes(res.status) &&
-              // A public route behind a token of its own (the messaging gateway's) refuses a
-              // session with 401: no session is its caller (429 once its failures are used up).
-              !(access.kind === 'public' && [401, 429].includes(res.status))
+              // A machine caller's route (the messaging gateway's) refuses a session with 401:
+              // no session is its caller (429 once its failures are used up).
+              !(access.kind === 'machine' && [401, 429].includes(res.status))
             ) {
               // A "...OrSelf" list answers the caller's own records only: none of the victim's.
               const ownList =

@@ -1,4 +1,6 @@
+import { MACHINE_SECURITY, MachineKind } from '../../../src/common';
 import { listRoutes } from '../../../src/common/http/route-table';
+import { openApiDocument } from '../../../src/openapi';
 import { createTestApp, TestApp } from '../../support/app';
 import { ERROR_BODIES } from '../../support/errors';
 
@@ -21,6 +23,39 @@ describe('route table: deny by default', () => {
       .filter((r) => !r.access)
       .map((r) => `${r.method} ${r.path} (${r.controller}.${r.handler})`);
     expect(undeclared).toEqual([]);
+  });
+
+  it('no machine caller’s route is @Public(): each is @Machine(kind), its credential in the document', async () => {
+    const routes = listRoutes(t.app);
+    const machine = Object.fromEntries(
+      routes
+        .filter((r) => r.access?.kind === 'machine')
+        .map((r) => [`${r.method} ${r.path}`, (r.access as { machine: MachineKind }).machine]),
+    );
+    expect(machine).toEqual({
+      'GET /api/v1/chat/team-mapping/:teamId': 'gatewayToken',
+      'GET /api/v1/chat/user-mapping/:chatUserId': 'gatewayToken',
+      'POST /v1/billing/webhook': 'billingSignature',
+    });
+    // Public means public: no credential of any kind in the document either.
+    const doc = (await openApiDocument(t.app)) as unknown as {
+      paths: Record<string, Record<string, { security?: unknown[] }>>;
+    };
+    const wrong = routes.flatMap((r) => {
+      const op = doc.paths[r.path.replace(/:(\w+)/g, '{$1}')]?.[r.method.toLowerCase()];
+      if (!op || !r.access) return [];
+      const expected =
+        r.access.kind === 'public'
+          ? []
+          : r.access.kind === 'machine'
+            ? MACHINE_SECURITY[r.access.machine].map((scheme) => ({ [scheme]: [] }))
+            : [{ cookie: [] }];
+      const security = op.security ?? [];
+      return JSON.stringify(security) === JSON.stringify(expected)
+        ? []
+        : [`${r.method} ${r.path} (${r.access.kind}): ${JSON.stringify(security)}`];
+    });
+    expect(wrong).toEqual([]);
   });
 
   it('every route lives under /v1, /api/v1 or is /health', () => {
