@@ -4520,7 +4520,7 @@ export interface components {
              */
             date?: string;
             /** @example Board consent of 2026-03-01 */
-            consideration?: Record<string, never> | null;
+            consideration?: string | null;
         };
         RepurchaseView: {
             /** Format: uuid */
