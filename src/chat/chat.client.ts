@@ -1,4 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import { networkError, OutboundHttp, OutboundHttpError, OutboundResponse } from '../common';
 import { Env } from '../config';
 import { ChatApiError } from './chat-api.error';
 import type {
@@ -56,12 +57,14 @@ interface Call {
 @Injectable()
 export class ChatClient {
   private readonly options: ChatClientOptions;
+  private readonly http: OutboundHttp;
 
   constructor(
     private readonly env: Env,
     @Optional() @Inject(CHAT_CLIENT_OPTIONS) options: Partial<ChatClientOptions> = {},
   ) {
     this.options = { ...DEFAULTS, ...options };
+    this.http = new OutboundHttp({ provider: 'chat', timeoutMs: this.options.timeoutMs });
   }
 
   // Users
@@ -243,40 +246,36 @@ export class ChatClient {
     }
     const name = `${call.method} ${call.route}`;
     const timeoutMs = call.timeoutMs ?? this.options.timeoutMs;
-    const signal = AbortSignal.timeout(timeoutMs);
-    let status: number;
-    let text: string;
+    let answer: OutboundResponse;
     try {
-      const response = await fetch(this.urlOf(url, call), {
+      answer = await this.http.send({
         method: call.method,
+        url: this.urlOf(url, call),
         headers: {
           authorization: `Bearer ${call.token ?? adminToken}`,
           accept: 'application/json',
-          ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
         },
-        body: call.body === undefined ? undefined : JSON.stringify(call.body),
-        signal,
+        json: call.body,
+        repeatable: false,
+        timeoutMs,
       });
-      status = response.status;
-      text = await response.text();
     } catch (error) {
+      if (!(error instanceof OutboundHttpError)) throw error;
+      if (error.status !== undefined) throw errorOf(name, error.status, error.body);
       // The cause is fetch's own error: it names the address, never the headers.
-      throw signal.aborted
+      throw error.failure === 'timeout'
         ? new ChatApiError(0, 'timeout', `${name}: no answer in ${timeoutMs} ms`, undefined, {
-            cause: error,
+            cause: error.cause,
           })
-        : new ChatApiError(0, 'network', `${name}: ${describe(error)}`, undefined, {
-            cause: error,
+        : new ChatApiError(0, 'network', `${name}: ${networkError(error.cause)}`, undefined, {
+            cause: error.cause,
           });
     }
-    const body = parse(text);
-    if (status >= 200 && status < 300) {
-      if (call.method !== 'DELETE' && (body === undefined || typeof body !== 'object')) {
-        throw unreadable(name, status);
-      }
-      return body as T;
+    const { status, body } = answer;
+    if (call.method !== 'DELETE' && (body === undefined || typeof body !== 'object')) {
+      throw unreadable(name, status);
     }
-    throw errorOf(name, status, body);
+    return body as T;
   }
 
   private urlOf(base: string, call: Call): URL {
@@ -290,16 +289,6 @@ export class ChatClient {
       url.searchParams.set(key, String(value));
     }
     return url;
-  }
-}
-
-/** JSON, or the text itself (a proxy in front of the server may answer HTML). */
-function parse(text: string): unknown {
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
   }
 }
 
@@ -323,10 +312,3 @@ function errorOf(name: string, status: number, body: unknown): ChatApiError {
 
 const unreadable = (name: string, status: number) =>
   new ChatApiError(status, '', `${name}: the messaging server answered ${status} without JSON`);
-
-/** fetch's `TypeError: fetch failed` says little: its cause names the refusal or the lookup. */
-function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
-  return `${error.message}${cause}`;
-}

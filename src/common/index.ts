@@ -93,3 +93,19 @@ export { AppLogger } from './logging/app-logger';
 export { freePort, portAnswers } from './net';
 export { ApiDocument } from './http/api-document';
 export { pinnedOrganization, pinOrganization } from './http/organization-pin';
+export {
+  isRetryableStatus,
+  networkError,
+  OutboundHttp,
+  OutboundHttpError,
+  redactText,
+  redactUrl,
+  retryAfterMs,
+} from './http/outbound';
+export type {
+  OutboundFailure,
+  OutboundHttpOptions,
+  OutboundLogger,
+  OutboundRequest,
+  OutboundResponse,
+} from './http/outbound';

@@ -1,6 +1,6 @@
 import Anthropic, { AnthropicError, APIError } from '@anthropic-ai/sdk';
 import { Injectable, Logger } from '@nestjs/common';
-import { DomainError } from '../../common';
+import { DomainError, OutboundHttp, retryAfterMs } from '../../common';
 import { Env } from '../../config';
 
 /** A Messages API request: `model` and `max_tokens` default to LLM_MODEL and LLM_MAX_TOKENS. */
@@ -20,7 +20,8 @@ const DEFAULT_BASE_URL = 'https://api.anthropic.com';
  * The longest wait between two attempts the SDK is let honour. Since 0.79 it waits whatever
  * `retry-after` (or `retry-after-ms`) asks, unbounded; a provider asking for more ends the
  * retries at once (503 `agentUnavailable` carrying that Retry-After) rather than holding the
- * request.
+ * request: the outbound base's fetch marks such an answer `x-should-retry: false`, which the SDK
+ * obeys.
  */
 export const MAX_RETRY_WAIT_MS = 60_000;
 
@@ -29,8 +30,9 @@ export const MAX_RETRY_WAIT_MS = 60_000;
  * LLM_BASE_URL, LLM_TIMEOUT_MS per attempt, LLM_MAX_RETRIES). The SDK retries 408, 409, 429,
  * 5xx, timeouts and lost connections, waiting `retry-after` when given (at most
  * MAX_RETRY_WAIT_MS), else an exponential backoff from 0.5 s; what still fails is answered 503
- * `agentUnavailable`. Only the agent module constructs it, and only while the agent is enabled:
- * it refuses to exist without LLM_API_KEY.
+ * `agentUnavailable`. Its `fetch` is the outbound base's (each attempt logged once, redacted; no
+ * timeout or retries of its own: the SDK's). Only the agent module constructs it, and only while
+ * the agent is enabled: it refuses to exist without LLM_API_KEY.
  */
 @Injectable()
 export class LlmClient {
@@ -48,7 +50,12 @@ export class LlmClient {
       baseURL: env.LLM_BASE_URL ?? DEFAULT_BASE_URL,
       timeout: env.LLM_TIMEOUT_MS,
       maxRetries: env.LLM_MAX_RETRIES,
-      fetch: boundRetryWaits(globalThis.fetch),
+      fetch: new OutboundHttp({
+        provider: 'llm',
+        timeoutMs: 0,
+        retries: 0,
+        maxRetryDelayMs: MAX_RETRY_WAIT_MS,
+      }).asFetch(),
       logLevel: 'warn',
       logger: {
         error: (message: string) => logger.error(message),
@@ -112,37 +119,4 @@ export class LlmClient {
         : undefined,
     );
   }
-}
-
-/** The wait an answer asks for before the next attempt, as the SDK reads it (ms). */
-export function retryAfterMs(headers: Headers): number | undefined {
-  const ms = parseFloat(headers.get('retry-after-ms') ?? '');
-  if (!Number.isNaN(ms) && ms > 0) return ms;
-  const after = headers.get('retry-after');
-  if (!after) return undefined;
-  const seconds = parseFloat(after);
-  if (!Number.isNaN(seconds)) return seconds * 1000;
-  // An HTTP date counts from the answer's own `Date` (RFC 9110), not from a clock of ours.
-  const [date, sent] = [Date.parse(after), Date.parse(headers.get('date') ?? '')];
-  return Number.isNaN(date) || Number.isNaN(sent) ? undefined : date - sent;
-}
-
-/**
- * `fetch` for the SDK: an error answer asking to wait more than MAX_RETRY_WAIT_MS is marked
- * `x-should-retry: false` (a header the SDK obeys), so the SDK gives up instead of sleeping.
- */
-function boundRetryWaits(base: typeof fetch): typeof fetch {
-  return async (input, init) => {
-    const response = await base(input, init);
-    if (response.ok) return response;
-    const wait = retryAfterMs(response.headers);
-    if (wait === undefined || wait <= MAX_RETRY_WAIT_MS) return response;
-    const headers = new Headers(response.headers);
-    headers.set('x-should-retry', 'false');
-    return new Response(response.body, {
-      status: response.status,
-      statusText: response.statusText,
-      headers,
-    });
-  };
 }

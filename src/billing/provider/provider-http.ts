@@ -1,11 +1,10 @@
-import { Logger } from '@nestjs/common';
-import { Pool } from 'undici';
+import { OutboundHttp, OutboundHttpError } from '../../common';
 import { BillingNotFoundError, BillingProviderError, BillingProviderUnavailable } from './errors';
 
 export interface ProviderHttpOptions {
   /** Per attempt, from sending the request to the end of the answer's body. */
   timeoutMs: number;
-  /** Further attempts of a repeatable call after a 429, a 5xx, a timeout or a lost connection. */
+  /** Further attempts of a repeatable call after a 429, a 5xx, a 408, a timeout or a lost connection. */
   retries: number;
   /** Wait before the first retry, doubled for each next one (a Retry-After replaces it). */
   backoffMs: number;
@@ -44,19 +43,13 @@ export interface ProviderCall {
 export type CallResult =
   { kind: 'body'; body: unknown } | { kind: 'missing' } | { kind: 'duplicate' };
 
-interface Answer {
-  status: number;
-  body: unknown;
-  retryAfterMs?: number;
-}
-
 /**
- * HTTP to the provider's site: Basic auth (`<api key>:x`), JSON both ways, a timeout per attempt,
- * bounded retries of repeatable calls, and the provider's statuses mapped to our errors.
+ * HTTP to the provider's site on the outbound base: Basic auth (`<api key>:x`), JSON both ways, a
+ * timeout per attempt, bounded retries of repeatable calls, redirects not followed, and the
+ * provider's statuses mapped to our errors.
  */
 export class ProviderHttp {
-  private readonly logger = new Logger('BillingProvider');
-  private readonly pool: Pool;
+  private readonly http: OutboundHttp;
   private readonly base: URL;
   private readonly authorization: string;
 
@@ -66,127 +59,97 @@ export class ProviderHttp {
     private readonly options: ProviderHttpOptions,
   ) {
     this.base = new URL(siteUrl);
-    this.pool = new Pool(this.base.origin, { connections: 8 });
     this.authorization = `Basic ${Buffer.from(`${apiKey}:x`).toString('base64')}`;
+    this.http = new OutboundHttp({
+      provider: 'billing',
+      timeoutMs: options.timeoutMs,
+      retries: options.retries,
+      backoffMs: options.backoffMs,
+      maxRetryDelayMs: options.maxDelayMs,
+      sleep: options.sleep,
+      redirect: 'manual',
+      agent: { connections: 8 },
+      secretFields: SECRET_FIELDS,
+    });
   }
 
   async call(call: ProviderCall): Promise<CallResult> {
-    const attempts = call.repeatable ? 1 + this.options.retries : 1;
-    for (let attempt = 1; ; attempt++) {
-      const answer = await this.attempt(call);
-      const transient = !('status' in answer) || answer.status === 429 || answer.status >= 500;
-      if (!transient) return this.result(call, answer);
-      const failure = describeFailure(call, answer);
-      const delay = this.delayBefore(attempt, 'status' in answer ? answer.retryAfterMs : undefined);
-      if (attempt >= attempts || delay === undefined) {
-        throw new BillingProviderUnavailable(
-          `${failure}${attempts > 1 ? ` (${attempt} attempts)` : ''}`,
-          'status' in answer ? answer.status : undefined,
-          { cause: 'error' in answer ? answer.error : undefined },
-        );
-      }
-      this.logger.warn(`${failure}; retrying in ${delay} ms`);
-      await this.options.sleep(delay);
+    try {
+      const answer = await this.http.send({
+        method: call.method,
+        url: this.urlOf(call),
+        headers: { authorization: this.authorization, accept: 'application/json' },
+        json: call.body,
+        repeatable: call.repeatable,
+      });
+      return { kind: 'body', body: answer.body };
+    } catch (error) {
+      if (!(error instanceof OutboundHttpError)) throw error;
+      return this.failed(call, error);
     }
   }
 
   close(): Promise<void> {
-    return this.pool.close();
+    return this.http.close();
   }
 
-  /** Backoff doubling from `backoffMs`, or the provider's Retry-After; undefined past the cap. */
-  private delayBefore(attempt: number, retryAfterMs: number | undefined): number | undefined {
-    const { backoffMs, maxDelayMs } = this.options;
-    if (retryAfterMs !== undefined) return retryAfterMs <= maxDelayMs ? retryAfterMs : undefined;
-    return Math.min(backoffMs * 2 ** (attempt - 1), maxDelayMs);
-  }
-
-  private async attempt(call: ProviderCall): Promise<Answer | { error: unknown }> {
-    const signal = AbortSignal.timeout(this.options.timeoutMs);
-    try {
-      const response = await this.pool.request({
-        method: call.method,
-        path: this.pathOf(call),
-        headers: {
-          authorization: this.authorization,
-          accept: 'application/json',
-          ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: call.body === undefined ? undefined : JSON.stringify(call.body),
-        signal,
-      });
-      const text = await response.body.text();
-      return {
-        status: response.statusCode,
-        body: parseBody(text),
-        retryAfterMs: retryAfterMs(response.headers['retry-after'], response.headers.date),
-      };
-    } catch (error) {
-      return {
-        error: signal.aborted ? new Error(`no answer in ${this.options.timeoutMs} ms`) : error,
-      };
-    }
-  }
-
-  private pathOf(call: ProviderCall): string {
+  private urlOf(call: ProviderCall): URL {
     const prefix = this.base.pathname.replace(/\/$/, '');
-    const query = new URLSearchParams();
+    const url = new URL(`${prefix}${call.path}`, this.base.origin);
     for (const [name, value] of Object.entries(call.query ?? {})) {
-      if (value !== undefined) query.set(name, String(value));
+      if (value !== undefined) url.searchParams.set(name, String(value));
     }
-    const search = query.size ? `?${query}` : '';
-    return `${prefix}${call.path}${search}`;
+    return url;
   }
 
-  private result(call: ProviderCall, answer: Answer): CallResult {
-    const { status, body } = answer;
-    if (status >= 200 && status < 300) return { kind: 'body', body };
+  /** A call that got no usable answer: what it means for the caller. */
+  private failed(call: ProviderCall, error: OutboundHttpError): CallResult {
+    const what = `${call.method} ${call.path}`;
+    const attempts =
+      call.repeatable && this.options.retries > 0 ? ` (${error.attempts} attempts)` : '';
+    if (error.status === undefined) {
+      const reason =
+        error.failure === 'timeout'
+          ? `no answer in ${this.options.timeoutMs} ms`
+          : innermostMessage(error.cause);
+      throw new BillingProviderUnavailable(`${what}: ${reason}${attempts}`, undefined, {
+        cause: error.cause,
+      });
+    }
+    const { status } = error;
+    if (error.retryable) {
+      throw new BillingProviderUnavailable(
+        `${what}: the billing provider answered ${status}${attempts}`,
+        status,
+      );
+    }
     if (status === 404) {
       if (call.missingAsNull) return { kind: 'missing' };
       throw new BillingNotFoundError(call.record);
     }
-    const errors = errorMessages(body);
+    const errors = errorMessages(error.body);
     if (call.uniquenessToken && (status === 409 || (status === 422 && mentionsToken(errors)))) {
       return { kind: 'duplicate' };
     }
     if (status === 422 || status === 409) throw new BillingProviderError(errors, status);
     throw new BillingProviderUnavailable(
-      `${call.method} ${call.path}: the billing provider answered ${status}${errors.length ? ` (${errors.join('; ')})` : ''}`,
+      `${what}: the billing provider answered ${status}${errors.length ? ` (${errors.join('; ')})` : ''}`,
       status,
     );
   }
 }
 
-function describeFailure(call: ProviderCall, answer: Answer | { error: unknown }): string {
-  const what = `${call.method} ${call.path}`;
-  if ('status' in answer) return `${what}: the billing provider answered ${answer.status}`;
-  const error = answer.error instanceof Error ? answer.error.message : String(answer.error);
-  return `${what}: ${error}`;
-}
+/** The provider's fields whose values never reach a log (card tokens, besides the usual names). */
+const SECRET_FIELDS = ['chargify_token', 'full_number', 'cvv', 'bank_account_number'];
 
-/** JSON, or the text itself (the provider answers some errors in plain text or HTML). */
-function parseBody(text: string): unknown {
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-/**
- * Seconds or an HTTP date, counted from the answer's own `Date` (RFC 9110: no clock of ours
- * enters); undefined when absent or unreadable.
- */
-function retryAfterMs(
-  header: string | string[] | undefined,
-  date: string | string[] | undefined,
-): number | undefined {
-  const [value, sent] = [header, date].map((h) => (Array.isArray(h) ? h[0] : h));
-  if (!value) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value) * 1000;
-  const [at, from] = [Date.parse(value), Date.parse(sent ?? '')];
-  return Number.isNaN(at) || Number.isNaN(from) ? undefined : Math.max(0, at - from);
+/** What a lost connection says: fetch's own error names it in its cause. */
+function innermostMessage(error: unknown): string {
+  let found = error;
+  while ((found as { cause?: unknown } | undefined)?.cause)
+    found = (found as { cause: unknown }).cause;
+  return found && typeof (found as Error).message === 'string'
+    ? (found as Error).message
+    : String(found);
 }
 
 /**

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { CodeChallengeMethod, Credentials, gaxios, OAuth2Client } from 'google-auth-library';
 import { decodeJwt } from 'jose';
+import { OutboundHttp } from '../../common';
 import { Env } from '../../config';
 import type { IdpGrant } from './store/idp-grants';
 
@@ -11,6 +12,24 @@ const SCOPES = [CONTACTS_SCOPE, 'openid', 'email'];
 
 /** Every call to the provider waits this long; a 5xx or 429 is retried once, a timeout never. */
 export const PROVIDER_TIMEOUT_MS = 10_000;
+
+/**
+ * The provider's calls on the outbound base, as google-auth-library retried them: each one (the
+ * token endpoint's POSTs included: a code exchange repeated after a 5xx is refused `invalid_grant`
+ * at worst) once after a 5xx or a 429, 100 ms later or after the Retry-After asked (at most 2 s);
+ * never after a timeout, which already held the user's request 10 s.
+ */
+function providerHttp(): OutboundHttp {
+  return new OutboundHttp({
+    provider: 'idp',
+    timeoutMs: PROVIDER_TIMEOUT_MS,
+    retries: 1,
+    backoffMs: 100,
+    maxRetryDelayMs: 2_000,
+    retryUnanswered: false,
+    secretFields: ['code_verifier'],
+  });
+}
 
 /**
  * How a call to the provider failed: `invalidGrant` (the code, or the refresh token, is refused:
@@ -62,6 +81,8 @@ export interface Authorization {
  */
 @Injectable()
 export class IdpOAuth {
+  private readonly fetch = providerHttp().asFetch(() => true);
+
   constructor(private readonly env: Env) {}
 
   async authorization(): Promise<Authorization> {
@@ -128,10 +149,11 @@ export class IdpOAuth {
         oauth2RevokeUrl: this.env.IDP_DRIVE_REVOKE_URL,
       },
       transporterOptions: {
-        // Node's own fetch: gaxios would otherwise import node-fetch, an ES module, at run time.
-        fetchImplementation: fetch,
-        timeout: PROVIDER_TIMEOUT_MS,
-        retryConfig: { retry: 1, noResponseRetries: 0 },
+        // The outbound base's fetch: its timeout, retries and log line. (gaxios would otherwise
+        // import node-fetch, an ES module, at run time.) Its own retries are off: google-auth-
+        // library asks them for the token calls.
+        fetchImplementation: this.fetch,
+        retryConfig: { retry: 0 },
       },
       // A token the API refuses before its expiry (revoked, clock skew) is refreshed once.
       forceRefreshOnFailure: true,

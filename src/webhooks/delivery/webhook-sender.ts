@@ -1,6 +1,6 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import type { LookupAddress, LookupOptions } from 'node:dns';
-import { Agent, request } from 'undici';
+import { OutboundHttp, OutboundHttpError } from '../../common';
 import { Env } from '../../config';
 import { WebhookHostResolver } from '../host-resolver';
 import { NAME_NOT_ALLOWED, refusedAddress, refusedWebhookUrl } from '../url-policy';
@@ -27,14 +27,16 @@ type LookupCallback = (
 ) => void;
 
 /**
- * Sends one signed delivery. The URL is checked again before each attempt, and the addresses a
- * host name resolves to are checked at connect time by the connection's own lookup, so a name
- * that changes its answer between the check and the request (DNS rebinding) reaches no private
- * address. Redirects are never followed: a 3xx is a failed attempt like any other non-2xx.
+ * Sends one signed delivery, on the outbound base (once: the queue retries). The URL is checked
+ * again before each attempt, and the addresses a host name resolves to are checked at connect
+ * time by the connection's own lookup, so a name that changes its answer between the check and
+ * the request (DNS rebinding) reaches no private address. Redirects are never followed: a 3xx is a
+ * failed attempt like any other non-2xx. Logs show the URL without its path (often the
+ * receiver's secret).
  */
 @Injectable()
 export class WebhookSender implements OnModuleDestroy {
-  private readonly agent: Agent;
+  private readonly http: OutboundHttp;
   private readonly allowPrivate: boolean;
 
   constructor(
@@ -42,15 +44,23 @@ export class WebhookSender implements OnModuleDestroy {
     private readonly resolver: WebhookHostResolver,
   ) {
     this.allowPrivate = env.WEBHOOK_ALLOW_PRIVATE_URLS === true;
-    this.agent = new Agent({
-      keepAliveTimeout: 4_000,
-      connections: 4,
-      connect: { lookup: this.lookup, timeout: 10_000 },
+    this.http = new OutboundHttp({
+      provider: 'webhooks',
+      timeoutMs: DELIVERY_TIMEOUT_MS,
+      redirect: 'manual',
+      secretPath: true,
+      agent: {
+        keepAliveTimeout: 4_000,
+        connections: 4,
+        connect: { lookup: this.lookup, timeout: 10_000 },
+        headersTimeout: DELIVERY_TIMEOUT_MS,
+        bodyTimeout: DELIVERY_TIMEOUT_MS,
+      },
     });
   }
 
   async onModuleDestroy() {
-    await this.agent.close();
+    await this.http.close();
   }
 
   /** Why the URL may not be delivered to now; undefined when it may. */
@@ -74,23 +84,27 @@ export class WebhookSender implements OnModuleDestroy {
         error: `URL not allowed: ${refused}`,
       };
     }
-    const signal = AbortSignal.timeout(DELIVERY_TIMEOUT_MS);
     try {
-      const res = await request(url, {
+      const answer = await this.http.send({
         method: 'POST',
+        url: withoutUserInfo(url),
         headers,
         body,
-        dispatcher: this.agent,
-        signal,
-        headersTimeout: DELIVERY_TIMEOUT_MS,
-        bodyTimeout: DELIVERY_TIMEOUT_MS,
+        repeatable: false,
+        accept: () => true,
+        maxBodyBytes: RESPONSE_BODY_BYTES,
       });
-      const responseBody = await firstBytes(res.body, RESPONSE_BODY_BYTES);
-      return { httpStatus: res.statusCode, responseTime: elapsed(), responseBody, error: null };
+      return {
+        httpStatus: answer.status,
+        responseTime: elapsed(),
+        responseBody: answer.text,
+        error: null,
+      };
     } catch (err) {
-      const reason = signal.aborted
+      const timedOut = err instanceof OutboundHttpError && err.failure === 'timeout';
+      const reason = timedOut
         ? `no response within ${DELIVERY_TIMEOUT_MS / 1000} seconds`
-        : describeError(err);
+        : describeError(err instanceof OutboundHttpError ? err.cause : err);
       return { httpStatus: 0, responseTime: elapsed(), responseBody: null, error: reason };
     }
   }
@@ -124,19 +138,18 @@ export class WebhookSender implements OnModuleDestroy {
   };
 }
 
-/** Reads at most `limit` bytes of a body as text and drops the rest unread. */
-async function firstBytes(body: AsyncIterable<Buffer> & { destroy(): void }, limit: number) {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size >= limit) break;
-  }
-  body.destroy();
-  return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
+/**
+ * A URL's user info was never sent (undici's request dropped it: no Authorization came of it);
+ * fetch refuses a URL carrying one, so it is dropped here.
+ */
+function withoutUserInfo(url: string): URL {
+  const target = new URL(url);
+  target.username = '';
+  target.password = '';
+  return target;
 }
 
+/** The connection's own error (fetch wraps it: `fetch failed`, the error as its cause). */
 function describeError(err: unknown): string {
   const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
   const cause = e.cause ?? e;
