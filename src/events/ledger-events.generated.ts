@@ -11,6 +11,18 @@ export const LEDGER_EVENTS = [
   { type: 'shareholding.voided', public: true, audience: 'canViewCapitalizationOrSelf' },
   // STOCK_ISSUANCE_AMENDED
   { type: 'shareholding.updated', public: true, audience: 'canViewCapitalizationOrSelf' },
+  // VESTING_TERMS_CREATED
+  { type: 'vesting_schedule.created', public: false, audience: 'canViewOrganization' },
+  // VESTING_TERMS_DELETED
+  { type: 'vesting_schedule.deleted', public: false, audience: 'canViewOrganization' },
+  // STOCK_PLAN_DELETED
+  { type: 'plan.deleted', public: false, audience: 'canViewOrganization' },
+  // STOCK_PLAN_POOL_CREATED, replaceStockPlan
+  { type: 'plan.updated', public: false, audience: 'canViewOrganization' },
   // TX_STOCK_REPURCHASE
   { type: 'shareholding.repurchased', public: true, audience: 'canViewCapitalizationOrSelf' },
+  // createStockPlan
+  { type: 'plan.created', public: false, audience: 'canViewOrganization' },
+  // replaceVestingTerms
+  { type: 'vesting_schedule.updated', public: false, audience: 'canViewOrganization' },
 ] as const;

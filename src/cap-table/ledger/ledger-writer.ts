@@ -135,7 +135,7 @@ export class LedgerWriter {
 
   private async view(c: LedgerChange, kind: ViewKind, id: string): Promise<object> {
     const { entity, view } = RECORD_VIEWS[kind];
-    return view((await c.current(entity, id)) as never);
+    return view((await c.current(entity, id)) as never, c.tx);
   }
 
   async change<T>(

@@ -1,18 +1,34 @@
 import type { EntityTarget, ObjectLiteral } from 'typeorm';
+import type { InTransaction } from '../../database';
+import { Plan } from '../plans/plan.entity';
+import { toPlanView } from '../plans/plan.view';
+import { Pool } from '../plans/pool.entity';
 import { Security } from '../securities/security.entity';
 import { toSecurityView } from '../securities/security.view';
 import { Shareholding } from '../shareholdings/shareholding.entity';
 import { toShareholdingView } from '../shareholdings/shareholding.view';
+import { VestingScheduleEntity } from '../vesting-schedules/vesting-schedule.entity';
+import { toVestingScheduleView } from '../vesting-schedules/vesting-schedule.view';
 import type { ViewKind } from './transactions/definition';
 
 /**
  * How the API shows a record the ledger wrote: its entity (as the change wrote it, or as its table
- * holds it) and its view. Routes answer with these and events carry them, so an event's object is
+ * holds it) and its view, which may read the rows it is made of besides (a plan's pools) in the
+ * change's transaction. Routes answer with these and events carry them, so an event's object is
  * what the record's own route would answer.
  */
 export const RECORD_VIEWS: {
-  [K in ViewKind]: { entity: EntityTarget<ObjectLiteral>; view(row: never): object };
+  [K in ViewKind]: {
+    entity: EntityTarget<ObjectLiteral>;
+    view(row: never, tx: InTransaction): object | Promise<object>;
+  };
 } = {
   shareholdings: { entity: Shareholding, view: toShareholdingView },
   securities: { entity: Security, view: toSecurityView },
+  plans: {
+    entity: Plan,
+    view: async (plan: Plan, tx: InTransaction) =>
+      toPlanView(plan, await tx.manager.getRepository(Pool).findBy({ planId: plan.id })),
+  },
+  schedules: { entity: VestingScheduleEntity, view: toVestingScheduleView },
 };

@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { toDecimal, toDecimalString } from '../../../libs/cap-math';
-import { DomainError } from '../../common';
 import { emptyState, LedgerRuleError, LedgerState } from '../ledger/ledger-state';
 import { applyTransaction } from '../ledger/reducer';
 import type { LedgerTransaction, SecurityRecord } from '../ledger/transaction-types';
@@ -179,10 +178,10 @@ describe('planSteps', () => {
       pools: ids.map((x) => ({ id: x, name: 'P', sharesReserved: '1' })),
     });
     expect(() => planSteps(plan, pools, wanted([id()]))).toThrow(
-      expect.objectContaining({ status: 404 }) as DomainError,
+      expect.objectContaining({ rule: 'notFound' }) as LedgerRuleError,
     );
     expect(() => planSteps(plan, pools, wanted([poolIds[0], poolIds[0]]))).toThrow(
-      expect.objectContaining({ status: 400 }) as DomainError,
+      expect.objectContaining({ rule: 'invalid', field: 'pools[1].id' }) as LedgerRuleError,
     );
   });
 

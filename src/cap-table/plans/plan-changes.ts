@@ -1,8 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { toDecimal, toDecimalString } from '../../../libs/cap-math';
-import { DomainError } from '../../common';
-import type { IncentivePayloads, PlanRecord } from '../ledger/incentive-types';
-import type { PlanState, PoolState } from '../ledger/ledger-state';
+import { previousAttributes } from '../../events';
+import type {
+  CancellationBehavior,
+  IncentivePayloads,
+  PlanRecord,
+} from '../ledger/incentive-types';
+import { LedgerRuleError, LedgerState, PlanState, PoolState } from '../ledger/ledger-state';
+import type { DescribedEvent } from '../ledger/transactions/definition';
+import type { PlanView } from './plan.view';
 
 type StepType =
   | 'STOCK_PLAN_UPDATED'
@@ -13,6 +19,29 @@ type StepType =
 
 /** One transaction of a plan's PUT. */
 export type PlanStep = { [T in StepType]: { type: T; payload: IncentivePayloads[T] } }[StepType];
+
+/** A plan's own fields as a caller gives them (a POST or PUT body); left out: the defaults. */
+export interface PlanFieldsInput {
+  name: string;
+  boardApprovalDate?: string | null;
+  stockholderApprovalDate?: string | null;
+  defaultCancellationBehavior?: CancellationBehavior | null;
+}
+
+/** The plan's own fields as the log records them; left out means none (dates) or the default. */
+export const planFields = (input: PlanFieldsInput): WantedPlan['fields'] => ({
+  name: input.name,
+  boardApprovalDate: input.boardApprovalDate ?? null,
+  stockholderApprovalDate: input.stockholderApprovalDate ?? null,
+  defaultCancellationBehavior: input.defaultCancellationBehavior ?? 'return_to_pool',
+});
+
+/** The live plan a change names, else 404 (a deleted plan is gone for its routes). */
+export function planToChange(state: LedgerState, id: string): PlanState {
+  const plan = state.plans.get(id);
+  if (!plan || plan.deleted) throw new LedgerRuleError('notFound', 'no such plan');
+  return plan;
+}
 
 /** The plan a PUT asks for: canonical quantities, defaults filled. */
 export interface WantedPlan {
@@ -44,11 +73,15 @@ export function planSteps(
   for (const [i, x] of wanted.pools.entries()) {
     if (x.id === undefined) continue;
     if (listed.has(x.id)) {
-      throw DomainError.badRequest(`pools[${i}].id lists pool ${x.id} twice`, {
-        body: { field: `pools[${i}].id` },
-      });
+      throw new LedgerRuleError(
+        'invalid',
+        `pools[${i}].id lists pool ${x.id} twice`,
+        `pools[${i}].id`,
+      );
     }
-    if (!live.has(x.id)) throw DomainError.notFound(`no pool ${x.id} in plan ${plan.name}`);
+    if (!live.has(x.id)) {
+      throw new LedgerRuleError('notFound', `no pool ${x.id} in plan ${plan.name}`);
+    }
     listed.add(x.id);
   }
 
@@ -99,4 +132,53 @@ export function planSteps(
     });
   }
   return steps;
+}
+
+/**
+ * The plan.updated event of steps that changed the plan (a PUT, a pool added): the plan as it now
+ * stands, what it was of the fields that changed, and what the steps did, in words.
+ */
+export function planUpdated(
+  before: PlanView,
+  after: PlanView,
+  steps: readonly PlanStep[],
+): DescribedEvent {
+  return {
+    object: after,
+    previous: previousAttributes(before, { ...after, updated: before.updated }),
+    description: `plan ${before.name}: ${describeSteps(steps, before).join('; ')}`,
+  };
+}
+
+/** What the steps did, in words, for the activity log. */
+function describeSteps(steps: readonly PlanStep[], before: PlanView): string[] {
+  const poolName = (id: string) => before.pools.find((x) => x.id === id)?.name ?? id;
+  return steps.flatMap((s): string[] => {
+    switch (s.type) {
+      case 'STOCK_PLAN_UPDATED':
+        return Object.entries(s.payload.changes).map(
+          ([k, v]) => `${k} ${before[k as keyof PlanView] ?? 'none'} -> ${v ?? 'none'}`,
+        );
+      case 'TX_STOCK_PLAN_POOL_ADJUSTMENT':
+        return [
+          `sharesReserved ${s.payload.previousSharesReserved} -> ${s.payload.sharesReserved}`,
+        ];
+      case 'STOCK_PLAN_POOL_DELETED':
+        return [`pool ${poolName(s.payload.poolId)} deleted`];
+      case 'STOCK_PLAN_POOL_CREATED':
+        return [`pool ${s.payload.pool.name} created (${s.payload.pool.sharesReserved})`];
+      case 'STOCK_PLAN_POOL_UPDATED': {
+        const was = before.pools.find((x) => x.id === s.payload.poolId);
+        const { name, sharesReserved } = s.payload.changes;
+        return [
+          ...(name !== undefined ? [`pool ${was?.name} name -> ${name}`] : []),
+          ...(sharesReserved !== undefined
+            ? [
+                `pool ${name ?? was?.name} sharesReserved ${was?.sharesReserved} -> ${sharesReserved}`,
+              ]
+            : []),
+        ];
+      }
+    }
+  });
 }

@@ -42,12 +42,6 @@ const OTHER_AUDIENCES: Readonly<
   'legend.created': 'canViewCapTable',
   'legend.updated': 'canViewCapTable',
   'legend.deleted': 'canViewCapTable',
-  'plan.created': 'canViewOrganization',
-  'plan.updated': 'canViewOrganization',
-  'plan.deleted': 'canViewOrganization',
-  'vesting_schedule.created': 'canViewOrganization',
-  'vesting_schedule.updated': 'canViewOrganization',
-  'vesting_schedule.deleted': 'canViewOrganization',
   // Counts of a whole import and its file.
   'shareholding.imported': 'canViewCapTable',
   'holding.created': 'canViewHolding',

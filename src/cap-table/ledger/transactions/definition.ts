@@ -125,7 +125,7 @@ export interface Unchanged extends CommandReads {
 export type CommandOutcome<T extends TransactionType> = TransactionFacts<T> | Unchanged;
 
 /** The kinds of record a route answers with and an event carries. */
-export type ViewKind = Extract<RecordKind, 'shareholdings' | 'securities'>;
+export type ViewKind = Extract<RecordKind, 'shareholdings' | 'securities' | 'plans' | 'schedules'>;
 
 /** The event of one write (its type among the registry's, see scripts/ledger-events.ts). */
 export interface TransactionEvent<T extends TransactionType> {

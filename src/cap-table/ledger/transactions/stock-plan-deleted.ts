@@ -1,4 +1,6 @@
 import { toDecimalString } from '../../../../libs/cap-math';
+import { planToChange } from '../../plans/plan-changes';
+import type { PlanView } from '../../plans/plan.view';
 import { LedgerRuleError } from '../ledger-state';
 import { livePlan, poolsOf } from '../incentives/lookups';
 import { outstandingOfPool, outstandingReservation } from '../incentives/plan-reservation';
@@ -20,6 +22,26 @@ export const stockPlanDeleted: TransactionDefinition<'STOCK_PLAN_DELETED'> = {
         `plan ${pl.name} has outstanding grants (pool ${busy.name}: ${toDecimalString(outstandingOfPool(busy))})`,
       );
     }
+  },
+  command: {
+    scope: (input: { planId: string }) => ({ plans: [input.planId] }),
+    prepare(state, { planId }: { planId: string }, context) {
+      planToChange(state, planId);
+      return { effectiveDate: context.today, payload: { planId } };
+    },
+  },
+  event: {
+    type: 'plan.deleted',
+    public: false,
+    audience: 'canViewOrganization',
+    before: (p) => [{ kind: 'plans', id: p.planId }],
+    async describe(facts) {
+      const view = facts.before('plans', facts.payload.planId) as PlanView;
+      return {
+        object: view,
+        description: `plan ${view.name}: deleted, ${view.sharesReserved} reserved shares released`,
+      };
+    },
   },
   apply(state, { planId }, strict) {
     const pl = livePlan(state, planId, strict);

@@ -1,8 +1,19 @@
+import { randomUUID } from 'node:crypto';
+import { planToChange, planUpdated } from '../../plans/plan-changes';
+import type { PlanView } from '../../plans/plan.view';
+import { commandQuantity } from '../command-values';
 import { assertPoolsFit, nonNegative } from '../incentives/plan-reservation';
 import { livePlan, poolsOf } from '../incentives/lookups';
 import { ZERO } from '../rules';
 import type { TransactionDefinition } from './definition';
 import { WRITTEN_AS_OBJECT } from './ocf-mapping';
+
+/** One new pool of a plan (`POST /v1/plan/:plan/pool`). */
+export interface NewPoolInput {
+  planId: string;
+  name: string;
+  sharesReserved: string;
+}
 
 /** A pool of a plan: the pools together reserve no more than the plan. */
 export const stockPlanPoolCreated: TransactionDefinition<'STOCK_PLAN_POOL_CREATED'> = {
@@ -17,6 +28,34 @@ export const stockPlanPoolCreated: TransactionDefinition<'STOCK_PLAN_POOL_CREATE
       nonNegative(pool.sharesReserved, 'sharesReserved'),
       true,
     );
+  },
+  // What a PUT listing the plan as it is plus this pool does: the same transaction and event.
+  command: {
+    scope: (input: NewPoolInput) => ({ plans: [input.planId] }),
+    prepare(state, input: NewPoolInput, context) {
+      const sharesReserved = commandQuantity(input.sharesReserved, 'sharesReserved', context);
+      planToChange(state, input.planId);
+      return {
+        effectiveDate: context.today,
+        payload: {
+          pool: { id: randomUUID(), planId: input.planId, name: input.name, sharesReserved },
+        },
+      };
+    },
+  },
+  event: {
+    type: 'plan.updated',
+    public: false,
+    audience: 'canViewOrganization',
+    before: (p) => [{ kind: 'plans', id: p.pool.planId }],
+    async describe(facts) {
+      const id = facts.payload.pool.planId;
+      return planUpdated(
+        facts.before('plans', id) as PlanView,
+        (await facts.view('plans', id)) as PlanView,
+        [{ type: 'STOCK_PLAN_POOL_CREATED', payload: facts.payload }],
+      );
+    },
   },
   apply(state, { pool }, strict) {
     const pl = livePlan(state, pool.planId, strict);

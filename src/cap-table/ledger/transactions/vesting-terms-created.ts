@@ -1,9 +1,20 @@
+import { randomUUID } from 'node:crypto';
+import {
+  assertComputable,
+  termsCreated,
+  termsRecord,
+  type VestingTermsInput,
+} from '../../vesting-schedules/vesting-terms';
+import type { VestingScheduleView } from '../../vesting-schedules/vesting-schedule.view';
 import { LedgerRuleError } from '../ledger-state';
 import { schedule } from '../incentives/lookups';
 import type { TransactionDefinition } from './definition';
 import { WRITTEN_AS_OBJECT } from './ocf-mapping';
 
-/** Vesting terms, or a new version of them (a PUT) that supersedes the latest one. */
+/**
+ * Vesting terms, or a new version of them (a PUT) that supersedes the latest one. Its command is
+ * a new schedule's (version 1); a new version is the command `replaceVestingTerms`.
+ */
 export const vestingTermsCreated: TransactionDefinition<'VESTING_TERMS_CREATED'> = {
   definesRecord: true,
   ocf: WRITTEN_AS_OBJECT,
@@ -12,6 +23,7 @@ export const vestingTermsCreated: TransactionDefinition<'VESTING_TERMS_CREATED'>
       ? { scheduleToChange: p.vestingSchedule.previousVersionId }
       : {},
   validate(state, { vestingSchedule: v }) {
+    assertComputable(v);
     if (!v.previousVersionId) return;
     const previous = schedule(state, v.previousVersionId);
     if (previous.supersededById || previous.deleted) {
@@ -20,6 +32,29 @@ export const vestingTermsCreated: TransactionDefinition<'VESTING_TERMS_CREATED'>
         `vesting schedule ${previous.name} version ${previous.version} is not the latest version`,
       );
     }
+  },
+  command: {
+    scope: () => ({}),
+    prepare: (_state, input: VestingTermsInput, context) => ({
+      effectiveDate: context.today,
+      payload: {
+        vestingSchedule: {
+          ...termsRecord(input),
+          id: randomUUID(),
+          version: 1,
+          previousVersionId: null,
+        },
+      },
+    }),
+  },
+  event: {
+    type: 'vesting_schedule.created',
+    public: false,
+    audience: 'canViewOrganization',
+    async describe(facts) {
+      const id = facts.payload.vestingSchedule.id;
+      return termsCreated((await facts.view('schedules', id)) as VestingScheduleView);
+    },
   },
   apply(state, { vestingSchedule: v }) {
     if (v.previousVersionId) {
