@@ -1,8 +1,14 @@
 import type { EntityTarget, ObjectLiteral } from 'typeorm';
+import { CapitalChange } from '../capital-changes/capital-change.entity';
+import { toCapitalChangeView } from '../capital-changes/capital-change.view';
+import { Legend } from '../legends/legend.entity';
+import { toLegendView } from '../legends/legend.view';
 import { Security } from '../securities/security.entity';
 import { toSecurityView } from '../securities/security.view';
 import { Shareholding } from '../shareholdings/shareholding.entity';
 import { toShareholdingView } from '../shareholdings/shareholding.view';
+import { Valuation } from '../valuations/valuation.entity';
+import { toValuationView } from '../valuations/valuation.view';
 import type { ViewKind } from './transactions/definition';
 
 /**
@@ -15,4 +21,7 @@ export const RECORD_VIEWS: {
 } = {
   shareholdings: { entity: Shareholding, view: toShareholdingView },
   securities: { entity: Security, view: toSecurityView },
+  legends: { entity: Legend, view: toLegendView },
+  valuations: { entity: Valuation, view: toValuationView },
+  capitalChanges: { entity: CapitalChange, view: toCapitalChangeView },
 };
