@@ -45,7 +45,12 @@ export class RepurchaseDto {
   @DateField({ optional: true })
   date?: string;
 
-  @ApiPropertyOptional({ nullable: true, maxLength: 2000, example: 'Board consent of 2026-03-01' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: 2000,
+    example: 'Board consent of 2026-03-01',
+  })
   @IsOptional()
   @ValidateIf((_o, v) => v !== null)
   @IsString()
