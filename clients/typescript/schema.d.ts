@@ -4460,7 +4460,7 @@ export interface components {
              */
             date?: string;
             /** @example Board consent of 2026-03-01 */
-            consideration?: Record<string, never> | null;
+            consideration?: string | null;
         };
         RepurchaseView: {
             /** Format: uuid */
@@ -6593,7 +6593,7 @@ export interface components {
              * @example member.added
              * @enum {string}
              */
-            type: "shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "shareholding.repurchased" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
+            type: "security.created" | "security.deleted" | "security.updated" | "shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "valuation.created" | "valuation.updated" | "shareholding.repurchased" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
             /**
              * @description Date-based version of the payload that generated the event
              * @example 2026-11-01
@@ -6616,7 +6616,7 @@ export interface components {
              *       "*"
              *     ]
              */
-            events?: ("shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "shareholding.repurchased" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed" | "*")[];
+            events?: ("security.created" | "security.deleted" | "security.updated" | "shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "valuation.created" | "valuation.updated" | "shareholding.repurchased" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed" | "*")[];
             /** @description Default true on registration; on PATCH `true` also clears `disabledAt` and `disabledReason` */
             active?: boolean;
             /**
@@ -6630,7 +6630,7 @@ export interface components {
             /** @example wh_0123456789abcdef0123456789abcdef */
             id: string;
             url: string;
-            events: ("shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "shareholding.repurchased" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed" | "*")[];
+            events: ("security.created" | "security.deleted" | "security.updated" | "shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "valuation.created" | "valuation.updated" | "shareholding.repurchased" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed" | "*")[];
             description: string | null;
             active: boolean;
             /** Format: date-time */
@@ -6652,13 +6652,13 @@ export interface components {
             /** @description Status of the last attempt; 0 when no response came */
             httpStatus: number;
             /** @enum {string} */
-            eventType: "shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "shareholding.repurchased" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
+            eventType: "security.created" | "security.deleted" | "security.updated" | "shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "valuation.created" | "valuation.updated" | "shareholding.repurchased" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
         };
         WebhookView: {
             /** @example wh_0123456789abcdef0123456789abcdef */
             id: string;
             url: string;
-            events: ("shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "shareholding.repurchased" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed" | "*")[];
+            events: ("security.created" | "security.deleted" | "security.updated" | "shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "valuation.created" | "valuation.updated" | "shareholding.repurchased" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed" | "*")[];
             description: string | null;
             active: boolean;
             /** Format: date-time */
@@ -6684,7 +6684,7 @@ export interface components {
              *       "*"
              *     ]
              */
-            events?: ("shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "shareholding.repurchased" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed" | "*")[];
+            events?: ("security.created" | "security.deleted" | "security.updated" | "shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "valuation.created" | "valuation.updated" | "shareholding.repurchased" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed" | "*")[];
             /** @description Default true on registration; on PATCH `true` also clears `disabledAt` and `disabledReason` */
             active?: boolean;
             /** @description Checked as at registration */
@@ -6697,12 +6697,12 @@ export interface components {
              * @default organization.updated
              * @enum {string}
              */
-            event_type?: "shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "shareholding.repurchased" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
+            event_type?: "security.created" | "security.deleted" | "security.updated" | "shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "valuation.created" | "valuation.updated" | "shareholding.repurchased" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
         };
         EventRefView: {
             id: string;
             /** @enum {string} */
-            type: "shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "shareholding.repurchased" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
+            type: "security.created" | "security.deleted" | "security.updated" | "shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "valuation.created" | "valuation.updated" | "shareholding.repurchased" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
         };
         TestDeliveryView: {
             /** @description true when the endpoint answered 2xx */
@@ -6739,7 +6739,7 @@ export interface components {
             id: string;
             eventId: string;
             /** @enum {string} */
-            eventType: "shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "shareholding.repurchased" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
+            eventType: "security.created" | "security.deleted" | "security.updated" | "shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "valuation.created" | "valuation.updated" | "shareholding.repurchased" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
             /** @description 1 for the first attempt of its delivery, up to 6 */
             attempt: number;
             /**
@@ -11714,7 +11714,7 @@ export interface operations {
                     "application/json": components["schemas"]["SplitView"];
                 };
             };
-            /** @description Malformed body `{error, message}`, a ratio of 1, a reverse split leaving no authorized share, or a date before the issue date of a shareholding of the class (`field`); or `{error, key: "invalidIdempotencyKey", message}`: an `Idempotency-Key` that is not 1 to 255 printable ASCII characters */
+            /** @description Malformed body `{error, message}`, a ratio of 1, a reverse split leaving no authorized share, a ratio taking the authorized shares or a price per share past 28 digits before the point, or a date before the issue date of a shareholding of the class (`field`); or `{error, key: "invalidIdempotencyKey", message}`: an `Idempotency-Key` that is not 1 to 255 printable ASCII characters */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19806,7 +19806,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only events of this type */
-                type?: "shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "shareholding.repurchased" | "security.created" | "security.updated" | "security.deleted" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "valuation.created" | "valuation.updated" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
+                type?: "security.created" | "security.deleted" | "security.updated" | "shareholding.created" | "shareholding.transferred" | "shareholding.voided" | "shareholding.updated" | "valuation.created" | "valuation.updated" | "shareholding.repurchased" | "option.exercised" | "option.exercise_requested" | "holding.created" | "holding.updated" | "holding.deleted" | "holding.converted" | "holding.repaid" | "organization.created" | "organization.updated" | "member.invited" | "member.added" | "member.removed" | "member.updated" | "role.created" | "role.updated" | "role.deleted" | "document.uploaded" | "document.moved" | "document.deleted" | "folder.created" | "subscription.created" | "subscription.cancelled" | "payment.succeeded" | "payment.failed";
                 limit?: number;
                 /** @description Cursor: an event id of this organization; only events older than it */
                 after?: string;
