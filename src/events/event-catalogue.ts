@@ -11,9 +11,6 @@ type PublicLedgerEvent = Extract<(typeof LEDGER_EVENTS)[number], { public: true 
  * `legend.*`, `plan.*`, …) stay internal until added here.
  */
 const OTHER_PUBLIC_EVENT_TYPES = [
-  'security.created',
-  'security.updated',
-  'security.deleted',
   'option.exercised',
   'option.exercise_requested',
   'holding.created',
@@ -21,8 +18,6 @@ const OTHER_PUBLIC_EVENT_TYPES = [
   'holding.deleted',
   'holding.converted',
   'holding.repaid',
-  'valuation.created',
-  'valuation.updated',
   'organization.created',
   'organization.updated',
   'member.invited',

@@ -3,6 +3,20 @@
 
 /** The event types the ledger's transactions record, with their catalogue and audience. */
 export const LEDGER_EVENTS = [
+  // STOCK_CLASS_CREATED
+  { type: 'security.created', public: true, audience: 'canViewOrganization' },
+  // STOCK_CLASS_DELETED
+  { type: 'security.deleted', public: true, audience: 'canViewOrganization' },
+  // TX_STOCK_CLASS_AUTHORIZED_SHARES_ADJUSTMENT, replaceSecurity
+  { type: 'security.updated', public: true, audience: 'canViewOrganization' },
+  // TX_STOCK_CLASS_SPLIT
+  { type: 'security.split', public: false, audience: 'canViewOrganization' },
+  // STOCK_LEGEND_TEMPLATE_CREATED
+  { type: 'legend.created', public: false, audience: 'canViewCapTable' },
+  // STOCK_LEGEND_TEMPLATE_UPDATED
+  { type: 'legend.updated', public: false, audience: 'canViewCapTable' },
+  // STOCK_LEGEND_TEMPLATE_DELETED
+  { type: 'legend.deleted', public: false, audience: 'canViewCapTable' },
   // TX_STOCK_ISSUANCE
   { type: 'shareholding.created', public: true, audience: 'canViewCapitalizationOrSelf' },
   // TX_STOCK_TRANSFER
@@ -11,6 +25,14 @@ export const LEDGER_EVENTS = [
   { type: 'shareholding.voided', public: true, audience: 'canViewCapitalizationOrSelf' },
   // STOCK_ISSUANCE_AMENDED
   { type: 'shareholding.updated', public: true, audience: 'canViewCapitalizationOrSelf' },
+  // VALUATION_RECORDED
+  { type: 'valuation.created', public: true, audience: 'canViewValuation' },
+  // VALUATION_AMENDED
+  { type: 'valuation.updated', public: true, audience: 'canViewValuation' },
+  // CAPITAL_CHANGE_RECORDED
+  { type: 'capital_change.created', public: false, audience: 'canViewCapTable' },
+  // CAPITAL_CHANGE_AMENDED
+  { type: 'capital_change.updated', public: false, audience: 'canViewCapTable' },
   // VESTING_TERMS_CREATED
   { type: 'vesting_schedule.created', public: false, audience: 'canViewOrganization' },
   // VESTING_TERMS_DELETED

@@ -1,6 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { toDecimal, toDecimalString } from '../../../libs/cap-math';
 import { DateView, DecimalView, TimestampView, UuidView } from '../view-fields';
 import { CAPITAL_CHANGE_TYPES } from './capital-change.dto';
+import { CapitalChange } from './capital-change.entity';
 
 /** A capital contribution or distribution of a member's entity. */
 export class CapitalChangeView {
@@ -29,3 +31,17 @@ export class CapitalChangeView {
   @TimestampView()
   updated: string;
 }
+
+export const toCapitalChangeView = (c: CapitalChange): CapitalChangeView => ({
+  id: c.id,
+  organization: c.organizationId,
+  member: c.memberId,
+  entity: c.entityId,
+  date: c.date,
+  amount: toDecimalString(toDecimal(c.amount)),
+  currency: c.currency,
+  type: c.type,
+  description: c.description,
+  created: c.created.toISOString(),
+  updated: c.updated.toISOString(),
+});

@@ -11,6 +11,7 @@ import { StakeholderCounts } from '../billing-counts';
 import { LedgerRuleError, LedgerState } from '../ledger/ledger-state';
 import { applyTransaction } from '../ledger/reducer';
 import { LedgerStore } from '../ledger/ledger-store';
+import { fitsTheLedger } from '../ledger/rules';
 import type { ClassType, SecurityRecord } from '../ledger/transaction-types';
 import { LegendsService } from '../legends/legends.service';
 import { fractionalAllowed } from '../quantities';
@@ -64,9 +65,6 @@ export interface ImportSource {
   id: string;
   name: string;
 }
-
-/** The first count the numeric(38, 10) columns cannot hold (29 digits before the point). */
-const TOO_MANY_SHARES = toDecimal(`1${'0'.repeat(28)}`);
 
 /**
  * Rows the reducer takes between two turns of the event loop: a short turn (about 10 ms), so the
@@ -302,7 +300,7 @@ export class CapTableImport {
       return null;
     }
     const total = created.total.plus(r.quantity);
-    if (total.gte(TOO_MANY_SHARES)) {
+    if (!fitsTheLedger(total)) {
       refuse(r.row, 'quantity', `takes class "${r.security}" past 28 digits before the point`);
       return null;
     }

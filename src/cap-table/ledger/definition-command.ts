@@ -33,8 +33,8 @@ export function commandOf<T extends TransactionType>(type: T): LedgerCommand<unk
       public: event.public,
       audience: event.audience,
       before: (_input, steps) => event.before?.(steps[0].payload as never) ?? [],
-      describe: (run, _input, answer) =>
-        event.describe(outcomeOf<T>(run) as TransactionFacts<T>, answer),
+      describe: (run, input, answer) =>
+        event.describe(outcomeOf<T>(run) as TransactionFacts<T>, answer, input),
     },
   };
 }

@@ -3,12 +3,18 @@ import type { InTransaction } from '../../database';
 import { Plan } from '../plans/plan.entity';
 import { toPlanView } from '../plans/plan.view';
 import { Pool } from '../plans/pool.entity';
+import { CapitalChange } from '../capital-changes/capital-change.entity';
+import { toCapitalChangeView } from '../capital-changes/capital-change.view';
+import { Legend } from '../legends/legend.entity';
+import { toLegendView } from '../legends/legend.view';
 import { Security } from '../securities/security.entity';
 import { toSecurityView } from '../securities/security.view';
 import { Shareholding } from '../shareholdings/shareholding.entity';
 import { toShareholdingView } from '../shareholdings/shareholding.view';
 import { VestingScheduleEntity } from '../vesting-schedules/vesting-schedule.entity';
 import { toVestingScheduleView } from '../vesting-schedules/vesting-schedule.view';
+import { Valuation } from '../valuations/valuation.entity';
+import { toValuationView } from '../valuations/valuation.view';
 import type { ViewKind } from './transactions/definition';
 
 /**
@@ -31,4 +37,7 @@ export const RECORD_VIEWS: {
       toPlanView(plan, await tx.manager.getRepository(Pool).findBy({ planId: plan.id })),
   },
   schedules: { entity: VestingScheduleEntity, view: toVestingScheduleView },
+  legends: { entity: Legend, view: toLegendView },
+  valuations: { entity: Valuation, view: toValuationView },
+  capitalChanges: { entity: CapitalChange, view: toCapitalChangeView },
 };

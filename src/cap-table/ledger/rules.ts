@@ -10,6 +10,26 @@ import {
 
 /** The checks and moves the reducer's rules share. */
 
+/**
+ * The ledger's capacity: the first count its columns (numeric(38, 10)) cannot hold, 29 digits
+ * before the point. Quantities, share numbers and prices stay below it.
+ */
+export const TOO_MANY_SHARES = toDecimal(`1${'0'.repeat(28)}`);
+
+/** The value has at most 28 digits before the point: the ledger's columns hold it. */
+export const fitsTheLedger = (value: Decimal) => value.abs().lt(TOO_MANY_SHARES);
+
+/**
+ * The capacity rule, wherever a quantity, a share number or a price can grow: refused as invalid
+ * input (naming `field`) before the database would refuse the write. `what` says what would pass
+ * the limit (`quantity would take authorizedShares`).
+ */
+export function assertFits(value: Decimal, what: string, field?: string) {
+  if (!fitsTheLedger(value)) {
+    throw new LedgerRuleError('invalid', `${what} past 28 digits before the point`, field);
+  }
+}
+
 /** Issues shares of the class out of its unissued balance (authorized less issued and reserved). */
 export function issue(state: LedgerState, s: SecurityState, quantity: Decimal, strict: boolean) {
   if (strict) assertIssuable(s, quantity);
@@ -17,7 +37,10 @@ export function issue(state: LedgerState, s: SecurityState, quantity: Decimal, s
   state.put('securities', s);
 }
 
-/** The class has `quantity` unissued shares to issue (authorized less issued and reserved). */
+/**
+ * The class has `quantity` unissued shares to issue (authorized less issued and reserved), and
+ * numbers for them.
+ */
 export function assertIssuable(s: SecurityState, quantity: Decimal) {
   if (s.issued.plus(s.reserved).plus(quantity).gt(s.authorized)) {
     throw new LedgerRuleError(
@@ -25,11 +48,32 @@ export function assertIssuable(s: SecurityState, quantity: Decimal) {
       `class ${s.name} has ${toDecimalString(unissued(s))} unissued shares${s.reserved.isZero() ? '' : ` (${toDecimalString(s.reserved)} more are reserved for plans)`}, less than ${toDecimalString(quantity)}`,
     );
   }
+  assertNumberable(s, quantity);
+}
+
+/**
+ * The class can number `quantity` more shares: share numbers only grow (a void retires its
+ * numbers), so a class that issued and voided nearly all it can hold would number new shares
+ * past the ledger's capacity. A split numbers the class anew from 1.
+ */
+export function assertNumberable(s: SecurityState, quantity: Decimal) {
+  assertFits(
+    s.nextShareNumber.plus(quantity).minus(1),
+    `quantity would take the share numbers of class ${s.name} (a split numbers them anew)`,
+    'quantity',
+  );
 }
 
 /** A class that was deleted issues nothing more. */
 export function assertLiveClass(s: SecurityState) {
   if (s.deleted) throw new LedgerRuleError('conflict', `class ${s.name} was deleted`);
+}
+
+/** A class that is there to change: a deleted one is gone, as for its routes (404). */
+export function liveSecurity(state: LedgerState, id: string): SecurityState {
+  const s = security(state, id);
+  if (s.deleted) throw new LedgerRuleError('notFound', `class ${s.name} was deleted`);
+  return s;
 }
 
 /** Authorized shares neither issued nor reserved for a plan. */
@@ -151,6 +195,13 @@ export function assertLegends(state: LedgerState, ids: string[]) {
 
 export const security = (state: LedgerState, id: string) => found(state.securities, id, 'class');
 export const legend = (state: LedgerState, id: string) => found(state.legends, id, 'legend');
+
+/** A legend that is there to change: a deleted one is gone, as for its routes (404). */
+export function liveLegend(state: LedgerState, id: string) {
+  const l = legend(state, id);
+  if (l.deleted) throw new LedgerRuleError('notFound', `legend ${l.name} was deleted`);
+  return l;
+}
 export const shareholding = (state: LedgerState, id: string) =>
   found(state.shareholdings, id, 'shareholding');
 

@@ -1,4 +1,5 @@
 import { TimestampView, UuidView } from '../view-fields';
+import { Legend } from './legend.entity';
 
 /** A legend template (OCF StockLegendTemplate). */
 export class LegendView {
@@ -14,3 +15,12 @@ export class LegendView {
   @TimestampView()
   created: string;
 }
+
+export const toLegendView = (l: Legend): LegendView => ({
+  id: l.id,
+  organization: l.organizationId,
+  name: l.name,
+  text: l.text,
+  isDefault: l.isDefault,
+  created: l.created.toISOString(),
+});

@@ -140,7 +140,8 @@ export class SecuritiesController {
   @ApiBadRequestResponse({
     description:
       'Malformed body `{error, message}`, a ratio of 1, a reverse split leaving no authorized ' +
-      'share, or a date before the issue date of a shareholding of the class (`field`)',
+      'share, a ratio taking the authorized shares or a price per share past 28 digits before ' +
+      'the point, or a date before the issue date of a shareholding of the class (`field`)',
   })
   @ApiConflictResponse({ description: 'The class has shares reserved for a stock plan' })
   split(

@@ -1,4 +1,6 @@
+import { toDecimal, toDecimalString } from '../../../libs/cap-math';
 import { DateView, DecimalView, TimestampView, UuidView } from '../view-fields';
+import { Valuation } from './valuation.entity';
 
 /** A valuation (409A and the like): a price per share in effect from a date. */
 export class ValuationView {
@@ -25,3 +27,16 @@ export class ValuationView {
   @TimestampView()
   updated: string;
 }
+
+export const toValuationView = (v: Valuation): ValuationView => ({
+  id: v.id,
+  organization: v.organizationId,
+  type: v.type,
+  pricePerShare: toDecimalString(toDecimal(v.pricePerShare)),
+  security: v.securityId,
+  effectiveDate: v.effectiveDate,
+  provider: v.provider,
+  reportFile: v.reportFileId,
+  created: v.created.toISOString(),
+  updated: v.updated.toISOString(),
+});

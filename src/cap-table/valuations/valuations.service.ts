@@ -1,37 +1,23 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, Repository } from 'typeorm';
-import { toDecimal, toDecimalString } from '../../../libs/cap-math';
+import { Repository } from 'typeorm';
 import { AccessContext, DomainError } from '../../common';
-import { previousAttributes } from '../../events';
-import { LedgerChange, LedgerWriter } from '../ledger/ledger-writer';
-import type { ValuationChanges, ValuationRecord } from '../ledger/transaction-types';
+import { LedgerWriter } from '../ledger/ledger-writer';
+import type { AmendValuationInput } from '../ledger/transactions/valuation-amended';
+import type { ValuationInput } from '../ledger/transactions/valuation-recorded';
 import { decimalText } from '../quantities';
-import { Security } from '../securities/security.entity';
 import { PutValuationDto } from './valuation.dto';
 import { Valuation } from './valuation.entity';
-import { ValuationView } from './valuation.view';
+import { toValuationView, ValuationView } from './valuation.view';
 
-export const toValuationView = (v: Valuation): ValuationView => ({
-  id: v.id,
-  organization: v.organizationId,
-  type: v.type,
-  pricePerShare: toDecimalString(toDecimal(v.pricePerShare)),
-  security: v.securityId,
-  effectiveDate: v.effectiveDate,
-  provider: v.provider,
-  reportFile: v.reportFileId,
-  created: v.created.toISOString(),
-  updated: v.updated.toISOString(),
-});
-
-/** Valuations (409A and the like), recorded in the log. */
+/**
+ * Valuations (409A and the like), recorded in the log: each a command of the ledger, whose
+ * definition holds its rules (a live class of the organization) and its event.
+ */
 @Injectable()
 export class ValuationsService {
   constructor(
     @InjectRepository(Valuation) private readonly valuations: Repository<Valuation>,
-    @InjectRepository(Security) private readonly securities: Repository<Security>,
     private readonly ledger: LedgerWriter,
   ) {}
 
@@ -64,14 +50,7 @@ export class ValuationsService {
 
   /** Creates (no `id`) or updates (`id` of this organization's valuation); answers it as stored. */
   async put(access: AccessContext, dto: PutValuationDto): Promise<ValuationView> {
-    const organizationId = access.organizationId!;
-    if (
-      dto.security &&
-      !(await this.securities.existsBy({ id: dto.security, organizationId, deletedAt: IsNull() }))
-    ) {
-      throw DomainError.notFound('security is not a class of this organization');
-    }
-    const fields: Omit<ValuationRecord, 'id'> = {
+    const fields: ValuationInput = {
       type: dto.type,
       pricePerShare: decimalText(dto.pricePerShare)!,
       securityId: dto.security ?? null,
@@ -79,46 +58,16 @@ export class ValuationsService {
       provider: dto.provider ?? null,
       reportFileId: dto.reportFile ?? null,
     };
-    const scope = dto.id ? { valuations: [dto.id] } : {};
-    return this.ledger.change(organizationId, access.userId, scope, async (c) => {
-      if (!dto.id) {
-        const valuation = { id: randomUUID(), ...fields };
-        await c.apply('VALUATION_RECORDED', dto.effectiveDate, { valuation });
-        const view = await this.read(c, valuation.id);
-        await c.record({
-          type: 'valuation.created',
-          organizationId,
-          actorUserId: access.userId,
-          object: view,
-          description: `valuation ${view.type} of ${view.effectiveDate}: ${view.pricePerShare} per share`,
-        });
-        return view;
-      }
-      const current = c.state.valuations.get(dto.id);
-      if (!current) throw DomainError.notFound('no such valuation in this organization');
-      const changes = Object.fromEntries(
-        Object.entries(fields).filter(([k, v]) => current[k as keyof ValuationChanges] !== v),
-      ) as ValuationChanges;
-      const before = await this.read(c, dto.id);
-      if (!Object.keys(changes).length) return before;
-      await c.apply('VALUATION_AMENDED', dto.effectiveDate, { valuationId: dto.id, changes });
-      const after = await this.read(c, dto.id);
-      // Named as the API names them (`security`, not the column's `securityId`).
-      const previous = previousAttributes(before, { ...after, updated: before.updated });
-      await c.record({
-        type: 'valuation.updated',
-        organizationId,
-        actorUserId: access.userId,
-        object: after,
-        previous,
-        description: `valuation ${after.type} of ${after.effectiveDate}: changed ${Object.keys(previous).join(', ')}`,
-      });
-      return after;
-    });
-  }
-
-  /** As the change wrote it (no read back), else as the table holds it. */
-  private async read(c: LedgerChange, id: string): Promise<ValuationView> {
-    return toValuationView(await c.current(Valuation, id));
+    const { answer } = dto.id
+      ? await this.ledger.execute(
+          'VALUATION_AMENDED',
+          { ...fields, valuationId: dto.id } satisfies AmendValuationInput,
+          access,
+          (o) => o.view('valuations', dto.id!),
+        )
+      : await this.ledger.execute('VALUATION_RECORDED', fields, access, (o) =>
+          o.view('valuations', o.payload!.valuation.id),
+        );
+    return answer as ValuationView;
   }
 }

@@ -2,6 +2,7 @@ import type { LedgerCommand } from '../command';
 import { createStockPlan } from './create-stock-plan';
 import { replaceStockPlan } from './replace-stock-plan';
 import { replaceVestingTerms } from './replace-vesting-terms';
+import { replaceSecurity } from './replace-security';
 
 /**
  * The ledger's commands of several transactions (a command of one is its transaction's
@@ -12,4 +13,5 @@ export const COMMANDS: readonly LedgerCommand<any>[] = [
   createStockPlan,
   replaceStockPlan,
   replaceVestingTerms,
+  replaceSecurity,
 ];

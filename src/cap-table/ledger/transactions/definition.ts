@@ -125,7 +125,16 @@ export interface Unchanged extends CommandReads {
 export type CommandOutcome<T extends TransactionType> = TransactionFacts<T> | Unchanged;
 
 /** The kinds of record a route answers with and an event carries. */
-export type ViewKind = Extract<RecordKind, 'shareholdings' | 'securities' | 'plans' | 'schedules'>;
+export type ViewKind = Extract<
+  RecordKind,
+  | 'shareholdings'
+  | 'securities'
+  | 'plans'
+  | 'schedules'
+  | 'legends'
+  | 'valuations'
+  | 'capitalChanges'
+>;
 
 /** The event of one write (its type among the registry's, see scripts/ledger-events.ts). */
 export interface TransactionEvent<T extends TransactionType> {
@@ -136,7 +145,15 @@ export interface TransactionEvent<T extends TransactionType> {
   readonly audience: PermissionName;
   /** The records whose views before the transaction `describe` compares. */
   before?(payload: TransactionPayloads[T]): { kind: ViewKind; id: string }[];
-  describe(facts: TransactionFacts<T>, answer: object | undefined): Promise<DescribedEvent>;
+  /**
+   * The event from the records as the transaction left them; `input` is the command's (for
+   * what the ledger does not keep, such as a member's name).
+   */
+  describe(
+    facts: TransactionFacts<T>,
+    answer: object | undefined,
+    input: unknown,
+  ): Promise<DescribedEvent>;
 }
 
 export interface DescribedEvent {

@@ -1,5 +1,50 @@
+import { randomUUID } from 'node:crypto';
 import { toDecimal } from '../../../../libs/cap-math';
-import { type TransactionDefinition, noRules } from './definition';
+import { commandQuantity, decimalOrNull } from '../command-values';
+import { assertFits } from '../rules';
+import type { SecurityRecord } from '../transaction-types';
+import type { CommandContext, TransactionDefinition } from './definition';
+
+/** A class as a caller gives it (`POST` or `PUT .../security`): omitted fields take defaults. */
+export interface SecurityInput {
+  name: string;
+  classType: SecurityRecord['classType'];
+  idPrefix: string;
+  authorizedShares: string;
+  parValue?: string | null;
+  originalIssuePrice?: string | null;
+  /** Default: the organization's currency. */
+  currency?: string;
+  seniority?: number;
+  liquidationPreferenceMultiple?: string | null;
+  participating?: boolean;
+  participationCapMultiple?: string | null;
+  conversionRatio?: string | null;
+  votesPerShare?: string | null;
+  boardApprovalDate?: string | null;
+}
+
+/** A class's fields as the log keeps them (canonical decimals), the omitted ones defaulted. */
+export function securityFields(
+  input: SecurityInput,
+  context: CommandContext,
+): Omit<SecurityRecord, 'id' | 'authorizedShares'> {
+  return {
+    name: input.name,
+    classType: input.classType,
+    idPrefix: input.idPrefix,
+    parValue: decimalOrNull(input.parValue),
+    originalIssuePrice: decimalOrNull(input.originalIssuePrice),
+    currency: input.currency ?? context.organization.currency,
+    seniority: input.seniority ?? 1,
+    liquidationPreferenceMultiple: decimalOrNull(input.liquidationPreferenceMultiple),
+    participating: input.participating ?? false,
+    participationCapMultiple: decimalOrNull(input.participationCapMultiple),
+    conversionRatio: decimalOrNull(input.conversionRatio) ?? '1',
+    votesPerShare: decimalOrNull(input.votesPerShare) ?? '1',
+    boardApprovalDate: input.boardApprovalDate ?? null,
+  };
+}
 
 /** A share class (OCF StockClass). */
 export const stockClassCreated: TransactionDefinition<'STOCK_CLASS_CREATED'> = {
@@ -15,7 +60,32 @@ export const stockClassCreated: TransactionDefinition<'STOCK_CLASS_CREATED'> = {
     },
   },
   scope: () => ({}),
-  validate: noRules,
+  validate(_state, { security }) {
+    assertFits(toDecimal(security.authorizedShares), 'authorizedShares', 'authorizedShares');
+  },
+  command: {
+    scope: () => ({}),
+    prepare(_state, input: SecurityInput, context) {
+      const authorizedShares = commandQuantity(input.authorizedShares, 'authorizedShares', context);
+      const security = { id: randomUUID(), ...securityFields(input, context), authorizedShares };
+      return { effectiveDate: security.boardApprovalDate ?? context.today, payload: { security } };
+    },
+  },
+  event: {
+    type: 'security.created',
+    public: true,
+    audience: 'canViewOrganization',
+    async describe(facts) {
+      const view = (await facts.view('securities', facts.payload.security.id)) as {
+        name: string;
+        authorizedShares: string;
+      };
+      return {
+        object: view,
+        description: `class ${view.name}: created with ${view.authorizedShares} authorized shares`,
+      };
+    },
+  },
   apply(state, { security }) {
     const { authorizedShares, ...rest } = security;
     state.put('securities', {

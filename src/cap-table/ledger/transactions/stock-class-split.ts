@@ -1,11 +1,21 @@
 import { applySplit, toDecimal, toDecimalString } from '../../../../libs/cap-math';
+import { previousAttributes } from '../../../events';
 import { LedgerRuleError, LedgerState, SecurityState, ShareholdingState } from '../ledger-state';
-import { assertLiveClass, security } from '../rules';
+import { assertFits, liveSecurity, security } from '../rules';
 import type { TransactionPayloads } from '../transaction-types';
 import type { TransactionDefinition } from './definition';
 import { stockClassSplitOcf } from './stock-class-split.ocf';
 
 type Split = TransactionPayloads['TX_STOCK_CLASS_SPLIT'];
+
+/** A split as a caller asks for it (`POST .../security/:security/split`). */
+export interface SplitInput {
+  securityId: string;
+  numerator: string;
+  denominator: string;
+  /** Default today. */
+  date?: string;
+}
 
 /** The class's active shareholdings, in the order of their share numbers. */
 export function activeHoldingsOf(state: LedgerState, securityId: string): ShareholdingState[] {
@@ -42,8 +52,7 @@ export const stockClassSplit: TransactionDefinition<'TX_STOCK_CLASS_SPLIT'> = {
   ocf: stockClassSplitOcf,
   scope: (p) => ({ securities: [p.securityId], holdingsOfClass: p.securityId }),
   validate(state, p) {
-    const s = security(state, p.securityId);
-    assertLiveClass(s);
+    const s = liveSecurity(state, p.securityId);
     for (const [field, value] of [
       ['numerator', p.numerator],
       ['denominator', p.denominator],
@@ -83,13 +92,74 @@ export const stockClassSplit: TransactionDefinition<'TX_STOCK_CLASS_SPLIT'> = {
         `class ${s.name} has ${rights.length} outstanding warrant(s) or grant(s): a split would leave them unadjusted`,
       );
     }
-    if (scaled(s.authorized, p).isZero()) {
+    const authorized = scaled(s.authorized, p);
+    if (authorized.isZero()) {
       throw new LedgerRuleError(
         'invalid',
         `class ${s.name} would have no authorized shares left`,
         'denominator',
       );
     }
+    assertFits(
+      authorized,
+      `numerator would take the authorized shares of class ${s.name}`,
+      'numerator',
+    );
+    // A reverse split raises the class's prices per share as it lowers its shares.
+    for (const [name, price] of [
+      ['originalIssuePrice', s.originalIssuePrice],
+      ['conversionRatio', s.conversionRatio],
+    ] as const) {
+      if (price === null) continue;
+      assertFits(
+        toDecimal(perShare(price, p)!),
+        `denominator would take the ${name} of class ${s.name}`,
+        'denominator',
+      );
+    }
+  },
+  command: {
+    scope: (input: SplitInput) => ({
+      securities: [input.securityId],
+      holdingsOfClass: input.securityId,
+    }),
+    prepare(state, input: SplitInput, context) {
+      const date = input.date ?? context.today;
+      return {
+        effectiveDate: date,
+        payload: {
+          securityId: input.securityId,
+          numerator: toDecimalString(toDecimal(input.numerator)),
+          denominator: toDecimalString(toDecimal(input.denominator)),
+          fractional: context.organization.type === 'llc',
+          date,
+          before: activeHoldingsOf(state, input.securityId).map((h) => ({
+            shareholdingId: h.id,
+            quantity: toDecimalString(h.quantity),
+          })),
+        },
+      };
+    },
+  },
+  event: {
+    type: 'security.split',
+    public: false,
+    // The class and the ratio; the holders' new quantities are in their shareholdings.
+    audience: 'canViewOrganization',
+    before: (p) => [{ kind: 'securities', id: p.securityId }],
+    async describe(facts) {
+      const p = facts.payload;
+      const before = facts.before('securities', p.securityId) as Record<string, unknown>;
+      const after = (await facts.view('securities', p.securityId)) as Record<string, unknown>;
+      return {
+        object: {
+          ...after,
+          split: { numerator: p.numerator, denominator: p.denominator, date: p.date },
+        },
+        previous: previousAttributes(before, after),
+        description: `class ${String(before.name)}: split ${p.numerator} for ${p.denominator} (${String(before.issuedShares)} -> ${String(after.issuedShares)} issued shares, ${p.before.length} shareholdings)`,
+      };
+    },
   },
   apply(state, p) {
     const s = security(state, p.securityId);

@@ -1,9 +1,10 @@
 import { toDecimal, toDecimalString } from '../../../../libs/cap-math';
 import { obj } from '../../../../libs/ocf';
-import { security } from '../rules';
-import { type TransactionDefinition, noRules } from './definition';
+import { liveSecurity, security } from '../rules';
+import type { TransactionDefinition } from './definition';
 import { WRITTEN_AS_OBJECT, TX_FIELDS } from './ocf-mapping';
 
+/** New fields of a class (its replacement, with its authorized shares: commands/replace-security.ts). */
 export const stockClassUpdated: TransactionDefinition<'STOCK_CLASS_UPDATED'> = {
   definesRecord: true,
   ocf: {
@@ -36,7 +37,9 @@ export const stockClassUpdated: TransactionDefinition<'STOCK_CLASS_UPDATED'> = {
     },
   },
   scope: (p) => ({ securities: [p.securityId] }),
-  validate: noRules,
+  validate(state, { securityId }) {
+    liveSecurity(state, securityId);
+  },
   apply(state, { securityId, changes }) {
     state.put('securities', Object.assign(security(state, securityId), changes));
   },

@@ -1,5 +1,5 @@
 import { LedgerRuleError } from '../ledger-state';
-import { legend } from '../rules';
+import { legend, liveLegend } from '../rules';
 import type { TransactionDefinition } from './definition';
 import { WRITTEN_AS_OBJECT } from './ocf-mapping';
 
@@ -9,7 +9,7 @@ export const stockLegendTemplateDeleted: TransactionDefinition<'STOCK_LEGEND_TEM
   ocf: WRITTEN_AS_OBJECT,
   scope: (p) => ({ legendToDelete: p.legendId }),
   validate(state, { legendId }) {
-    const l = legend(state, legendId);
+    const l = liveLegend(state, legendId);
     const user = [...state.shareholdings.values()].find(
       (h) => h.status === 'active' && h.legendIds.includes(legendId),
     );
@@ -19,6 +19,24 @@ export const stockLegendTemplateDeleted: TransactionDefinition<'STOCK_LEGEND_TEM
         `legend ${l.name} is on shareholding ${user.certificateNumber}`,
       );
     }
+  },
+  command: {
+    scope: (input: { legendId: string }) => ({ legendToDelete: input.legendId }),
+    prepare: (_state, { legendId }: { legendId: string }, context) => ({
+      effectiveDate: context.today,
+      payload: { legendId },
+    }),
+  },
+  event: {
+    type: 'legend.deleted',
+    public: false,
+    audience: 'canViewCapTable',
+    before: (p) => [{ kind: 'legends', id: p.legendId }],
+    // The legend as it was: it has no view once deleted.
+    async describe(facts) {
+      const view = facts.before('legends', facts.payload.legendId) as { name: string };
+      return { object: view, description: `legend ${view.name}: deleted` };
+    },
   },
   apply(state, { legendId }) {
     const l = legend(state, legendId);
