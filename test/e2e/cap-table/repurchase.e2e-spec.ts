@@ -12,6 +12,9 @@ import { loggedInAgent } from '../../support/users';
 
 const MISSING = '00000000-0000-4000-8000-00000000abcd';
 
+const omit = (o: Record<string, unknown>, key: string) =>
+  Object.fromEntries(Object.entries(o).filter(([k]) => k !== key));
+
 /**
  * A stock repurchase (OCF TX_STOCK_REPURCHASE): shares of a shareholding bought back by the
  * company at a price, part or all of it. Its definition is its route, its rules, its event and
@@ -132,7 +135,10 @@ describe('POST /v1/organization/:organization/shareholding/:shareholding/repurch
       expect.objectContaining({
         type: 'shareholding.repurchased',
         organization: org.id,
-        data: { object: made.body, previous_attributes: {} },
+        data: {
+          object: { ...made.body.shareholding, repurchase: omit(made.body, 'shareholding') },
+          previous_attributes: {},
+        },
       }),
     ]);
     expect(await listOf(holder.agent)).toEqual(seen);

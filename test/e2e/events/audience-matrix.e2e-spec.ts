@@ -1,5 +1,5 @@
 import type { Agent } from 'supertest';
-import type { PublicEvent } from '../../../src/events';
+import { PUBLIC_EVENT_TYPES, type PublicEvent } from '../../../src/events';
 import { FakeBilling } from '../../fakes/billing';
 import { WebhookReceiver } from '../../fakes/webhook-receiver';
 import { TestApp } from '../../support/app';
@@ -165,7 +165,7 @@ describe('who reads which events, webhooks and deliveries (issue 35 section 2)',
   }
 
   it('the Owner’s list holds every type of the catalogue, the Shareholder’s records among them', () => {
-    expect(typesOf(all)).toHaveLength(33);
+    expect(typesOf(all)).toHaveLength(PUBLIC_EVENT_TYPES.length);
     const ownIds = all
       .filter((e) => about(e, holder.memberId!))
       .map((e) => `${e.type} ${String(e.data.object.id)}`);

@@ -3,12 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { Agent } from 'supertest';
 import { DataSource } from 'typeorm';
-import type { TransactionType } from '../../../src/cap-table/ledger/transaction-types';
 import { TRANSACTIONS } from '../../../src/cap-table/ledger/transactions';
-import type { TransactionDefinition } from '../../../src/cap-table/ledger/transactions/definition';
 import { coherentPackage, packageZip, sample } from '../../fixtures/ocf/ocf-packages';
 import { FakeLlm } from '../../fakes/llm';
 import { createTestApp, createTestDatabase, TestApp, TestDatabase } from '../../support/app';
+import { ledgerRoutes, writeByExample } from '../../support/ledger-routes';
 import { answered, WriteStep, writeEveryTransaction } from '../../support/every-transaction';
 import { analysedOnboarding, fullDraft } from '../../support/onboarding';
 import { createOrg, OrgFixture } from '../../support/orgs';
@@ -101,26 +100,6 @@ describe('cached lists after every kind of write', () => {
     return stale;
   }
 
-  /** An active record of each kind a route's path may name, as the story left them. */
-  const ACTIVE: Record<string, string> = {
-    shareholding: "SELECT id FROM shareholding WHERE organization_id = $1 AND status = 'active'",
-    holding: "SELECT id FROM holding WHERE organization_id = $1 AND status = 'active'",
-    security: 'SELECT id FROM security WHERE organization_id = $1 AND deleted_at IS NULL',
-    member: "SELECT id FROM member WHERE organization_id = $1 AND status <> 'removed'",
-  };
-
-  /** A route's path with the organization and an active record of its kind put in. */
-  async function resolvePath(path: string, record: string | undefined, org: string) {
-    let resolved = path.replace(':organization', org);
-    if (record) {
-      const sql = ACTIVE[record];
-      if (!sql) throw new Error(`no active ${record} to write a route's example on`);
-      const [row] = (await db.query(`${sql} ORDER BY created LIMIT 1`, [org])) as { id: string }[];
-      resolved = resolved.replace(/:\w+/, row.id);
-    }
-    return resolved;
-  }
-
   const lastSequence = async (org: string) =>
     String(
       (
@@ -170,15 +149,10 @@ describe('cached lists after every kind of write', () => {
     // A type the story does not write, with a route: its definition's example, on an active
     // record of the story's of the kind its path names.
     const written = new Set(outcomes.flatMap((o) => o.types));
-    for (const [type, definition] of Object.entries(TRANSACTIONS)) {
-      const route = (definition as TransactionDefinition<TransactionType>).http;
-      if (!route || written.has(type)) continue;
-      const path = await resolvePath(route.path, route.target?.record, org.id);
-      await checked(api, org.id)(`${type}: its route's example`, () =>
-        answered(
-          api.owner[route.method.toLowerCase() as 'post'](`/v1/${path}`).send(route.example),
-          route.status,
-        ),
+    for (const declared of ledgerRoutes()) {
+      if (written.has(declared.name) || !(declared.name in TRANSACTIONS)) continue;
+      await checked(api, org.id)(`${declared.name}: its route's example`, () =>
+        writeByExample(db, api.owner, org.id, declared),
       );
     }
 

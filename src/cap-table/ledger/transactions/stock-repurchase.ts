@@ -167,12 +167,15 @@ export const stockRepurchase: TransactionDefinition<'TX_STOCK_REPURCHASE'> = {
     type: 'shareholding.repurchased',
     public: true,
     audience: 'canViewCapitalizationOrSelf',
+    // The resource is the shareholding (as its route shows it), with the repurchase that changed
+    // it, as a split's event carries its class with the split.
     async describe(facts) {
-      const view = await repurchaseView(facts);
+      const { shareholding, ...repurchase } = await repurchaseView(facts);
+      const view = { ...repurchase, shareholding };
       const p = facts.payload;
       return {
-        object: view,
-        subjects: [view.shareholding.member],
+        object: { ...shareholding, repurchase },
+        subjects: [shareholding.member],
         description: `shareholding ${view.shareholding.certificateNumber}: ${p.quantity} shares repurchased at ${p.pricePerShare} ${p.currency} (${view.amount} ${p.currency})`,
       };
     },
