@@ -1,8 +1,10 @@
 import type { LedgerCommand } from '../command';
+import { holdingCancellation } from './holding-cancellation';
+import { holdingCreation } from './holding-creation';
 
 /**
  * The ledger's commands of several transactions (a command of one is its transaction's
  * definition's): their events and routes are derived from here as from the definitions.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const COMMANDS: readonly LedgerCommand<any>[] = [];
+export const COMMANDS: readonly LedgerCommand<any>[] = [holdingCreation, holdingCancellation];
