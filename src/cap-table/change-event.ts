@@ -26,4 +26,3 @@ const holderOf = (object: object): string[] => {
   const member = (object as { member?: unknown }).member;
   return typeof member === 'string' ? [member] : [];
 };
-
