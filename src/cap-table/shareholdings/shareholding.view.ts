@@ -5,7 +5,6 @@ import { SHAREHOLDING_STATUSES } from '../ledger/transactions';
 import { DateView, DecimalView, TimestampView, UuidView } from '../view-fields';
 import { Shareholding } from './shareholding.entity';
 
-
 /** A shareholding: shares of one class held by one member, under one certificate number. */
 export class ShareholdingView {
   @UuidView()
