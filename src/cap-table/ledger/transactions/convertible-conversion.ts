@@ -71,10 +71,11 @@ export const convertibleConversion: TransactionDefinition<'TX_CONVERTIBLE_CONVER
       securities: [input.securityId],
       legends: input.legendIds,
     }),
-    load: async (input: ConvertInput, { tx }) => ({
-      ...input,
-      financing: await input.readFinancing(tx, input.date),
-    }),
+    async load(input: ConvertInput, { tx, state }) {
+      // Refused before the cap table is read for it.
+      convertible(state, input.holdingId, input.securityId, input.date);
+      return { ...input, financing: await input.readFinancing(tx, input.date) };
+    },
     prepare(state, input: ConvertInput, context) {
       // The numbers are computed on a convertible only.
       const { h, s } = convertible(state, input.holdingId, input.securityId, input.date);
