@@ -26,9 +26,3 @@ const holderOf = (object: object): string[] => {
   const member = (object as { member?: unknown }).member;
   return typeof member === 'string' ? [member] : [];
 };
-
-/** An event whose object does not name its holder (an exercise, a request): the holder given. */
-export const holderEvent = (
-  holderMemberId: string,
-  ...args: Parameters<typeof changeEvent>
-): DomainEvent => ({ ...changeEvent(...args), subjects: [holderMemberId] });

@@ -11,13 +11,6 @@ type PublicLedgerEvent = Extract<(typeof LEDGER_EVENTS)[number], { public: true 
  * `legend.*`, `plan.*`, …) stay internal until added here.
  */
 const OTHER_PUBLIC_EVENT_TYPES = [
-  'option.exercised',
-  'option.exercise_requested',
-  'holding.created',
-  'holding.updated',
-  'holding.deleted',
-  'holding.converted',
-  'holding.repaid',
   'organization.created',
   'organization.updated',
   'member.invited',

@@ -41,10 +41,26 @@ export const LEDGER_EVENTS = [
   { type: 'plan.deleted', public: false, audience: 'canViewOrganization' },
   // STOCK_PLAN_POOL_CREATED, replaceStockPlan
   { type: 'plan.updated', public: false, audience: 'canViewOrganization' },
+  // HOLDING_AMENDED
+  { type: 'holding.updated', public: true, audience: 'canViewHolding' },
+  // EXERCISE_REQUESTED
+  { type: 'option.exercise_requested', public: true, audience: 'canViewOption' },
+  // EXERCISE_REQUEST_REJECTED
+  { type: 'option.exercise_request_rejected', public: false, audience: 'canViewOption' },
+  // TX_EQUITY_COMPENSATION_EXERCISE
+  { type: 'option.exercised', public: true, audience: 'canViewOption' },
+  // TX_CONVERTIBLE_REPAYMENT
+  { type: 'holding.repaid', public: true, audience: 'canViewHolding' },
+  // TX_CONVERTIBLE_CONVERSION
+  { type: 'holding.converted', public: true, audience: 'canViewHolding' },
   // TX_STOCK_REPURCHASE
   { type: 'shareholding.repurchased', public: true, audience: 'canViewCapitalizationOrSelf' },
   // createStockPlan
   { type: 'plan.created', public: false, audience: 'canViewOrganization' },
   // replaceVestingTerms
   { type: 'vesting_schedule.updated', public: false, audience: 'canViewOrganization' },
+  // HOLDING_CREATION
+  { type: 'holding.created', public: true, audience: 'canViewHolding' },
+  // HOLDING_CANCELLATION
+  { type: 'holding.deleted', public: true, audience: 'canViewHolding' },
 ] as const;

@@ -1,14 +1,15 @@
 import { compareDates, toDecimal } from '../../../libs/cap-math';
-import { DomainError, type OrganizationInContext } from '../../common';
+import { commandQuantity, decimalOrNull } from '../ledger/command-values';
 import { isGrantType, type HoldingTerms, type HoldingType } from '../ledger/incentive-types';
-import { decimalText, quantity } from '../quantities';
-import type { HoldingTermsDto } from './holding.dto';
+import { LedgerRuleError, type HoldingState } from '../ledger/ledger-state';
+import type { CommandContext } from '../ledger/transactions/definition';
+import type { AmendHoldingDto, HoldingTermsDto } from './holding.dto';
 
 /**
  * Which fields each holding type takes, needs and may change, and how its terms are built from a
- * request. One table for POST, PUT and PATCH: a field of another type is refused (400 naming
- * it) rather than silently dropped, so a client sending a note's `principal` on a SAFE learns of
- * it.
+ * request (the holding commands' `prepare`). One table for POST, PUT and PATCH: a field of
+ * another type is refused (400 naming it) rather than silently dropped, so a client sending a
+ * note's `principal` on a SAFE learns of it.
  */
 export type TermField = keyof HoldingTermsDto;
 type Kind = 'grant' | 'warrant' | 'convertible_note' | 'safe';
@@ -55,7 +56,7 @@ const FIELDS: Record<Kind, readonly TermField[]> = {
 const ALL_FIELDS: readonly TermField[] = [...new Set(Object.values(FIELDS).flat())];
 
 /** What identifies the holding: given when it is created, afterwards accepted only unchanged. */
-export const FIXED_FIELDS: readonly TermField[] = ['plan', 'pool', 'security'];
+const FIXED_FIELDS: readonly TermField[] = ['plan', 'pool', 'security'];
 
 /** Required fields of a type (RSUs may have no exercise price: they are settled, not bought). */
 export function requiredFields(type: HoldingType): TermField[] {
@@ -86,7 +87,8 @@ export function assertApplicable(type: HoldingType, dto: HoldingTermsDto): void 
   const allowed = new Set(fieldsOf(type));
   const foreign = ALL_FIELDS.filter((f) => dto[f] !== undefined && !allowed.has(f));
   if (foreign.length) {
-    throw DomainError.badRequest(
+    throw new LedgerRuleError(
+      'invalid',
       `${foreign.join(', ')} ${foreign.length > 1 ? 'do' : 'does'} not apply to ${article(type)} ${type}`,
     );
   }
@@ -96,7 +98,7 @@ export function assertApplicable(type: HoldingType, dto: HoldingTermsDto): void 
 export function assertRequired(type: HoldingType, dto: HoldingTermsDto): void {
   const missing = requiredFields(type).filter((f) => dto[f] === undefined || dto[f] === null);
   if (missing.length) {
-    throw DomainError.keyed(
+    throw new LedgerRuleError(
       'invalidFields',
       `${missing.map((f) => `${f} is required`).join('; ')} for ${article(type)} ${type}`,
     );
@@ -111,13 +113,14 @@ export function assertRequired(type: HoldingType, dto: HoldingTermsDto): void {
 export function termsFrom(
   type: HoldingType,
   dto: HoldingTermsDto,
-  organization: OrganizationInContext,
+  context: CommandContext,
 ): HoldingTerms {
+  const { organization } = context;
   switch (kindOf(type)) {
     case 'grant':
       return {
-        quantity: quantity(dto.quantity!, 'quantity', organization),
-        exercisePrice: decimalText(dto.exercisePrice),
+        quantity: commandQuantity(dto.quantity!, 'quantity', context),
+        exercisePrice: decimalOrNull(dto.exercisePrice),
         grantDate: dto.grantDate!,
         expirationDate: dto.expirationDate ?? null,
         vestingStartDate: dto.vestingStartDate ?? dto.grantDate!,
@@ -126,30 +129,30 @@ export function termsFrom(
       };
     case 'warrant':
       return {
-        quantity: quantity(dto.quantity!, 'quantity', organization),
-        exercisePrice: decimalText(dto.exercisePrice),
+        quantity: commandQuantity(dto.quantity!, 'quantity', context),
+        exercisePrice: decimalOrNull(dto.exercisePrice),
         grantDate: dto.grantDate!,
         expirationDate: dto.expirationDate ?? null,
       };
     case 'convertible_note':
       return {
-        principal: decimalText(dto.principal)!,
+        principal: decimalOrNull(dto.principal)!,
         currency: dto.currency ?? organization.currency,
-        interestRate: decimalText(dto.interestRate)!,
+        interestRate: decimalOrNull(dto.interestRate)!,
         interestType: dto.interestType!,
         dayCount: dto.dayCount!,
         issueDate: dto.issueDate!,
         maturityDate: dto.maturityDate!,
-        valuationCap: decimalText(dto.valuationCap),
-        discount: decimalText(dto.discount),
+        valuationCap: decimalOrNull(dto.valuationCap),
+        discount: decimalOrNull(dto.discount),
       };
     case 'safe':
       return {
-        amount: decimalText(dto.amount)!,
+        amount: decimalOrNull(dto.amount)!,
         currency: dto.currency ?? organization.currency,
         safeType: dto.safeType!,
-        valuationCap: decimalText(dto.valuationCap),
-        discount: decimalText(dto.discount),
+        valuationCap: decimalOrNull(dto.valuationCap),
+        discount: decimalOrNull(dto.discount),
         mfn: dto.mfn ?? false,
         proRata: dto.proRata ?? false,
         issueDate: dto.issueDate!,
@@ -161,11 +164,11 @@ export function termsFrom(
  * PATCH: the current terms with the fields sent. Null clears a nullable field; a null vesting
  * start date goes back to the grant date.
  */
-export function patchedTerms(
+function patchedTerms(
   type: HoldingType,
   current: HoldingTerms,
   dto: HoldingTermsDto,
-  organization: OrganizationInContext,
+  context: CommandContext,
 ): HoldingTerms {
   const sent: HoldingTermsDto = Object.fromEntries(
     fieldsOf(type)
@@ -173,11 +176,7 @@ export function patchedTerms(
       .map((f) => [f, dto[f]]),
   );
   // The stored terms read as request fields, so the sent ones are normalised the same way.
-  const built = termsFrom(
-    type,
-    { ...(current as unknown as HoldingTermsDto), ...sent },
-    organization,
-  );
+  const built = termsFrom(type, { ...(current as unknown as HoldingTermsDto), ...sent }, context);
   const merged: Record<string, unknown> = { ...current };
   for (const f of Object.keys(sent)) merged[f] = built[f as keyof HoldingTerms];
   return merged as HoldingTerms;
@@ -213,7 +212,7 @@ export function assertConsistent(type: HoldingType, terms: HoldingTerms): void {
   if (requiredFields(type).includes('exercisePrice') && !terms.exercisePrice) {
     problems.push(`exercisePrice is required for ${article(type)} ${type}`);
   }
-  if (problems.length) throw DomainError.badRequest(problems.join('; '));
+  if (problems.length) throw new LedgerRuleError('invalid', problems.join('; '));
 }
 
 function windows(dto: HoldingTermsDto): NonNullable<HoldingTerms['terminationExerciseWindows']> {
@@ -225,9 +224,79 @@ function windows(dto: HoldingTermsDto): NonNullable<HoldingTerms['terminationExe
   const reasons = list.map((w) => w.reason);
   const twice = reasons.find((r, i) => reasons.indexOf(r) !== i);
   if (twice) {
-    throw DomainError.badRequest(`terminationExerciseWindows has ${twice} twice`, {
-      body: { field: 'terminationExerciseWindows' },
-    });
+    throw new LedgerRuleError(
+      'invalid',
+      `terminationExerciseWindows has ${twice} twice`,
+      'terminationExerciseWindows',
+    );
   }
   return list;
+}
+
+/**
+ * The terms a PUT (`replace`) or PATCH of an active holding asks for, complete: the fixed fields
+ * accepted only unchanged, fields of another type refused, a PUT's required ones needed.
+ */
+export function amendedTerms(
+  h: HoldingState,
+  dto: AmendHoldingDto,
+  replace: boolean,
+  context: CommandContext,
+): HoldingTerms {
+  assertFixed(h, dto, context.organization.id);
+  assertApplicable(h.type, dto);
+  const wanted = replace
+    ? replacedTerms(h, dto, context)
+    : patchedTerms(h.type, h.terms, dto, context);
+  assertConsistent(h.type, wanted);
+  return wanted;
+}
+
+/** PUT: the fixed references are the holding's own; everything else as sent. */
+function replacedTerms(h: HoldingState, dto: AmendHoldingDto, context: CommandContext) {
+  const full = {
+    ...dto,
+    plan: h.planId ?? undefined,
+    pool: h.poolId ?? undefined,
+    security: h.securityId ?? undefined,
+  };
+  if (!isGrantType(h.type)) full.plan = full.pool = undefined;
+  if (h.type !== 'warrant') full.security = undefined;
+  assertRequired(h.type, full);
+  return termsFrom(h.type, full, context);
+}
+
+/** The holder, type, plan, pool and class identify a holding: accepted only unchanged. */
+function assertFixed(h: HoldingState, dto: AmendHoldingDto, organizationId: string) {
+  const current: Record<string, string | null> = {
+    organization: organizationId,
+    member: h.memberId,
+    type: h.type,
+    plan: h.planId,
+    pool: h.poolId,
+    security: h.securityId,
+  };
+  const changed = ['organization', 'member', 'type', ...FIXED_FIELDS].filter(
+    (f) =>
+      dto[f as keyof AmendHoldingDto] !== undefined &&
+      dto[f as keyof AmendHoldingDto] !== current[f] &&
+      // A grant's class is its plan's: not a field of grants at all (assertApplicable says so).
+      !(f === 'security' && isGrantType(h.type)),
+  );
+  if (changed.length) {
+    throw new LedgerRuleError(
+      'invalid',
+      `${changed.join(', ')} of a holding cannot change (cancel it and create another)`,
+    );
+  }
+}
+
+/** The terms of `wanted` that differ from the current ones. */
+export function changedTerms(current: HoldingTerms, wanted: HoldingTerms): HoldingTerms {
+  return Object.fromEntries(
+    Object.entries(wanted).filter(
+      ([k, v]) =>
+        JSON.stringify(current[k as keyof HoldingTerms] ?? null) !== JSON.stringify(v ?? null),
+    ),
+  ) as HoldingTerms;
 }

@@ -5,6 +5,7 @@ import type { LedgerScope } from './ledger-scope';
 import type { TransactionPayloads, TransactionType } from './transaction-types';
 import type {
   CommandContext,
+  CommandLoad,
   CommandRoute,
   DescribedEvent,
   TransactionEvent,
@@ -46,6 +47,8 @@ export interface LedgerCommand<I> {
   /** Names it in errors and in the generated route's operation id. */
   readonly name: string;
   scope(input: I): LedgerScope;
+  /** The input completed with what it reads under the locks besides the records (see `CommandLoad`). */
+  load?(input: I, reads: CommandLoad): Promise<I>;
   /** The transactions, in order, from the input and the locked records; none: nothing changes. */
   prepare(state: LedgerState, input: I, context: CommandContext): Step[];
   readonly event?: CommandEvent<I>;

@@ -24,6 +24,7 @@ export function commandOf<T extends TransactionType>(type: T): LedgerCommand<unk
   return {
     name: type,
     scope: (input) => command.scope(input),
+    load: command.load && ((input, reads) => command.load!(input, reads)),
     prepare: (state, input, context) => {
       const prepared = command.prepare(state, input, context);
       return prepared ? [{ type, ...prepared } as never] : [];

@@ -25,6 +25,20 @@ export const CONVERTIBLE_TYPES: ReadonlySet<HoldingType> = new Set(['convertible
 export const isGrantType = (t: HoldingType): t is GrantType =>
   (GRANT_TYPES as readonly string[]).includes(t);
 
+const LABELS: Record<HoldingType, string> = {
+  option_iso: 'ISO option grant',
+  option_nso: 'NSO option grant',
+  option: 'option grant',
+  rsu: 'RSU grant',
+  sar: 'SAR grant',
+  warrant: 'warrant',
+  convertible_note: 'convertible note',
+  safe: 'SAFE',
+};
+
+/** `ISO option grant`, `convertible note`, `SAFE` ... for messages and activity descriptions. */
+export const holdingLabel = (type: HoldingType): string => LABELS[type] ?? type;
+
 /** Stored statuses; `expired` is shown for an active grant past its expiration date. */
 export type HoldingStatus = 'active' | 'exercised' | 'converted' | 'repaid' | 'cancelled';
 

@@ -191,7 +191,9 @@ export interface ExerciseRequestState extends ExerciseRequestRecord {
   status: ExerciseRequestStatus;
 }
 
-export type LedgerRule = 'insufficientShares' | 'conflict' | 'notFound' | 'invalid';
+/** `invalidFields`: fields a command needs were left out (the API's 400 `invalidFields`). */
+export type LedgerRule =
+  'insufficientShares' | 'conflict' | 'notFound' | 'invalid' | 'invalidFields';
 
 /** A transaction the state cannot take: the service turns it into a 400/404/409. */
 export class LedgerRuleError extends Error {

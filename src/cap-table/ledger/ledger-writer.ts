@@ -83,10 +83,14 @@ export class LedgerWriter {
       today: this.clock.today(),
     };
     return this.change(organization.id, access.userId, command.scope(input), async (c) => {
-      const steps = command.prepare(c.state, input, context);
+      // What it reads besides the locked records, under their locks (a conversion's cap table).
+      const ready = command.load
+        ? await command.load(input, { tx: c.tx, state: c.state, context })
+        : input;
+      const steps = command.prepare(c.state, ready, context);
       const before = new Map<string, object>();
       for (const { kind, id } of steps.length
-        ? (command.event?.before?.(input, steps) ?? [])
+        ? (command.event?.before?.(ready, steps) ?? [])
         : []) {
         before.set(`${kind}:${id}`, await this.view(c, kind, id));
       }
@@ -105,7 +109,7 @@ export class LedgerWriter {
       };
       const answer = respond ? await respond(run) : undefined;
       if (command.event && applied.length) {
-        const described = await command.event.describe(run, input, answer);
+        const described = await command.event.describe(run, ready, answer);
         await c.record({
           type: command.event.type,
           organizationId: organization.id,
@@ -135,7 +139,7 @@ export class LedgerWriter {
 
   private async view(c: LedgerChange, kind: ViewKind, id: string): Promise<object> {
     const { entity, view } = RECORD_VIEWS[kind];
-    return view((await c.current(entity, id)) as never, c.tx);
+    return view((await c.current(entity, id)) as never, c.tx, this.clock.today());
   }
 
   async change<T>(
@@ -268,5 +272,7 @@ function toDomainError(err: LedgerRuleError): DomainError {
       return DomainError.notFound(err.message);
     case 'invalid':
       return DomainError.badRequest(err.message, err.field ? { body: { field: err.field } } : {});
+    case 'invalidFields':
+      return DomainError.keyed('invalidFields', err.message);
   }
 }

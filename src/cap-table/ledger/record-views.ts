@@ -7,6 +7,10 @@ import { CapitalChange } from '../capital-changes/capital-change.entity';
 import { toCapitalChangeView } from '../capital-changes/capital-change.view';
 import { Legend } from '../legends/legend.entity';
 import { toLegendView } from '../legends/legend.view';
+import { Holding } from '../holdings/holding.entity';
+import { toHoldingView } from '../holdings/holding.view';
+import { ExerciseRequest } from '../options/exercise-request.entity';
+import { toExerciseRequestView } from '../options/option.view';
 import { Security } from '../securities/security.entity';
 import { toSecurityView } from '../securities/security.view';
 import { Shareholding } from '../shareholdings/shareholding.entity';
@@ -20,13 +24,13 @@ import type { ViewKind } from './transactions/definition';
 /**
  * How the API shows a record the ledger wrote: its entity (as the change wrote it, or as its table
  * holds it) and its view, which may read the rows it is made of besides (a plan's pools) in the
- * change's transaction. Routes answer with these and events carry them, so an event's object is
+ * change's transaction, and figures of the day (what a grant has vested by the writer's today). Routes answer with these and events carry them, so an event's object is
  * what the record's own route would answer.
  */
 export const RECORD_VIEWS: {
   [K in ViewKind]: {
     entity: EntityTarget<ObjectLiteral>;
-    view(row: never, tx: InTransaction): object | Promise<object>;
+    view(row: never, tx: InTransaction, today: string): object | Promise<object>;
   };
 } = {
   shareholdings: { entity: Shareholding, view: toShareholdingView },
@@ -40,4 +44,14 @@ export const RECORD_VIEWS: {
   legends: { entity: Legend, view: toLegendView },
   valuations: { entity: Valuation, view: toValuationView },
   capitalChanges: { entity: CapitalChange, view: toCapitalChangeView },
+  holdings: { entity: Holding, view: holdingView },
+  requests: { entity: ExerciseRequest, view: toExerciseRequestView },
 };
+
+/** A holding as its route shows it: vested today by the version of the schedule it has. */
+async function holdingView(h: Holding, tx: InTransaction, today: string): Promise<object> {
+  const schedule = h.vestingScheduleId
+    ? await tx.manager.getRepository(VestingScheduleEntity).findOneBy({ id: h.vestingScheduleId })
+    : null;
+  return toHoldingView(h, schedule, today);
+}

@@ -45,6 +45,7 @@ const ANSWER: Record<LedgerRule, { status: number; key: string }> = {
   conflict: { status: 409, key: 'conflict' },
   notFound: { status: 404, key: 'notFound' },
   invalid: { status: 400, key: 'badRequest' },
+  invalidFields: { status: 400, key: 'invalidFields' },
 };
 
 const day = (n: number, from = '2024-01-01') =>

@@ -3,6 +3,8 @@ import { createStockPlan } from './create-stock-plan';
 import { replaceStockPlan } from './replace-stock-plan';
 import { replaceVestingTerms } from './replace-vesting-terms';
 import { replaceSecurity } from './replace-security';
+import { holdingCancellation } from './holding-cancellation';
+import { holdingCreation } from './holding-creation';
 
 /**
  * The ledger's commands of several transactions (a command of one is its transaction's
@@ -14,4 +16,6 @@ export const COMMANDS: readonly LedgerCommand<any>[] = [
   replaceStockPlan,
   replaceVestingTerms,
   replaceSecurity,
+  holdingCreation,
+  holdingCancellation,
 ];

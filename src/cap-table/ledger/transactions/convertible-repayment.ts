@@ -1,8 +1,11 @@
-import { toDecimalString } from '../../../../libs/cap-math';
+import type Decimal from 'decimal.js';
+import { toDecimal, toDecimalString } from '../../../../libs/cap-math';
+import { decimalOrNull } from '../command-values';
 import { LedgerRuleError, LedgerState } from '../ledger-state';
-import { assertActiveHolding } from '../incentives/holding-rules';
+import { repayableNote } from '../incentives/holding-rules';
 import { holding } from '../incentives/lookups';
 import { interestOwed } from '../incentives/holding-figures';
+import { holdingLabel } from '../incentive-types';
 import { positive } from '../rules';
 import type { TransactionPayloads } from '../transaction-types';
 import type { TransactionDefinition } from './definition';
@@ -28,8 +31,42 @@ export const convertibleRepayment: TransactionDefinition<'TX_CONVERTIBLE_REPAYME
   definesRecord: false,
   ocf: convertibleRepaymentOcf,
   scope: (p) => ({ holdings: [p.holdingId] }),
+  command: {
+    scope: (input: Repayment) => ({ holdings: [input.holdingId] }),
+    prepare: (_state, input: Repayment) => ({
+      effectiveDate: input.date,
+      payload: {
+        holdingId: input.holdingId,
+        amount: decimalOrNull(input.amount)!,
+        date: input.date,
+      },
+    }),
+  },
+  event: {
+    type: 'holding.repaid',
+    public: true,
+    audience: 'canViewHolding',
+    before: (p) => [{ kind: 'holdings', id: p.holdingId }],
+    async describe(facts) {
+      const { holdingId, amount, date } = facts.payload;
+      type NoteView = { member: string; currency: string; interestPaid: string; status: string };
+      const before = facts.before('holdings', holdingId) as NoteView;
+      const view = (await facts.view('holdings', holdingId)) as NoteView;
+      // Interest is paid first: what it took of the amount, the rest reduced the principal.
+      const toInterest = toDecimal(view.interestPaid).minus(before.interestPaid);
+      const money = (d: Decimal) => toDecimalString(d.toDecimalPlaces(10));
+      return {
+        object: view,
+        subjects: [view.member],
+        description:
+          `${holdingLabel('convertible_note')} ${holdingId}: ${amount} ${view.currency} repaid on ${date} ` +
+          `(interest ${money(toInterest)}, principal ${money(toDecimal(amount).minus(toInterest))})` +
+          (view.status === 'repaid' ? ': repaid in full' : ''),
+      };
+    },
+  },
   validate(state, p) {
-    assertActiveHolding(holding(state, p.holdingId));
+    repayableNote(state, p.holdingId);
     const { principal, interest } = owing(state, p, true);
     const paid = positive(p.amount, 'amount');
     const owed = principal.plus(interest);

@@ -1,5 +1,6 @@
 import type { Type } from '@nestjs/common';
 import type { PermissionTarget } from '../../../common';
+import type { InTransaction } from '../../../database';
 import type { EventType } from '../../../events';
 import type { PermissionName } from '../../../organizations';
 import type { LedgerState, RecordKind, ShareholdingStatus } from '../ledger-state';
@@ -81,10 +82,22 @@ export interface CommandContext {
   readonly today: string;
 }
 
+/** What a command's `load` reads with: its transaction, the locked records, who and when. */
+export interface CommandLoad {
+  readonly tx: InTransaction;
+  readonly state: LedgerState;
+  readonly context: CommandContext;
+}
+
 /** A command of the ledger: the caller's input turned into one transaction's payload. */
 export interface TransactionCommand<T extends TransactionType, I> {
   /** The records to read and lock before the payload is made, from the input. */
   scope(input: I): LedgerScope;
+  /**
+   * The input completed with what the payload needs to read besides the locked records, in the
+   * command's transaction once they are locked (a conversion: the cap table before its date).
+   */
+  load?(input: I, reads: CommandLoad): Promise<I>;
   /**
    * The transaction, from the input and the locked records; null when the command changes
    * nothing (no transaction, no event). Its rules are `validate`'s: what prepare cannot make (a
@@ -134,6 +147,8 @@ export type ViewKind = Extract<
   | 'legends'
   | 'valuations'
   | 'capitalChanges'
+  | 'holdings'
+  | 'requests'
 >;
 
 /** The event of one write (its type among the registry's, see scripts/ledger-events.ts). */

@@ -1,6 +1,6 @@
 import { toDecimalString } from '../../../../libs/cap-math';
 import { LedgerRuleError } from '../ledger-state';
-import { addHolding, assertSchedule } from '../incentives/holding-rules';
+import { addHolding, assertGrantSchedule, assertSchedule } from '../incentives/holding-rules';
 import { available } from '../incentives/plan-reservation';
 import { livePlan, pool } from '../incentives/lookups';
 import { positive } from '../rules';
@@ -21,8 +21,9 @@ export const equityCompensationIssuance: TransactionDefinition<'TX_EQUITY_COMPEN
       const pl = livePlan(state, record.planId ?? '', true);
       const po = pool(state, record.poolId ?? '');
       if (po.deleted || po.planId !== pl.id) {
-        throw new LedgerRuleError('notFound', `no pool ${record.poolId} in plan ${pl.name}`);
+        throw new LedgerRuleError('notFound', `pool ${po.id} is not a pool of plan ${pl.name}`);
       }
+      assertGrantSchedule(state, record.vestingScheduleId, pl.id, record.terms);
       assertSchedule(state, record.vestingScheduleId);
       const quantity = positive(record.terms.quantity ?? '', 'quantity');
       if (quantity.gt(available(po))) {
