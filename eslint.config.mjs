@@ -41,9 +41,6 @@ export default tseslint.config(
       'src/common/time/clock.ts',
       'src/scheduler/**',
       '**/*.spec.ts',
-      // Their deletion times wait for the ledger writer's rewrite to pass its clock's time.
-      'src/cap-table/ledger/incentive-store.ts',
-      'src/cap-table/ledger/ledger-state-mappers.ts',
     ],
     rules: {
       'no-restricted-syntax': [

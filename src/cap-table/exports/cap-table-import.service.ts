@@ -165,12 +165,19 @@ export class CapTableImport {
 
     // New classes exist before their issuances: through the ledger's own path (few of them).
     for (const { record } of newClasses.values()) {
-      await this.store.apply(tx, organizationId, access.userId, state, {
-        id: randomUUID(),
-        type: 'STOCK_CLASS_CREATED',
-        effectiveDate: this.clock.today(),
-        payload: { security: record },
-      });
+      await this.store.apply(
+        tx,
+        organizationId,
+        access.userId,
+        state,
+        {
+          id: randomUUID(),
+          type: 'STOCK_CLASS_CREATED',
+          effectiveDate: this.clock.today(),
+          payload: { security: record },
+        },
+        this.clock.now(),
+      );
     }
 
     // The new members are written first, then the issuances chunk by chunk as the reducer

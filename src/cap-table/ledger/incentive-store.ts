@@ -160,10 +160,10 @@ export async function loadIncentives(
 export const INCENTIVE_ROWS = {
   schedules: {
     entity: VestingScheduleEntity,
-    row: (v: VestingScheduleState) => fromScheduleState(v),
+    row: (v: VestingScheduleState, now: Date) => fromScheduleState(v, now),
   },
-  plans: { entity: Plan, row: (p: PlanState) => fromPlanState(p) },
-  pools: { entity: Pool, row: (p: PoolState) => fromPoolState(p) },
+  plans: { entity: Plan, row: (p: PlanState, now: Date) => fromPlanState(p, now) },
+  pools: { entity: Pool, row: (p: PoolState, now: Date) => fromPoolState(p, now) },
   holdings: { entity: Holding, row: (h: HoldingState) => fromHoldingState(h) },
   requests: { entity: ExerciseRequest, row: (r: ExerciseRequestState) => ({ ...r }) },
 };
@@ -202,12 +202,12 @@ export const toScheduleState = (v: VestingScheduleEntity): VestingScheduleState 
   deleted: v.deletedAt !== null,
 });
 
-const fromScheduleState = ({
-  deleted,
-  ...v
-}: VestingScheduleState): Partial<VestingScheduleEntity> => ({
+const fromScheduleState = (
+  { deleted, ...v }: VestingScheduleState,
+  now: Date,
+): Partial<VestingScheduleEntity> => ({
   ...v,
-  deletedAt: deleted ? new Date() : null,
+  deletedAt: deleted ? now : null,
 });
 
 export const toPlanState = (p: Plan): PlanState => ({
@@ -223,12 +223,15 @@ export const toPlanState = (p: Plan): PlanState => ({
   deleted: p.deletedAt !== null,
 });
 
-const fromPlanState = ({ deleted, sharesReserved, exercised, retired, ...p }: PlanState) => ({
+const fromPlanState = (
+  { deleted, sharesReserved, exercised, retired, ...p }: PlanState,
+  now: Date,
+) => ({
   ...p,
   sharesReserved: toDecimalString(sharesReserved),
   exercised: toDecimalString(exercised),
   retired: toDecimalString(retired),
-  deletedAt: deleted ? new Date() : null,
+  deletedAt: deleted ? now : null,
 });
 
 export const toPoolState = (p: Pool): PoolState => ({
@@ -243,7 +246,7 @@ export const toPoolState = (p: Pool): PoolState => ({
   deleted: p.deletedAt !== null,
 });
 
-const fromPoolState = ({ deleted, ...p }: PoolState) => ({
+const fromPoolState = ({ deleted, ...p }: PoolState, now: Date) => ({
   id: p.id,
   planId: p.planId,
   name: p.name,
@@ -252,7 +255,7 @@ const fromPoolState = ({ deleted, ...p }: PoolState) => ({
   exercised: toDecimalString(p.exercised),
   cancelled: toDecimalString(p.cancelled),
   returned: toDecimalString(p.returned),
-  deletedAt: deleted ? new Date() : null,
+  deletedAt: deleted ? now : null,
 });
 
 export const toHoldingState = (h: Holding): HoldingState => ({

@@ -37,7 +37,8 @@ export function toSecurityState(s: Security): SecurityState {
   };
 }
 
-export function fromSecurityState(s: SecurityState): Partial<Security> {
+/** `now`: when a record deleted by this write is deleted (the writer's clock). */
+export function fromSecurityState(s: SecurityState, now: Date): Partial<Security> {
   const { authorized, issued, reserved, deleted, nextShareNumber, ...rest } = s;
   return {
     ...rest,
@@ -45,7 +46,7 @@ export function fromSecurityState(s: SecurityState): Partial<Security> {
     issuedShares: toDecimalString(issued),
     reservedShares: toDecimalString(reserved),
     nextShareNumber: toDecimalString(nextShareNumber),
-    deletedAt: deleted ? new Date() : null,
+    deletedAt: deleted ? now : null,
   };
 }
 
@@ -69,12 +70,12 @@ export function fromShareholdingState(h: ShareholdingState): Partial<Shareholdin
   return { ...h, quantity: toDecimalString(h.quantity) };
 }
 
-export const fromLegendState = (l: LegendState): Partial<Legend> => ({
+export const fromLegendState = (l: LegendState, now: Date): Partial<Legend> => ({
   id: l.id,
   name: l.name,
   text: l.text,
   isDefault: l.isDefault,
-  deletedAt: l.deleted ? new Date() : null,
+  deletedAt: l.deleted ? now : null,
 });
 
 export const toLegendState = (l: Legend): LegendState => ({

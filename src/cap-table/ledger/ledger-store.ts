@@ -193,6 +193,8 @@ export class LedgerStore {
     actorUserId: string | null,
     state: LedgerState,
     transaction: LedgerTransaction,
+    /** When it is written (a deletion's time). */
+    now: Date,
     /** Given: each kind of record the transaction changed is added to it. */
     touched?: Set<RecordKind>,
   ): Promise<Written> {
@@ -201,9 +203,13 @@ export class LedgerStore {
     const changes = state.takeChanges();
     for (const kind of RECORD_KINDS) if (changes[kind].size) touched?.add(kind);
     const written: Written = new Map();
-    const rows = <T>(ids: Set<string>, map: Map<string, T>, row: (record: T) => object) =>
+    const rows = <T>(
+      ids: Set<string>,
+      map: Map<string, T>,
+      row: (record: T, now: Date) => object,
+    ) =>
       [...ids].map((id) => {
-        const r: ObjectLiteral = { organizationId, ...row(map.get(id)!) };
+        const r: ObjectLiteral = { organizationId, ...row(map.get(id)!, now) };
         written.set(id, r);
         return r;
       });
@@ -223,7 +229,7 @@ export class LedgerStore {
           rows: rows(
             changes[kind],
             state[kind] as Map<string, never>,
-            INCENTIVE_ROWS[kind].row as (r: never) => object,
+            INCENTIVE_ROWS[kind].row as (r: never, now: Date) => object,
           ),
         })),
         {

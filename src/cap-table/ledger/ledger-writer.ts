@@ -194,6 +194,7 @@ export class LedgerWriter {
             actorUserId,
             state,
             transaction,
+            this.clock.now(),
             touched,
           );
           for (const [key, row] of rows) written.set(key, row);
