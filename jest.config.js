@@ -19,8 +19,12 @@ module.exports = {
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts', '<rootDir>/test/service/**/*.spec.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
-      // Every answer the suite receives is checked against the OpenAPI document.
-      setupFilesAfterEnv: ['<rootDir>/test/support/openapi-after-each.ts'],
+      // Every answer the suite receives is checked against the OpenAPI document, and every
+      // statement the app runs against the tables its module owns.
+      setupFilesAfterEnv: [
+        '<rootDir>/test/support/openapi-after-each.ts',
+        '<rootDir>/test/support/query-log-after-each.ts',
+      ],
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
   ],

@@ -1,14 +1,16 @@
 /**
  * The module graph of src/, from dependency-cruiser: fails on a cycle between modules (which the
  * file-level rules cannot see) and keeps the graph in docs/architecture.md true. Fails too on SQL
- * of one module that names a table another module owns (imports cannot show that dependency).
+ * of one module that names a table another module owns (imports cannot show that dependency):
+ * the SQL is read by PostgreSQL's parser (see sql-in-source.ts).
  *   npm run architecture          check (part of `npm run lint`)
  *   npm run architecture -- --write   regenerate the graph in docs/architecture.md
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import * as ts from 'typescript';
+import { foreignTables } from './sql-in-source';
+import { loadSqlParser } from './sql-tables';
 
 interface Cruised {
   modules: { source: string; dependencies: { resolved: string; coreModule: boolean }[] }[];
@@ -65,149 +67,20 @@ function mermaid(edges: Map<string, Set<string>>): string {
   return lines.join('\n');
 }
 
-/**
- * Tables no entity declares, with their owner: TypeORM's own, and any a migration creates alone.
- * A migration's table that is neither an entity's nor listed here fails the check.
- */
-const TABLES_WITHOUT_ENTITY: Record<string, string> = {
-  migrations: 'database',
-  // Kept by triggers (migration EquityTallies), read by the cap table's StakeholderCounts.
-  member_equity_tally: 'cap-table',
-  organization_equity_tally: 'cap-table',
-  // A transaction's note that it wrote a tracked table (migration TableVersions); only triggers.
-  resource_write: 'events',
-};
-const MIGRATIONS = 'src/database/migrations/';
-
-/** The .ts files of src/ that run (specs left out), as paths relative to the root. */
-function sources(): string[] {
-  return (readdirSync(join(root, 'src'), { recursive: true }) as string[])
-    .map((f) => `src/${f.split('\\').join('/')}`)
-    .filter((f) => f.endsWith('.ts') && !f.endsWith('.spec.ts'))
-    .sort();
-}
-
-/** Each table's module: the one whose entity declares it, else TABLES_WITHOUT_ENTITY. */
-function tableOwners(files: string[]): Map<string, string> {
-  const owners = new Map(Object.entries(TABLES_WITHOUT_ENTITY));
-  for (const file of files) {
-    const module = moduleOf(file);
-    if (!module || file.startsWith(MIGRATIONS)) continue;
-    for (const [, table] of readFileSync(join(root, file), 'utf8').matchAll(
-      /@Entity\(\s*['"]([a-z0-9_]+)['"]/g,
-    )) {
-      const owner = owners.get(table);
-      if (owner && owner !== module)
-        throw new Error(`${table} is an entity of ${owner} and ${module}`);
-      owners.set(table, module);
-    }
+async function main() {
+  const started = Date.now();
+  await loadSqlParser();
+  const { leaks, scan } = foreignTables(root);
+  if (process.argv.includes('--verbose')) {
+    console.log(`statements read by the keyword rule (the parser refused them):`);
+    for (const at of scan.unparsed) console.log(`  ${at}`);
   }
-  const unowned = files
-    .filter((f) => f.startsWith(MIGRATIONS))
-    .flatMap((f) => [
-      ...readFileSync(join(root, f), 'utf8').matchAll(/CREATE TABLE "?([a-z0-9_]+)/g),
-    ])
-    .map(([, table]) => table)
-    .filter((table) => !owners.has(table));
-  if (unowned.length) {
-    throw new Error(`tables without an owner (add them to TABLES_WITHOUT_ENTITY): ${unowned}`);
-  }
-  return owners;
-}
-
-/** SQL is the text of string literals with a statement keyword in capitals, as this code writes it. */
-const SQL_TEXT = /\b(SELECT|INSERT|UPDATE|DELETE|JOIN)\b/;
-/** A table named after the keyword that reads or writes it (`member_id` or `m.member` are not). */
-const TABLE_AFTER_KEYWORD =
-  /\b(?:FROM|JOIN|INTO|UPDATE|TABLE)\s+(?:ONLY\s+)?(?:"?public"?\.)?"?([a-z_][a-z0-9_]*)\b/gi;
-/** QueryBuilder and repository calls whose first argument may be a table's raw name. */
-const TABLE_ARGUMENT_CALLS = new Set([
-  'from',
-  'into',
-  'update',
-  'delete',
-  'getRepository',
-  'innerJoin',
-  'leftJoin',
-  'innerJoinAndSelect',
-  'leftJoinAndSelect',
-  'innerJoinAndMapOne',
-  'leftJoinAndMapOne',
-  'innerJoinAndMapMany',
-  'leftJoinAndMapMany',
-]);
-
-/** The tables a file names in SQL, with their lines. */
-function tablesNamed(file: string, text: string): { table: string; line: number }[] {
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
-  const found: { table: string; line: number }[] = [];
-  const lineOf = (node: ts.Node) =>
-    source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
-  const visit = (node: ts.Node) => {
-    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) {
-      sqlIn(node, node.text);
-    } else if (ts.isTemplateExpression(node)) {
-      // Interpolations become a space: `FROM ${x}` names no table here.
-      sqlIn(node, [node.head.text, ...node.templateSpans.map((s) => s.literal.text)].join(' '));
-    }
-    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
-      const [first] = node.arguments;
-      if (
-        TABLE_ARGUMENT_CALLS.has(node.expression.name.text) &&
-        first &&
-        ts.isStringLiteralLike(first)
-      ) {
-        found.push({ table: first.text, line: lineOf(first) });
-      }
-    }
-    // A retention's table (`@Retention({ table })`) is named as SQL names it: only by its owner.
-    if (ts.isCallExpression(node) && node.expression.getText(source) === 'Retention') {
-      const [spec] = node.arguments;
-      for (const p of spec && ts.isObjectLiteralExpression(spec) ? spec.properties : []) {
-        if (ts.isPropertyAssignment(p) && p.name.getText(source) === 'table') {
-          if (ts.isStringLiteralLike(p.initializer))
-            found.push({ table: p.initializer.text, line: lineOf(p.initializer) });
-        }
-      }
-    }
-    ts.forEachChild(node, visit);
-  };
-  const sqlIn = (node: ts.Node, sql: string) => {
-    if (!SQL_TEXT.test(sql)) return;
-    for (const match of sql.matchAll(TABLE_AFTER_KEYWORD)) {
-      // The line within the literal, counted on its source text (escapes aside).
-      const before = sql.slice(0, match.index);
-      found.push({ table: match[1], line: lineOf(node) + (before.match(/\n/g)?.length ?? 0) });
-    }
-  };
-  visit(source);
-  return found;
-}
-
-/** `file:line` of every SQL that names a table of another module. */
-function foreignTables(): string[] {
-  const files = sources();
-  const owners = tableOwners(files);
-  const leaks: string[] = [];
-  for (const file of files) {
-    const module = moduleOf(file);
-    if (!module || file.startsWith(MIGRATIONS)) continue;
-    for (const { table, line } of tablesNamed(file, readFileSync(join(root, file), 'utf8'))) {
-      const owner = owners.get(table);
-      if (owner && owner !== module)
-        leaks.push(`${file}:${line} names ${table}, a table of ${owner}`);
-    }
-  }
-  return leaks;
-}
-
-function main() {
-  const leaks = foreignTables();
-  if (leaks.length) {
+  if (leaks.length || scan.falseOwners.length) {
     console.error("SQL naming another module's table (ask its owner through its index.ts):");
-    for (const leak of leaks) console.error(`  ${leak}`);
+    for (const leak of [...leaks, ...scan.falseOwners]) console.error(`  ${leak}`);
     process.exit(1);
   }
+  const sqlMs = Date.now() - started;
   const edges = graph();
   const loops = cycles(edges);
   if (loops.length) {
@@ -235,8 +108,11 @@ function main() {
     process.exit(1);
   }
   console.log(
-    `architecture: ${edges.size} modules, no cycles, no SQL on another module's tables, docs/architecture.md up to date`,
+    `architecture: ${edges.size} modules, no cycles, no SQL on another module's tables (${sqlMs} ms), docs/architecture.md up to date`,
   );
 }
 
-main();
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

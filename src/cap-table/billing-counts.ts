@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AccessContext } from '../common';
+import { ownedSql } from '../database';
 import { DomainEvent } from '../events';
 import { tallyAtCommit } from './ledger/equity-tally';
 
@@ -29,7 +30,8 @@ export class StakeholderCounts {
     count: 'shareholders' | 'members',
     words: string,
   ): DomainEvent {
-    const n = tallyAtCommit(count);
+    // Written into the outbox's statement (events'): marked as the cap table's SQL.
+    const n = ownedSql('cap-table', tallyAtCommit(count));
     return {
       type,
       organizationId: access.organizationId,

@@ -1,5 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { RecordResolvers } from '../common';
+import { ownedSql } from '../database';
 import { memberUserSql, userMembersSql } from '../organizations';
 import { GRANT_TYPES } from './ledger/incentive-types';
 
@@ -9,9 +10,12 @@ import { GRANT_TYPES } from './ledger/incentive-types';
  * grantee's). The arguments are expressions of the embedding query; `plan` may be null.
  */
 export const holdsIncentiveSql = (user: string, holding: string, plan: string) =>
-  `EXISTS (
-     SELECT 1 FROM holding h WHERE h.member_id IN ${userMembersSql(user)}
-       AND (h.id = ${holding} OR (${plan} IS NOT NULL AND h.plan_id = ${plan})))`;
+  ownedSql(
+    'cap-table',
+    `EXISTS (
+       SELECT 1 FROM holding h WHERE h.member_id IN ${userMembersSql(user)}
+         AND (h.id = ${holding} OR (${plan} IS NOT NULL AND h.plan_id = ${plan})))`,
+  );
 
 /**
  * Teaches the permission guard where the cap table's records belong. A shareholding's owner (for
@@ -23,51 +27,54 @@ export class CapTableRecords implements OnModuleInit {
   constructor(private readonly resolvers: RecordResolvers) {}
 
   onModuleInit() {
-    this.resolvers.register(
+    // The access query (organizations') embeds these: marked as this module's SQL.
+    const register = (kind: string, sql: string) =>
+      this.resolvers.register(kind, ownedSql('cap-table', sql));
+    register(
       'security',
       'SELECT organization_id, NULL::uuid AS owner_user_id FROM security WHERE id = {id} AND deleted_at IS NULL',
     );
-    this.resolvers.register(
+    register(
       'legend',
       'SELECT organization_id, NULL::uuid AS owner_user_id FROM legend WHERE id = {id} AND deleted_at IS NULL',
     );
-    this.resolvers.register(
+    register(
       'shareholding',
       `SELECT h.organization_id, ${memberUserSql('h.member_id')} AS owner_user_id
        FROM shareholding h WHERE h.id = {id}`,
     );
-    this.resolvers.register(
+    register(
       'capitalChange',
       'SELECT organization_id, NULL::uuid AS owner_user_id FROM capital_change WHERE id = {id}',
     );
-    this.resolvers.register(
+    register(
       'valuation',
       'SELECT organization_id, NULL::uuid AS owner_user_id FROM valuation WHERE id = {id}',
     );
-    this.resolvers.register(
+    register(
       'plan',
       'SELECT organization_id, NULL::uuid AS owner_user_id FROM stock_plan WHERE id = {id} AND deleted_at IS NULL',
     );
-    this.resolvers.register(
+    register(
       'pool',
       'SELECT organization_id, NULL::uuid AS owner_user_id FROM stock_plan_pool WHERE id = {id} AND deleted_at IS NULL',
     );
-    this.resolvers.register(
+    register(
       'vestingSchedule',
       'SELECT organization_id, NULL::uuid AS owner_user_id FROM vesting_schedule WHERE id = {id} AND deleted_at IS NULL',
     );
     // A holding's owner (canViewHolding, canViewOption ...) is the user of its holder.
-    this.resolvers.register(
+    register(
       'holding',
       `SELECT h.organization_id, ${memberUserSql('h.member_id')} AS owner_user_id
        FROM holding h WHERE h.id = {id}`,
     );
-    this.resolvers.register(
+    register(
       'option',
       `SELECT h.organization_id, ${memberUserSql('h.member_id')} AS owner_user_id
        FROM holding h WHERE h.id = {id} AND h.type IN (${GRANT_TYPES.map((t) => `'${t}'`).join(', ')})`,
     );
-    this.resolvers.register(
+    register(
       'exerciseRequest',
       `SELECT r.organization_id, ${memberUserSql('h.member_id')} AS owner_user_id
        FROM exercise_request r JOIN holding h ON h.id = r.holding_id WHERE r.id = {id}`,

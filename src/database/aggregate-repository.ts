@@ -7,6 +7,7 @@ import type {
   ObjectLiteral,
   Repository,
 } from 'typeorm';
+import { statementSent } from './statement-observers';
 
 /** A transaction as repositories see it (the UnitOfWork's `Tx` satisfies it). */
 export interface InTransaction {
@@ -32,6 +33,7 @@ export abstract class AggregateRepository<T extends ObjectLiteral & { id: string
   protected async prepared<R>(text: string, values: unknown[]): Promise<R[]> {
     const pool = (this.repository.manager.connection.driver as unknown as { master: Pool }).master;
     const name = `q_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    statementSent(text);
     const result = await pool.query({ name, text, values });
     return result.rows as R[];
   }

@@ -60,7 +60,7 @@ async function migrate(url: string) {
   }
 }
 
-const connection = (cli: boolean) =>
+const connection = (cli: boolean, allEntities = cli) =>
   TypeOrmModule.forRootAsync({
     imports: [DatabaseServerModule],
     inject: [DatabaseServer, Env],
@@ -68,7 +68,7 @@ const connection = (cli: boolean) =>
       ...typeormOptions(server.url, limitsOf(env, cli)),
       autoLoadEntities: true,
       // Tools that load a few modules still need every entity their foreign keys point to.
-      ...(cli ? { entities: ENTITY_GLOBS } : {}),
+      ...(allEntities ? { entities: ENTITY_GLOBS } : {}),
       retryAttempts: 3,
       retryDelay: 1000,
     }),
@@ -84,6 +84,10 @@ const connection = (cli: boolean) =>
 @Module({})
 class CliDatabaseModule {}
 
+/** The app's connection in a process that loads only some of its modules. */
+@Module({})
+class PartialAppDatabaseModule {}
+
 @Module({ imports: [connection(false)] })
 export class DatabaseModule {
   /**
@@ -92,5 +96,13 @@ export class DatabaseModule {
    */
   static withAllEntities(): DynamicModule {
     return { module: CliDatabaseModule, imports: [connection(true)] };
+  }
+
+  /**
+   * The app's connection and statement limits for a process that loads only some modules (a
+   * service test): with every entity, which the loaded entities' relations point to.
+   */
+  static forSomeModules(): DynamicModule {
+    return { module: PartialAppDatabaseModule, imports: [connection(false, true)] };
   }
 }

@@ -5,3 +5,4 @@ export { ForeignKey } from './foreign-key';
 export { allowLongStatements } from './statement-limits';
 export { CURSOR_BATCH, inBatches } from './cursor';
 export { lockUntilCommit } from './advisory-lock';
+export { ownedSql } from './owned-sql';

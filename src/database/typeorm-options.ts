@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
+import { ObservedLogger } from './statement-observers';
 import { StatementLimits, statementLimitParameters } from './statement-limits';
 
 /**
@@ -20,6 +21,8 @@ export function typeormOptions(url: string, limits?: StatementLimits): DataSourc
     migrations: [join(__dirname, 'migrations', '*.{ts,js}')],
     migrationsTableName: 'migrations',
     migrationsTransactionMode: 'each',
+    // Logs what TypeORM's default logger logs (no `logging`: errors of migrations, slow queries).
+    logger: new ObservedLogger(),
     extra: {
       max: 10,
       connectionTimeoutMillis: 5000,

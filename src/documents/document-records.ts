@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { holdsIncentiveSql } from '../cap-table';
 import { RecordResolvers } from '../common';
+import { ownedSql } from '../database';
 
 /**
  * Teaches the permission guard where documents belong: a data room entry to its organization, a
@@ -12,13 +13,16 @@ export class DocumentRecords implements OnModuleInit {
   constructor(private readonly resolvers: RecordResolvers) {}
 
   onModuleInit() {
-    this.resolvers.register(
+    // The access query (organizations') embeds these: marked as this module's SQL.
+    const register = (kind: string, sql: string) =>
+      this.resolvers.register(kind, ownedSql('documents', sql));
+    register(
       'document',
       'SELECT organization_id, NULL::uuid AS owner_user_id FROM document WHERE id = {id} AND deleted_at IS NULL',
     );
     // A file's owner: the user of a personal file; else the caller when the file is a grant
     // agreement of their holding or a document of a plan they hold a grant in; else its uploader.
-    this.resolvers.register(
+    register(
       'file',
       `SELECT f.organization_id,
               CASE

@@ -10,6 +10,7 @@ export const EVENT_RETENTION_DAYS = 30;
  * their age.
  */
 @Retention({
+  owner: 'events',
   name: 'events:outbox-cleanup',
   table: 'outbox_event',
   age: 'created',

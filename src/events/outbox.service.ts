@@ -24,7 +24,7 @@ export interface DomainEvent {
    * statement: SQL expressions over the event's row `e` (its `organization_id`), the `object`
    * (jsonb) and `description` (text) replacing the given ones. For a figure the change's writes
    * (and the database's triggers) decide, without a round trip to read it first. The SQL is the
-   * recording module's own (its tables).
+   * recording module's own (its tables), marked with `ownedSql`.
    */
   atCommit?: { object: string; description: string };
 }

@@ -6,6 +6,7 @@ import { MINUTE, Retention } from '../scheduler';
  * absent) go: 1,000 a statement, at most 10 statements a run.
  */
 @Retention({
+  owner: 'idempotency',
   name: 'idempotency:key-sweep',
   table: 'idempotency_key',
   key: '(user_id, key)',

@@ -1,5 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { RecordResolvers } from '../common';
+import { ownedSql } from '../database';
 
 /**
  * Teaches the permission guard whose profiles, addresses and entities are. A profile or a
@@ -11,17 +12,17 @@ export class ProfileRecords implements OnModuleInit {
   constructor(private readonly resolvers: RecordResolvers) {}
 
   onModuleInit() {
-    this.resolvers.register(
+    // The access query (organizations') embeds these: marked as this module's SQL.
+    const register = (kind: string, sql: string) =>
+      this.resolvers.register(kind, ownedSql('profiles', sql));
+    register(
       'profile',
       'SELECT NULL::uuid AS organization_id, user_id AS owner_user_id FROM profile WHERE id = {id}',
     );
-    this.resolvers.register(
+    register(
       'address',
       'SELECT organization_id, user_id AS owner_user_id FROM address WHERE id = {id}',
     );
-    this.resolvers.register(
-      'entity',
-      'SELECT organization_id, owner_user_id FROM entity WHERE id = {id}',
-    );
+    register('entity', 'SELECT organization_id, owner_user_id FROM entity WHERE id = {id}');
   }
 }

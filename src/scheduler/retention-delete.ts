@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { ownedSql } from '../database';
 import type { RetentionOptions } from './schedule.decorators';
 
 const DEFAULT_BATCH = 1000;
@@ -36,10 +37,13 @@ export async function deleteOlderRows(
   // A row value compares with the subquery's columns: `(a, b) IN (SELECT a, b ...)`.
   const columns = key.replace(/^\(|\)$/g, '');
   const where = spec.where ? ` AND (${spec.where})` : '';
-  const sql =
+  // The retention's module's statement, run by the scheduler on its behalf.
+  const sql = ownedSql(
+    spec.owner,
     `DELETE FROM ${spec.table} WHERE ${key} IN (` +
-    `SELECT ${columns} FROM ${spec.table} WHERE ${spec.age} < $2${where} ` +
-    `LIMIT $1 FOR UPDATE SKIP LOCKED)`;
+      `SELECT ${columns} FROM ${spec.table} WHERE ${spec.age} < $2${where} ` +
+      `LIMIT $1 FOR UPDATE SKIP LOCKED)`,
+  );
   const batch = spec.batch ?? DEFAULT_BATCH;
   let total = 0;
   for (let i = 0; i < (spec.batchesPerRun ?? DEFAULT_BATCHES_PER_RUN); i++) {

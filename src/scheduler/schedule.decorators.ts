@@ -16,6 +16,11 @@ export interface ScheduledOptions {
 }
 
 export interface RetentionOptions {
+  /**
+   * The module whose table it is (its folder under src/, the declaring file's: the architecture
+   * check holds it so): the delete statement is that module's SQL.
+   */
+  owner: string;
   /** The job's name across instances. */
   name: string;
   /** The table, one of the declaring module's own (only its owner's SQL names a table). */

@@ -7,19 +7,20 @@ import {
 } from '../../src/auth/magic-link/magic-link.service';
 import { SessionService } from '../../src/auth/sessions/session.service';
 import { DomainError } from '../../src/common';
-import { createTestApp, TestApp } from '../support/app';
-import { registerUser } from '../support/users';
+import { AuthModule } from '../../src/auth';
+import { createServiceTest, ServiceTest } from '../support/service';
+import { createUser } from '../support/users';
 
 /**
  * Magic-link login (spec 3 and 5.4): no route serves it, so it is tested at the service, on the
  * real database and the real SMTP client (the fake SMTP server).
  */
 describe('MagicLinkService', () => {
-  let t: TestApp;
+  let t: ServiceTest;
   let links: MagicLinkService;
   let loggedIn: string[];
   beforeAll(async () => {
-    t = await createTestApp({ mail: true });
+    t = await createServiceTest(AuthModule, { mail: true });
     links = t.get(MagicLinkService);
     // The session layer needs an HTTP request; record who would have been logged in.
     loggedIn = [];
@@ -40,7 +41,7 @@ describe('MagicLinkService', () => {
   const tokens = () => t.get<DataSource>(DataSource).getRepository(MagicLinkToken);
 
   it('mails a 32-byte hex token valid 15 minutes and stores only its digest', async () => {
-    const { user, email } = await registerUser(t);
+    const { user, email } = await createUser(t);
     const before = Date.now();
     await links.request(`  ${email.toUpperCase()} `);
     const mail = await nextLink(email);
@@ -60,7 +61,7 @@ describe('MagicLinkService', () => {
   });
 
   it('logs in once with a fresh token and returns the user', async () => {
-    const { user, email } = await registerUser(t);
+    const { user, email } = await createUser(t);
     await links.request(email);
     const token = tokenOf((await nextLink(email)).text);
     const view = await links.logIn({} as Request, token);
@@ -72,7 +73,7 @@ describe('MagicLinkService', () => {
   });
 
   it('refuses an expired token, an unknown one and a malformed one', async () => {
-    const { user, email } = await registerUser(t);
+    const { user, email } = await createUser(t);
     await links.request(email);
     const token = tokenOf((await nextLink(email)).text);
     await tokens().update({ userId: user.id }, { expiresAt: new Date(Date.now() - 1) });
@@ -82,7 +83,7 @@ describe('MagicLinkService', () => {
   });
 
   it('lets exactly one of two simultaneous uses through', async () => {
-    const { email } = await registerUser(t);
+    const { email } = await createUser(t);
     await links.request(email);
     const token = tokenOf((await nextLink(email)).text);
     const results = await Promise.allSettled([links.consume(token), links.consume(token)]);

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { AccessContext } from '../../src/common';
 import { DomainError } from '../../src/common';
@@ -6,11 +5,12 @@ import { InvitationsService } from '../../src/organizations/members/invitations.
 import { MemberAdditionsService } from '../../src/organizations/members/member-additions.service';
 import { MemberChangesService } from '../../src/organizations/members/member-changes.service';
 import { MembersService } from '../../src/organizations/members/members.service';
-import { OrganizationsService } from '../../src/organizations/organizations/organizations.service';
-import { BUILT_IN_ROLES, OWNER_ROLE_ID } from '../../src/organizations/permissions/permissions';
+import { OrganizationsModule } from '../../src/organizations';
+import { BUILT_IN_ROLES } from '../../src/organizations/permissions/permissions';
 import { RolesService } from '../../src/organizations/roles/roles.service';
-import { createTestApp, TestApp } from '../support/app';
-import { registerUser } from '../support/users';
+import { createServiceTest, ServiceTest } from '../support/service';
+import { accessContext, ownedOrganization as ownedWorld } from '../support/service-world';
+import { createUser } from '../support/users';
 
 /**
  * The rules of members, roles and invitations, tested once where they live: the services on a
@@ -19,8 +19,7 @@ import { registerUser } from '../support/users';
 const role = (name: string) => BUILT_IN_ROLES.find((r) => r.name === name)!;
 
 describe('organization services', () => {
-  let t: TestApp;
-  let organizations: OrganizationsService;
+  let t: ServiceTest;
   let additions: MemberAdditionsService;
   let changes: MemberChangesService;
   let members: MembersService;
@@ -28,8 +27,7 @@ describe('organization services', () => {
   let roles: RolesService;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    organizations = t.get(OrganizationsService);
+    t = await createServiceTest(OrganizationsModule);
     additions = t.get(MemberAdditionsService);
     changes = t.get(MemberChangesService);
     members = t.get(MembersService);
@@ -42,32 +40,8 @@ describe('organization services', () => {
   const listOf = async (access: AccessContext) =>
     JSON.parse(await members.list(access)) as { id: string; name: string }[];
 
-  /** An organization and the AccessContext its Owner would have. */
-  async function ownedOrganization() {
-    const { user } = await registerUser(t);
-    const org = await organizations.create(user.id, { name: `Org ${randomUUID().slice(0, 6)}` });
-    const [ownerMember] = await listOf(contextFor(user.id, org.id, OWNER_ROLE_ID));
-    return { user, org, owner: contextFor(user.id, org.id, OWNER_ROLE_ID, ownerMember.id) };
-  }
-
-  function contextFor(
-    userId: string,
-    organizationId: string,
-    roleId: string,
-    memberId: string = randomUUID(),
-  ): AccessContext {
-    const builtIn = BUILT_IN_ROLES.find((r) => r.id === roleId);
-    return {
-      userId,
-      organizationId,
-      organization: { id: organizationId, type: 'corporation', currency: 'USD' },
-      memberId,
-      roleId,
-      scope: 'all',
-      permissions: new Set(builtIn?.permissions ?? []),
-      versions: {},
-    };
-  }
+  const ownedOrganization = () => ownedWorld(t);
+  const contextFor = accessContext;
 
   const domainError = async (work: Promise<unknown>) => {
     const err = await work.then(
@@ -81,7 +55,7 @@ describe('organization services', () => {
   describe('MemberAdditionsService', () => {
     it('records a person with an entity of their own, linked to no account', async () => {
       const { owner } = await ownedOrganization();
-      const registered = await registerUser(t);
+      const registered = await createUser(t);
       const member = await additions.add(owner, { email: registered.email, role: 'Editor' });
       expect(member).toMatchObject({ user: null, role: role('Editor').id, status: 'active' });
       expect(member.entity).not.toBe(registered.user.entityId);
@@ -176,8 +150,8 @@ describe('organization services', () => {
   describe('InvitationsService', () => {
     it('lets only the verified owner of the address accept, once', async () => {
       const { owner } = await ownedOrganization();
-      const invitee = await registerUser(t);
-      const stranger = await registerUser(t);
+      const invitee = await createUser(t);
+      const stranger = await createUser(t);
       await invitations.invite(owner, { email: invitee.email, role: 'Viewer' });
       const [pending] = await invitations.pendingFor(invitee.user.id);
       expect(await invitations.pendingFor(stranger.user.id)).toEqual([]);
@@ -193,7 +167,7 @@ describe('organization services', () => {
 
     it('refuses to invite someone who is already an active member with an account', async () => {
       const { owner } = await ownedOrganization();
-      const invitee = await registerUser(t);
+      const invitee = await createUser(t);
       await invitations.invite(owner, { email: invitee.email, role: 'Viewer' });
       const [pending] = await invitations.pendingFor(invitee.user.id);
       await invitations.acceptById(invitee.user.id, pending.id);
@@ -205,7 +179,7 @@ describe('organization services', () => {
 
     it('removes the invited record when the invitation is declined', async () => {
       const { owner } = await ownedOrganization();
-      const invitee = await registerUser(t);
+      const invitee = await createUser(t);
       const invited = await invitations.invite(owner, { email: invitee.email, role: 'Viewer' });
       const [pending] = await invitations.pendingFor(invitee.user.id);
       await invitations.decline(invitee.user.id, pending.id);

@@ -1,7 +1,15 @@
+import { join } from 'node:path';
+import { tableOwnership } from '../../scripts/sql-tables';
 import { createMigratedTemplate, testPostgresServer } from './postgres';
 
-/** Runs once per `jest` run: finds PostgreSQL and migrates the template database. */
+/**
+ * Runs once per `jest` run: finds PostgreSQL and migrates the template database; works out who
+ * owns which table for the query log (query-log.ts).
+ */
 export default async function globalSetup() {
+  process.env.TEST_TABLE_OWNERS = JSON.stringify(
+    Object.fromEntries(tableOwnership(join(__dirname, '..', '..')).owners),
+  );
   const server = await testPostgresServer();
   const template = `ledgerline_test_template_${process.pid}`;
   await createMigratedTemplate(server.url, template);

@@ -1,10 +1,12 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { Agent } from 'supertest';
 import { DataSource } from 'typeorm';
+import { RegistrationService } from '../../src/auth/registration/registration.service';
 import { User } from '../../src/auth/users/user.entity';
 import type { UserView } from '../../src/auth/users/user.view';
 import { codeOf, FakeSmtp } from '../fakes/smtp';
-import { TestApp } from './app';
+import type { TestApp } from './app';
+import type { ServiceTest } from './service';
 
 export interface TestUserOptions {
   email?: string;
@@ -85,4 +87,28 @@ export async function loggedInAgent(
   const registered = await registerUser(t, options);
   const agent = await logIn(t, registered.email, registered.password);
   return { ...registered, agent };
+}
+
+/**
+ * A new user made by the registration service, verified unless `unverified` (for service tests:
+ * createServiceTest of a module that imports AuthModule).
+ */
+export async function createUser(
+  s: ServiceTest,
+  options: Omit<TestUserOptions, 'smtp'> = {},
+): Promise<TestUser> {
+  const tag = randomBytes(5).toString('hex');
+  const email = options.email ?? `user-${tag}@example.test`;
+  const password = options.password ?? `Ledgerline-test-${tag}`;
+  const name = options.name ?? `Test User ${tag}`;
+  const registered = await s.get<RegistrationService>(RegistrationService).register({
+    email,
+    password,
+    name,
+    referralCode: options.referralCode,
+    ip: options.ip ?? randomIp(),
+  });
+  if (options.unverified) return { user: registered, email, password };
+  await s.dataSource.getRepository(User).update({ id: registered.id }, { emailVerified: true });
+  return { user: { ...registered, emailVerified: true }, email, password };
 }

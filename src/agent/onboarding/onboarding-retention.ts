@@ -10,6 +10,7 @@ export const UNLINKED_RETENTION_DAYS = 7;
  * takes.
  */
 @Retention({
+  owner: 'agent',
   name: 'agent:onboarding-cleanup',
   table: 'agent_onboarding',
   age: 'created',

@@ -7,6 +7,7 @@ import { DAY, Retention } from '../../scheduler';
  * conversation is made again on its next use.
  */
 @Retention({
+  owner: 'agent',
   name: 'agent:conversation-cleanup',
   table: 'agent_conversation',
   age: 'updated',

@@ -10,6 +10,7 @@ export const SYSTEM_EVENT_RETENTION_DAYS = 7;
  * organization's agent is idle or its heartbeats fail) go, so neither piles up without bound.
  */
 @Retention({
+  owner: 'agent',
   name: 'agent:system-event-cleanup',
   table: 'agent_system_event',
   age: 'COALESCE(consumed_at, created)',

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityTarget, FindOptionsWhere, ObjectLiteral } from 'typeorm';
 import { AccessContext, Clock, DomainError } from '../../common';
 import { DomainEvent, Tx, UnitOfWork } from '../../events';
+import { allowLongStatements } from '../../database';
 import { OrganizationsDirectory } from '../../organizations';
 import { StakeholderCounts } from '../billing-counts';
 import { EquityTransaction } from './equity-transaction.entity';
@@ -238,6 +239,9 @@ export class LedgerWriter {
     work: (change: LedgerChange, capTable: { empty: boolean }) => Promise<T>,
   ): Promise<T> {
     return this.uow.run(async (tx) => {
+      // An import writes a whole cap table: every statement of it, the emptiness check and the
+      // lock's wait included, has the long limit.
+      await allowLongStatements(tx);
       const capTable = await this.lockForImport(tx, organizationId);
       return this.changeIn(tx, organizationId, actorUserId, {}, (c) => work(c, capTable), {
         wholeCapTable: true,

@@ -7,7 +7,6 @@ import {
   type LedgerState,
 } from '../../cap-table';
 import { AccessContext, Clock, DomainError } from '../../common';
-import { allowLongStatements } from '../../database';
 import { Env } from '../../config';
 import { HolderMembers } from '../../organizations';
 import { ImportCounts, planImport, PlannedTransaction } from './ocf-mapping';
@@ -95,7 +94,6 @@ export class OcfImportService {
 
     try {
       return await this.ledger.importInto(organizationId, access.userId, async (c, cap) => {
-        await allowLongStatements(c.tx);
         if (!cap.empty) {
           throw DomainError.keyed(
             'capTableNotEmpty',

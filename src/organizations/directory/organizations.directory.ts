@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Not } from 'typeorm';
-import type { InTransaction } from '../../database';
+import { ownedSql, type InTransaction } from '../../database';
 import {
   EntityMembershipRow,
   MemberFactsRow,
@@ -179,16 +179,22 @@ const facts = (m: MemberFacts): MemberFacts => ({
  * query.
  */
 export const memberUserSql = (memberExpression: string) =>
-  `(SELECT mu.user_id FROM member mu WHERE mu.id = ${memberExpression})`;
+  ownedSql('organizations', `(SELECT mu.user_id FROM member mu WHERE mu.id = ${memberExpression})`);
 
 /**
  * SQL listing the ids of a user's current member records in any organization (record resolvers:
  * the grantee of a holding). `userExpression` is a column or parameter of the embedding query.
  */
 export const userMembersSql = (userExpression: string) =>
-  `(SELECT um.id FROM member um WHERE um.user_id = ${userExpression} AND um.status <> 'removed')`;
+  ownedSql(
+    'organizations',
+    `(SELECT um.id FROM member um WHERE um.user_id = ${userExpression} AND um.status <> 'removed')`,
+  );
 
 /** SQL listing the member ids of a user in an organization (self-scoped lists). */
 export const membersOfUserSql = (organizationExpression: string, userExpression: string) =>
-  `(SELECT mo.id FROM member mo WHERE mo.organization_id = ${organizationExpression}
-     AND mo.user_id = ${userExpression} AND mo.status <> 'removed')`;
+  ownedSql(
+    'organizations',
+    `(SELECT mo.id FROM member mo WHERE mo.organization_id = ${organizationExpression}
+       AND mo.user_id = ${userExpression} AND mo.status <> 'removed')`,
+  );

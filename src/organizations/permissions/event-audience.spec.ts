@@ -48,16 +48,17 @@ describe('event audiences', () => {
   });
 
   it('the event log reader: the catalogue types of the role’s permissions, and the caller’s member', () => {
-    expect(eventReaderOf(accessOf(role('shareholder').permissions))).toEqual({
+    const shareholder = eventReaderOf(accessOf(role('shareholder').permissions));
+    expect({ ...shareholder, allOf: [...shareholder.allOf].sort() }).toEqual({
       allOf: [
-        'security.created',
-        'security.updated',
-        'security.deleted',
         'organization.created',
         'organization.updated',
         'role.created',
-        'role.updated',
         'role.deleted',
+        'role.updated',
+        'security.created',
+        'security.deleted',
+        'security.updated',
       ],
       subjectOf: ['m-1'],
     });

@@ -7,6 +7,7 @@ import { INVITATIONS_PER_ADDRESS } from './referral-invitations.service';
  * period goes: only the mails within it count.
  */
 @Retention({
+  owner: 'referral',
   name: 'referral:invitation-mails-cleanup',
   table: 'referral_invitation_mail',
   age: 'sent_at',

@@ -9,6 +9,7 @@ export const DELIVERY_RETENTION_DAYS = 30;
  * with their attempts; pending ones stay (their last retry is at most ~26.5 hours away).
  */
 @Retention({
+  owner: 'webhooks',
   name: 'webhooks:delivery-cleanup',
   table: 'webhook_delivery',
   age: 'created',

@@ -8,6 +8,7 @@ import { createOrg, memberAgent } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
 import { DataSource } from 'typeorm';
 import { STORED_MESSAGES } from '../../../src/agent/store/conversations';
+import { ownerWithOrg } from '../../support/world';
 
 type Agent = ReturnType<TestApp['agent']>;
 
@@ -34,8 +35,7 @@ describe('agent chat (spec 4.2, issue 23)', () => {
   });
 
   async function world() {
-    const owner = await loggedInAgent(t);
-    const org = await createOrg(owner.agent, 'Agent Inc.');
+    const { owner, org } = await ownerWithOrg(t, 'Agent Inc.');
     const chat = (agent: Agent, message: string, extra: Record<string, unknown> = {}) =>
       agent.post('/v1/agent/chat').send({ organization: org.id, message, ...extra });
     const legends = async () =>

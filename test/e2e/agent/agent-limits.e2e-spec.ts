@@ -5,6 +5,7 @@ import { FakeLlm } from '../../fakes/llm';
 import { createTestApp, TestApp } from '../../support/app';
 import { createOrg, memberAgent } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
+import { ownerWithOrg } from '../../support/world';
 
 type Agent = ReturnType<TestApp['agent']>;
 type Res = { headers: Record<string, string> };
@@ -49,8 +50,7 @@ describe('agent limits: turns, tokens, prompt size (issue 35 section 3)', () => 
   });
 
   async function world() {
-    const owner = await loggedInAgent(t);
-    const org = await createOrg(owner.agent, 'Limits Inc.');
+    const { owner, org } = await ownerWithOrg(t, 'Limits Inc.');
     const chat = (agent: Agent, message: string, extra: Record<string, unknown> = {}) =>
       agent.post('/v1/agent/chat').send({ organization: org.id, message, ...extra });
     return { owner, org, chat };

@@ -3,8 +3,8 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { FakeLlm } from '../../fakes/llm';
 import { createTestApp, TestApp } from '../../support/app';
 import { ERROR_BODIES } from '../../support/errors';
-import { createOrg, memberAgent } from '../../support/orgs';
-import { loggedInAgent } from '../../support/users';
+import { memberAgent } from '../../support/orgs';
+import { ownerWithOrg } from '../../support/world';
 
 type Agent = ReturnType<TestApp['agent']>;
 
@@ -50,8 +50,7 @@ describe('the main conversation within each member’s rights (issue 35 section 
   });
 
   async function world() {
-    const owner = await loggedInAgent(t);
-    const org = await createOrg(owner.agent, 'Main Inc.');
+    const { owner, org } = await ownerWithOrg(t, 'Main Inc.');
     const context = await owner.agent.get(`/v1/organization/${org.id}/agent/context`).expect(200);
     const main = context.body.mainConversationId as string;
     const chat = (agent: Agent, message: string, conversationId?: string) =>

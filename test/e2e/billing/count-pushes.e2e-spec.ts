@@ -13,6 +13,7 @@ import { createOrg, OrgFixture } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
 import { FakeBilling } from '../../fakes/billing';
 import { billingApp, closeBillingApp, UNCONFIGURED } from './billing-fixtures';
+import { ownerWithOrg } from '../../support/world';
 
 describe('seat count pushes', () => {
   let t: TestApp;
@@ -22,8 +23,7 @@ describe('seat count pushes', () => {
   afterAll(() => closeBillingApp(t, fake));
 
   async function company(subscribe: boolean) {
-    const owner = await loggedInAgent(t);
-    const org = await createOrg(owner.agent);
+    const { owner, org } = await ownerWithOrg(t);
     const security = await createSecurity(owner.agent, org.id, { authorizedShares: '10000000' });
     let providerId: number | undefined;
     if (subscribe) {

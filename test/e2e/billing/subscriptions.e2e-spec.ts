@@ -15,6 +15,7 @@ import {
   UNKNOWN,
   UUID,
 } from './billing-fixtures';
+import { ownerWithOrg } from '../../support/world';
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -27,8 +28,7 @@ describe('subscriptions', () => {
 
   /** An owner and an organization with one shareholder. */
   async function company() {
-    const owner = await loggedInAgent(t);
-    const org = await createOrg(owner.agent, 'Billed Inc.');
+    const { owner, org } = await ownerWithOrg(t, 'Billed Inc.');
     const member = await owner.agent
       .post(`/v1/organization/${org.id}/member`)
       .send({ name: 'Holder', email: `holder-${Date.now()}-${Math.random()}@example.com` })

@@ -8,8 +8,8 @@ import { createTestApp, TestApp } from '../../support/app';
 import { createHolder } from '../../support/cap-table';
 import { errorBody } from '../../support/errors';
 import { eventually } from '../../support/eventually';
-import { createOrg, joinByInvitation, memberAgent, OrgFixture } from '../../support/orgs';
-import { loggedInAgent } from '../../support/users';
+import { joinByInvitation, memberAgent, OrgFixture } from '../../support/orgs';
+import { ownerWithOrg } from '../../support/world';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -42,8 +42,7 @@ describe('capital changes', () => {
 
   /** An owner, an organization and a member without an account (with an entity of its own). */
   async function company(name = 'Capital LLC') {
-    const owner = await loggedInAgent(t);
-    const org = await createOrg(owner.agent, name);
+    const { owner, org } = await ownerWithOrg(t, name);
     const holder = await createHolder(owner.agent, org.id, 'Investor One');
     return { owner, org, holder };
   }

@@ -1,9 +1,8 @@
 import { toDecimal, toDecimalString } from '../../../libs/cap-math';
 import { createTestApp, TestApp } from '../../support/app';
 import { createHolder, createSecurity, issue } from '../../support/cap-table';
-import { createOrg } from '../../support/orgs';
-import { loggedInAgent } from '../../support/users';
 import { createHolding } from './holdings-fixtures';
+import { ownerWithOrg } from '../../support/world';
 
 /**
  * The dashboard's fully diluted figures count notes and SAFEs as converted at the latest
@@ -25,8 +24,7 @@ describe('the dashboard’s as-converted preview and the conversion', () => {
    * share on the financing date, and a Series A class to convert into.
    */
   async function capTable() {
-    const owner = await loggedInAgent(t);
-    const org = await createOrg(owner.agent, 'Ratio Two Inc.');
+    const { owner, org } = await ownerWithOrg(t, 'Ratio Two Inc.');
     const common = await createSecurity(owner.agent, org.id);
     const seed = await createSecurity(owner.agent, org.id, {
       name: 'Seed Preferred',

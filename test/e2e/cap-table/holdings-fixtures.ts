@@ -1,9 +1,8 @@
 import type { Agent } from 'supertest';
 import { DataSource } from 'typeorm';
 import { TestApp } from '../../support/app';
-import { createHolder, createSecurity } from '../../support/cap-table';
-import { createOrg } from '../../support/orgs';
-import { loggedInAgent } from '../../support/users';
+import { createHolder } from '../../support/cap-table';
+import { orgWithClass } from '../../support/world';
 
 /** What the holdings e2e files share: a cap table with a plan, and reads of the log and outbox. */
 
@@ -75,10 +74,7 @@ export async function createHolding(agent: Agent, body: Record<string, unknown>)
 
 /** An organization with its owner, a class of 1,000,000 shares, a holder and a plan with a pool. */
 export async function incentiveTable(t: TestApp, type?: 'llc') {
-  const owner = await loggedInAgent(t);
-  const org = await createOrg(owner.agent);
-  if (type) await owner.agent.patch(`/v1/organization/${org.id}`).send({ type }).expect(200);
-  const security = await createSecurity(owner.agent, org.id, { authorizedShares: '1000000' });
+  const { owner, org, security } = await orgWithClass(t, { type });
   const alice = await createHolder(owner.agent, org.id, 'Alice');
   const plan = await createPlan(owner.agent, org.id, security.id);
   return { owner, org, security, alice, plan, pool: plan.pools[0] };

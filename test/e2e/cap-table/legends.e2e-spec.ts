@@ -5,8 +5,8 @@ import { createTestApp, TestApp } from '../../support/app';
 import { createHolder, createSecurity, issue } from '../../support/cap-table';
 import { ERROR_BODIES, errorBody } from '../../support/errors';
 import { eventually } from '../../support/eventually';
-import { createOrg, memberAgent } from '../../support/orgs';
-import { loggedInAgent } from '../../support/users';
+import { memberAgent } from '../../support/orgs';
+import { ownerWithOrg } from '../../support/world';
 
 const UNKNOWN = '6f1c1d1e-0000-4000-8000-000000000000';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -64,12 +64,6 @@ describe('legends', () => {
       [org],
     );
 
-  async function ownerWithOrg(name = 'Acme Inc.') {
-    const owner = await loggedInAgent(t);
-    const org = await createOrg(owner.agent, name);
-    return { owner, org };
-  }
-
   async function createLegend(
     agent: Agent,
     org: string,
@@ -116,7 +110,7 @@ describe('legends', () => {
 
   describe('POST /v1/organization/:organization/legend', () => {
     it('creates a legend and answers {id, organization, name, text, isDefault, created}', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const res = await owner.agent
         .post(path(org.id))
         .send({ name: '  Rule 144  ', text: RULE_144 })
@@ -144,7 +138,7 @@ describe('legends', () => {
     });
 
     it('keeps the text exactly as given (line breaks, unicode) and takes isDefault', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const text = 'Line one.\n  Line two — «transfer restricted».\n';
       const res = await owner.agent
         .post(path(org.id))
@@ -154,8 +148,8 @@ describe('legends', () => {
     });
 
     it('ignores fields the client does not set (id, organization)', async () => {
-      const { owner, org } = await ownerWithOrg();
-      const other = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
+      const other = await ownerWithOrg(t);
       const res = await owner.agent
         .post(path(org.id))
         .send({ name: 'Rule 144', text: RULE_144, id: UNKNOWN, organization: other.org.id })
@@ -177,7 +171,7 @@ describe('legends', () => {
       ['text not text', { text: ['a'] }, 'text', false],
       ['isDefault not boolean', { isDefault: 'yes' }, 'isDefault', false],
     ])('refuses %s with 400 and creates nothing', async (_case, change, field, missing) => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const body: Record<string, unknown> = { name: 'Rule 144', text: RULE_144, ...change };
       for (const k of Object.keys(body)) if (body[k] === undefined) delete body[k];
       const res = await owner.agent.post(path(org.id)).send(body).expect(400);
@@ -192,27 +186,27 @@ describe('legends', () => {
 
   describe('GET /v1/organization/:organization/legend', () => {
     it('lists the live legends of the organization, oldest first', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const a = await createLegend(owner.agent, org.id, { name: 'A' });
       const b = await createLegend(owner.agent, org.id, { name: 'B', isDefault: true });
       const gone = await createLegend(owner.agent, org.id, { name: 'Gone' });
       const c = await createLegend(owner.agent, org.id, { name: 'C' });
       await owner.agent.delete(path(org.id, gone.id)).expect(200);
-      const other = await ownerWithOrg();
+      const other = await ownerWithOrg(t);
       await createLegend(other.owner.agent, other.org.id, { name: 'Theirs' });
       const res = await owner.agent.get(path(org.id)).expect(200);
       expect(res.body).toEqual([a, b, c]);
     });
 
     it('answers an empty array for an organization without legends', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       expect((await owner.agent.get(path(org.id)).expect(200)).body).toEqual([]);
     });
   });
 
   describe('GET /v1/organization/:organization/legend/:legend', () => {
     it('is 404 for an unknown id and 400 for an id that is not a UUID', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       await owner.agent.get(path(org.id, UNKNOWN)).expect(404).expect(errorBody(404));
       const bad = await owner.agent.get(path(org.id, 'rule-144')).expect(400);
       expect(bad.body).toEqual({ error: 'Bad Request', message: expect.stringContaining('UUID') });
@@ -221,7 +215,7 @@ describe('legends', () => {
 
   describe('PATCH /v1/organization/:organization/legend/:legend', () => {
     it('changes the given fields only, logging the changes', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const legend = await createLegend(owner.agent, org.id);
       const renamed = await owner.agent
         .patch(path(org.id, legend.id))
@@ -260,7 +254,7 @@ describe('legends', () => {
     });
 
     it('logs nothing for an empty patch or one that repeats the current values', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const legend = await createLegend(owner.agent, org.id);
       const before = await snapshot(owner.agent, org.id);
       expect((await owner.agent.patch(path(org.id, legend.id)).send({}).expect(200)).body).toEqual(
@@ -284,7 +278,7 @@ describe('legends', () => {
       ['isDefault not boolean', { isDefault: 1 }, 'isDefault'],
       ['isDefault null', { isDefault: null }, 'isDefault'],
     ])('refuses %s with 400 and changes nothing', async (_case, body, field) => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const legend = await createLegend(owner.agent, org.id);
       const before = await snapshot(owner.agent, org.id);
       const res = await owner.agent.patch(path(org.id, legend.id)).send(body).expect(400);
@@ -293,7 +287,7 @@ describe('legends', () => {
     });
 
     it('is 404 for an unknown or deleted legend', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       await owner.agent
         .patch(path(org.id, UNKNOWN))
         .send({ name: 'X' })
@@ -311,7 +305,7 @@ describe('legends', () => {
 
   describe('isDefault', () => {
     it('puts the default legends on new shareholdings that name none, and only then', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const security = await createSecurity(owner.agent, org.id);
       const holder = await createHolder(owner.agent, org.id);
       const plain = await createLegend(owner.agent, org.id, { name: 'Plain' });
@@ -341,8 +335,8 @@ describe('legends', () => {
     });
 
     it('is the organization’s own: another organization’s defaults never apply', async () => {
-      const { owner, org } = await ownerWithOrg();
-      const other = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
+      const other = await ownerWithOrg(t);
       await createLegend(other.owner.agent, other.org.id, { isDefault: true });
       const security = await createSecurity(owner.agent, org.id);
       const holder = await createHolder(owner.agent, org.id);
@@ -357,7 +351,7 @@ describe('legends', () => {
 
   describe('DELETE /v1/organization/:organization/legend/:legend', () => {
     it('deletes an unused legend: 200 `{}`, then 404 everywhere; the log keeps its history', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const legend = await createLegend(owner.agent, org.id);
       const res = await owner.agent.delete(path(org.id, legend.id)).expect(200);
       expect(res.body).toEqual({});
@@ -385,7 +379,7 @@ describe('legends', () => {
     });
 
     it('refuses a legend an active shareholding carries (409); once voided it can go', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const legend = await createLegend(owner.agent, org.id);
       const security = await createSecurity(owner.agent, org.id);
       const holder = await createHolder(owner.agent, org.id);
@@ -409,7 +403,7 @@ describe('legends', () => {
     });
 
     it('refuses a default legend that was put on a shareholding, and one carried after a transfer', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const legend = await createLegend(owner.agent, org.id, { isDefault: true });
       const security = await createSecurity(owner.agent, org.id);
       const alice = await createHolder(owner.agent, org.id, 'Alice');
@@ -430,7 +424,7 @@ describe('legends', () => {
     });
 
     it('does not let a shareholding take the legend while it is being deleted', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const legend = await createLegend(owner.agent, org.id);
       const security = await createSecurity(owner.agent, org.id);
       const holder = await createHolder(owner.agent, org.id);
@@ -485,7 +479,7 @@ describe('legends', () => {
 
   describe('access', () => {
     async function fixture() {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const legend = await createLegend(owner.agent, org.id);
       return { owner, org, legend };
     }
@@ -551,7 +545,7 @@ describe('legends', () => {
 
     it('another organization’s legend is 404 under one’s own organization and 403 under its own', async () => {
       const a = await fixture();
-      const b = await ownerWithOrg('Other Co');
+      const b = await ownerWithOrg(t, 'Other Co');
       const before = await snapshot(a.owner.agent, a.org.id);
       const [, getOne] = reads(b.org.id, a.legend.id);
       const [, patch, remove] = writes(b.org.id, a.legend.id);
@@ -580,7 +574,7 @@ describe('legends', () => {
 
   describe('events', () => {
     it('writes legend.created, .updated and .deleted to the outbox and the activity log', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const legend = await createLegend(owner.agent, org.id);
       const changed = (
         await owner.agent
@@ -628,7 +622,7 @@ describe('legends', () => {
     });
 
     it('writes no event for a refused deletion', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const legend = await createLegend(owner.agent, org.id);
       const security = await createSecurity(owner.agent, org.id);
       const holder = await createHolder(owner.agent, org.id);

@@ -8,8 +8,9 @@ import { createTestApp, TestApp } from '../../support/app';
 import { createHolder, createSecurity } from '../../support/cap-table';
 import { errorBody } from '../../support/errors';
 import { eventually } from '../../support/eventually';
-import { createOrg, memberAgent } from '../../support/orgs';
+import { memberAgent } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
+import { ownerWithOrg } from '../../support/world';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const MISSING = '00000000-0000-4000-8000-00000000abcd';
@@ -55,8 +56,7 @@ describe('options', () => {
    * without. Grants are written through the ledger (the transaction `POST /v1/holding` applies).
    */
   async function world() {
-    const owner = await loggedInAgent(t);
-    const org = await createOrg(owner.agent);
+    const { owner, org } = await ownerWithOrg(t);
     const security = await createSecurity(owner.agent, org.id, { authorizedShares: '1000000' });
     const legend = (
       await owner.agent

@@ -7,8 +7,9 @@ import { createTestApp, TestApp } from '../../support/app';
 import { createHolder, createSecurity, issue } from '../../support/cap-table';
 import { ERROR_BODIES, errorBody } from '../../support/errors';
 import { eventually } from '../../support/eventually';
-import { createOrg, memberAgent } from '../../support/orgs';
-import { loggedInAgent, LoggedInUser } from '../../support/users';
+import { memberAgent } from '../../support/orgs';
+import { LoggedInUser } from '../../support/users';
+import { orgWithClass } from '../../support/world';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -121,12 +122,7 @@ describe('stock plans and pools', () => {
     );
 
   /** An organization with its owner and a class of 10,000,000 authorized shares. */
-  async function capTable(authorizedShares = '10000000') {
-    const owner = await loggedInAgent(t);
-    const org = await createOrg(owner.agent);
-    const security = await createSecurity(owner.agent, org.id, { authorizedShares });
-    return { owner, org, security };
-  }
+  const capTable = (authorizedShares = '10000000') => orgWithClass(t, { authorizedShares });
 
   async function createPlan(
     agent: Agent,

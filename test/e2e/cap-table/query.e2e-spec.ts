@@ -5,6 +5,7 @@ import { createHolder, createSecurity, issue } from '../../support/cap-table';
 import { ERROR_BODIES, MESSAGE_BODY } from '../../support/errors';
 import { createOrg, memberAgent } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
+import { ownerWithOrg } from '../../support/world';
 
 interface Result {
   status: number;
@@ -33,8 +34,7 @@ describe('POST /v1/query', () => {
    * Shareholder-role member with 300 of their own, a 409A valuation and a legend.
    */
   async function capTable() {
-    const owner = await loggedInAgent(t);
-    const org = await createOrg(owner.agent, 'Query Co');
+    const { owner, org } = await ownerWithOrg(t, 'Query Co');
     const security = await createSecurity(owner.agent, org.id, { authorizedShares: '10000' });
     const holder = await createHolder(owner.agent, org.id, 'Hidden Holder');
     const holding = await issue(owner.agent, org.id, {

@@ -6,9 +6,8 @@ import { coherentPackage, IDS, packageZip, PackageFiles } from '../../fixtures/o
 import { createTestApp, TestApp } from '../../support/app';
 import { createSecurity, issue } from '../../support/cap-table';
 import { ERROR_BODIES } from '../../support/errors';
-import { createOrg } from '../../support/orgs';
-import { loggedInAgent } from '../../support/users';
 import { createHolding, createSchedule, incentiveTable, optionBody } from './holdings-fixtures';
+import { ownerWithOrg } from '../../support/world';
 
 type Item = Record<string, unknown>;
 
@@ -32,19 +31,13 @@ describe('request bounds', () => {
     allocationType: 'CUMULATIVE_ROUNDING',
   };
 
-  async function ownerWithOrg() {
-    const owner = await loggedInAgent(t);
-    const org = await createOrg(owner.agent, 'Bounded Co');
-    return { owner, org };
-  }
-
   const schedules = async (agent: Agent, orgId: string) =>
     (await agent.get(`/v1/vestingSchedule?organization=${orgId}&versions=all`).expect(200))
       .body as { id: string; version: number; totalPeriods: number }[];
 
   describe('vesting schedules: totalPeriods bounded by what a real grant needs', () => {
     it('refuses a schedule of 10,000 monthly periods (400 naming totalPeriods) and creates nothing', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const res = await owner.agent
         .post('/v1/vestingSchedule')
         .send({ organization: org.id, ...STANDARD, totalPeriods: 10_000 })
@@ -61,7 +54,7 @@ describe('request bounds', () => {
       ['years', 50],
       ['days', 3650],
     ])('takes %s up to %i periods and refuses one more', async (periodType, max) => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const body = { organization: org.id, ...STANDARD, periodType, cliffPeriods: 0 };
       const ok = await owner.agent
         .post('/v1/vestingSchedule')
@@ -79,7 +72,7 @@ describe('request bounds', () => {
     });
 
     it('refuses a new version (PUT) of 10,000 periods and keeps the current one', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const current = await createSchedule(owner.agent, org.id);
       const res = await owner.agent
         .put(`/v1/vestingSchedule/${current.id}`)
@@ -97,7 +90,7 @@ describe('request bounds', () => {
     });
 
     it('refuses to project an inline schedule of 10,000 periods (400 naming schedule.totalPeriods)', async () => {
-      const { owner } = await ownerWithOrg();
+      const { owner } = await ownerWithOrg(t);
       const body = { quantity: '4800', vestingStartDate: '2024-01-15' };
       const res = await owner.agent
         .post('/v1/schedule/project')
@@ -138,7 +131,7 @@ describe('request bounds', () => {
     }
 
     it('refuses to project a stored schedule over the bound (400 naming vestingSchedule)', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const legacy = await legacySchedule(org.id, owner.user.id);
       const res = await owner.agent
         .post('/v1/schedule/project')
@@ -185,7 +178,7 @@ describe('request bounds', () => {
 
   describe('POST /v1/query: JSON reads only, within a byte budget', () => {
     async function capTable() {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const security = await createSecurity(owner.agent, org.id);
       const member = (
         await owner.agent.post(`/v1/organization/${org.id}/member`).send({ name: 'Hal' })
@@ -284,7 +277,7 @@ describe('request bounds', () => {
 
   describe('legend texts', () => {
     it('refuses a legend text over 20,000 characters on create and PATCH (400), and a 1 MB body (413)', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const legends = `/v1/organization/${org.id}/legend`;
       const created = await owner.agent
         .post(legends)
@@ -320,7 +313,7 @@ describe('request bounds', () => {
     };
 
     it('refuses a legend template with a 1 MB text (400, the text named), and imports nothing', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const files = withItems(coherentPackage(), 'StockLegends.ocf.json', (items) =>
         items.map((l) => (l.id === IDS.legend ? { ...l, text: 'x'.repeat(1024 * 1024) } : l)),
       );
@@ -335,7 +328,7 @@ describe('request bounds', () => {
     });
 
     it('refuses vesting terms of 10,000 monthly periods (400, the terms named), and imports nothing', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const long = (v: Item): Item => ({
         ...v,
         id: 'ten-thousand-months',
@@ -365,7 +358,7 @@ describe('request bounds', () => {
     });
 
     it('imports the coherent package, its legend and schedule, as before', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const res = await upload(owner.agent, org.id, coherentPackage());
       expect(res.status).toBe(201);
       expect((await schedules(owner.agent, org.id)).map((v) => v.totalPeriods)).toEqual([48]);

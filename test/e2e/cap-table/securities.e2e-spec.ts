@@ -5,8 +5,8 @@ import { createTestApp, TestApp } from '../../support/app';
 import { createHolder, createSecurity, issue } from '../../support/cap-table';
 import { ERROR_BODIES, errorBody } from '../../support/errors';
 import { eventually } from '../../support/eventually';
-import { createOrg, memberAgent } from '../../support/orgs';
-import { loggedInAgent } from '../../support/users';
+import { memberAgent } from '../../support/orgs';
+import { ownerWithOrg } from '../../support/world';
 
 const UNKNOWN = '6f1c1d1e-0000-4000-8000-000000000000';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -77,12 +77,6 @@ describe('share classes (securities)', () => {
       [org, `${prefix}%`],
     );
 
-  async function ownerWithOrg(name = 'Acme Inc.') {
-    const owner = await loggedInAgent(t);
-    const org = await createOrg(owner.agent, name);
-    return { owner, org };
-  }
-
   /** What the organization's classes and log look like, to show that a refusal changed nothing. */
   const snapshot = async (agent: Agent, org: string) => ({
     classes: (await agent.get(path(org)).expect(200)).body,
@@ -92,7 +86,7 @@ describe('share classes (securities)', () => {
 
   describe('POST /v1/organization/:organization/security', () => {
     it('creates a class with every field and answers it with id, organization, issuedShares and created', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const res = await owner.agent.post(path(org.id)).send(FULL).expect(201);
       expect(res.body).toEqual({
         ...FULL,
@@ -138,7 +132,7 @@ describe('share classes (securities)', () => {
     });
 
     it('fills the defaults: no prices, the organization’s currency, seniority 1, ratios 1', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       await owner.agent.patch(`/v1/organization/${org.id}`).send({ currency: 'CHF' }).expect(200);
       const res = await owner.agent
         .post(path(org.id))
@@ -177,7 +171,7 @@ describe('share classes (securities)', () => {
     });
 
     it('takes decimals as strings or JSON numbers and answers canonical decimal strings', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const res = await owner.agent
         .post(path(org.id))
         .send({
@@ -216,8 +210,8 @@ describe('share classes (securities)', () => {
     });
 
     it('ignores fields the client does not set: id, organization and issuedShares', async () => {
-      const { owner, org } = await ownerWithOrg();
-      const other = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
+      const other = await ownerWithOrg(t);
       const res = await owner.agent
         .post(path(org.id))
         .send({
@@ -236,7 +230,7 @@ describe('share classes (securities)', () => {
     });
 
     it('allows fractional authorized units for an LLC only', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const refused = await owner.agent
         .post(path(org.id))
         .send({ name: 'Common', classType: 'common', idPrefix: 'CS-', authorizedShares: '100.5' })
@@ -313,7 +307,7 @@ describe('share classes (securities)', () => {
     ])(
       'refuses %s with 400 and creates nothing',
       async (_case, change: Record<string, unknown>, field, missing) => {
-        const { owner, org } = await ownerWithOrg();
+        const { owner, org } = await ownerWithOrg(t);
         const body: Record<string, unknown> = {
           name: 'Common',
           classType: 'common',
@@ -335,7 +329,7 @@ describe('share classes (securities)', () => {
     );
 
     it('refuses a name or idPrefix another live class has (409); a deleted class frees them', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const first = await createSecurity(owner.agent, org.id, { name: 'Common', idPrefix: 'CS-' });
       const before = await snapshot(owner.agent, org.id);
       const sameName = await owner.agent
@@ -350,7 +344,7 @@ describe('share classes (securities)', () => {
       expect(await snapshot(owner.agent, org.id)).toEqual(before);
 
       // Another organization may use both.
-      const other = await ownerWithOrg();
+      const other = await ownerWithOrg(t);
       await createSecurity(other.owner.agent, other.org.id, { name: 'Common', idPrefix: 'CS-' });
 
       await owner.agent.delete(path(org.id, first.id)).expect(200);
@@ -360,7 +354,7 @@ describe('share classes (securities)', () => {
 
   describe('GET /v1/organization/:organization/security', () => {
     it('lists the live classes of the organization, most senior first, then oldest first', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const common = await createSecurity(owner.agent, org.id, { name: 'Common', idPrefix: 'CS-' });
       const seed = await createSecurity(owner.agent, org.id, {
         name: 'Seed',
@@ -381,7 +375,7 @@ describe('share classes (securities)', () => {
       const gone = await createSecurity(owner.agent, org.id, { name: 'Gone', idPrefix: 'G-' });
       await owner.agent.delete(path(org.id, gone.id)).expect(200);
       // Another organization's classes never show.
-      const other = await ownerWithOrg();
+      const other = await ownerWithOrg(t);
       await createSecurity(other.owner.agent, other.org.id);
 
       const res = await owner.agent.get(path(org.id)).expect(200);
@@ -397,14 +391,14 @@ describe('share classes (securities)', () => {
     });
 
     it('answers an empty array for an organization without classes', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       expect((await owner.agent.get(path(org.id)).expect(200)).body).toEqual([]);
     });
   });
 
   describe('GET /v1/organization/:organization/security/:security', () => {
     it('shows the issued shares of the class as they grow', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const security = await createSecurity(owner.agent, org.id, { authorizedShares: '1000' });
       const holder = await createHolder(owner.agent, org.id);
       await issue(owner.agent, org.id, {
@@ -422,7 +416,7 @@ describe('share classes (securities)', () => {
     });
 
     it('is 404 for an unknown id and 400 for an id that is not a UUID', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       await owner.agent.get(path(org.id, UNKNOWN)).expect(404).expect(errorBody(404));
       const bad = await owner.agent.get(path(org.id, 'not-a-uuid')).expect(400);
       expect(bad.body).toEqual({ error: 'Bad Request', message: expect.stringContaining('UUID') });
@@ -431,7 +425,7 @@ describe('share classes (securities)', () => {
 
   describe('PUT /v1/organization/:organization/security/:security', () => {
     it('replaces the fields, logging a class update and an authorized-shares adjustment', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const created = (await owner.agent.post(path(org.id)).send(FULL).expect(201)).body;
       const replacement = {
         ...FULL,
@@ -488,7 +482,7 @@ describe('share classes (securities)', () => {
     });
 
     it('is a replacement: omitted optional fields return to their defaults', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const created = (await owner.agent.post(path(org.id)).send(FULL).expect(201)).body;
       const res = await owner.agent
         .put(path(org.id, created.id))
@@ -516,7 +510,7 @@ describe('share classes (securities)', () => {
     });
 
     it('logs nothing and emits no event when nothing changes', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const created = (await owner.agent.post(path(org.id)).send(FULL).expect(201)).body;
       // Same values in another spelling (numbers, trailing zeros, lower-case currency).
       const res = await owner.agent
@@ -529,7 +523,7 @@ describe('share classes (securities)', () => {
     });
 
     it('refuses fewer authorized than issued shares with 400 insufficientShares and changes nothing', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const security = await createSecurity(owner.agent, org.id, { authorizedShares: '1000' });
       const holder = await createHolder(owner.agent, org.id);
       await issue(owner.agent, org.id, {
@@ -571,7 +565,7 @@ describe('share classes (securities)', () => {
     });
 
     it('refuses the name or idPrefix of another class (409) and keeps the class', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       await createSecurity(owner.agent, org.id, { name: 'Common', idPrefix: 'CS-' });
       const preferred = await createSecurity(owner.agent, org.id, {
         name: 'Preferred',
@@ -601,7 +595,7 @@ describe('share classes (securities)', () => {
     });
 
     it('validates the body like creation (400) and changes nothing', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const security = await createSecurity(owner.agent, org.id);
       const before = await snapshot(owner.agent, org.id);
       const good = { name: 'Common', classType: 'common', idPrefix: 'CS-', authorizedShares: '10' };
@@ -644,7 +638,7 @@ describe('share classes (securities)', () => {
     });
 
     it('is 404 for an unknown or deleted class', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const body = { name: 'Common', classType: 'common', idPrefix: 'CS-', authorizedShares: '1' };
       await owner.agent.put(path(org.id, UNKNOWN)).send(body).expect(404).expect(errorBody(404));
       const security = await createSecurity(owner.agent, org.id);
@@ -663,7 +657,7 @@ describe('share classes (securities)', () => {
 
   describe('POST /v1/organization/:organization/security/:security/shares', () => {
     it('authorizes more shares as an adjustment transaction and answers the class', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const security = await createSecurity(owner.agent, org.id, { authorizedShares: '1000' });
       const res = await owner.agent
         .post(`${path(org.id, security.id)}/shares`)
@@ -705,7 +699,7 @@ describe('share classes (securities)', () => {
     });
 
     it('makes room for issuances that did not fit before', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const security = await createSecurity(owner.agent, org.id, { authorizedShares: '100' });
       const holder = await createHolder(owner.agent, org.id);
       await issue(owner.agent, org.id, {
@@ -743,7 +737,7 @@ describe('share classes (securities)', () => {
       ['reason too long', { quantity: '10', reason: 'r'.repeat(501) }, 'reason', false],
       ['reason not text', { quantity: '10', reason: 42 }, 'reason', false],
     ])('refuses %s with 400 and changes nothing', async (_case, body, field, missing) => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const security = await createSecurity(owner.agent, org.id, { authorizedShares: '1000' });
       const before = await snapshot(owner.agent, org.id);
       const res = await owner.agent
@@ -759,7 +753,7 @@ describe('share classes (securities)', () => {
     });
 
     it('refuses (400, not a database error) a total the ledger cannot hold', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const nines = '9'.repeat(28);
       const security = await createSecurity(owner.agent, org.id, { authorizedShares: nines });
       const before = await snapshot(owner.agent, org.id);
@@ -776,7 +770,7 @@ describe('share classes (securities)', () => {
     });
 
     it('takes fractional units for an LLC', async () => {
-      const { owner } = await ownerWithOrg();
+      const { owner } = await ownerWithOrg(t);
       const llc = await owner.agent
         .post('/v1/organization')
         .send({ name: 'Units LLC', type: 'llc' })
@@ -792,7 +786,7 @@ describe('share classes (securities)', () => {
     });
 
     it('is 404 for an unknown or deleted class', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       await owner.agent
         .post(`${path(org.id, UNKNOWN)}/shares`)
         .send({ quantity: '1' })
@@ -810,7 +804,7 @@ describe('share classes (securities)', () => {
 
   describe('DELETE /v1/organization/:organization/security/:security', () => {
     it('deletes a class without issued shares: 200 `{}`, then 404 everywhere; the log keeps its history', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const security = await createSecurity(owner.agent, org.id);
       const res = await owner.agent.delete(path(org.id, security.id)).expect(200);
       expect(res.body).toEqual({});
@@ -835,7 +829,7 @@ describe('share classes (securities)', () => {
     });
 
     it('refuses a class with issued shares (409) and keeps it; once they are voided it can go', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const security = await createSecurity(owner.agent, org.id);
       const holder = await createHolder(owner.agent, org.id);
       const holding = await issue(owner.agent, org.id, {
@@ -859,7 +853,7 @@ describe('share classes (securities)', () => {
 
   describe('the log', () => {
     it('replays to exactly the current tables after a history of class changes', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const common = await createSecurity(owner.agent, org.id, { authorizedShares: '1000' });
       const preferred = (await owner.agent.post(path(org.id)).send(FULL).expect(201)).body;
       const holder = await createHolder(owner.agent, org.id);
@@ -890,7 +884,7 @@ describe('share classes (securities)', () => {
     });
 
     it('loses no concurrent addition of authorized shares', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const security = await createSecurity(owner.agent, org.id, { authorizedShares: '1000' });
       const results = await Promise.all(
         Array.from({ length: 10 }, (_, i) =>
@@ -913,7 +907,7 @@ describe('share classes (securities)', () => {
     });
 
     it('keeps issued ≤ authorized when a reduction races with issuances', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const security = await createSecurity(owner.agent, org.id, { authorizedShares: '100' });
       const holder = await createHolder(owner.agent, org.id);
       const issuances = Array.from({ length: 5 }, () =>
@@ -948,7 +942,7 @@ describe('share classes (securities)', () => {
 
   describe('access', () => {
     async function fixture() {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const security = await createSecurity(owner.agent, org.id, { authorizedShares: '1000' });
       return { owner, org, security };
     }
@@ -1013,7 +1007,7 @@ describe('share classes (securities)', () => {
 
     it('another organization’s class is 404 under one’s own organization and 403 under its own', async () => {
       const a = await fixture();
-      const b = await ownerWithOrg('Other Co');
+      const b = await ownerWithOrg(t, 'Other Co');
       const before = await snapshot(a.owner.agent, a.org.id);
       // Under B's path, where B's owner has every permission: the record is not there.
       const [, getOne] = reads(b.org.id, a.security.id);
@@ -1035,7 +1029,7 @@ describe('share classes (securities)', () => {
     });
 
     it('404 for an organization that does not exist', async () => {
-      const { owner } = await ownerWithOrg();
+      const { owner } = await ownerWithOrg(t);
       await owner.agent.get(path(UNKNOWN)).expect(404).expect(errorBody(404));
       await owner.agent.post(path(UNKNOWN)).send(body).expect(404).expect(errorBody(404));
     });
@@ -1043,7 +1037,7 @@ describe('share classes (securities)', () => {
 
   describe('events', () => {
     it('writes security.created, .updated and .deleted to the outbox and the activity log', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const created = (
         await owner.agent
           .post(path(org.id))
@@ -1132,7 +1126,7 @@ describe('share classes (securities)', () => {
     });
 
     it('writes no event for a refused change', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const security = await createSecurity(owner.agent, org.id, { authorizedShares: '10' });
       const holder = await createHolder(owner.agent, org.id);
       await issue(owner.agent, org.id, {

@@ -1,10 +1,11 @@
 import { DataSource } from 'typeorm';
 import { createTestApp, TestApp } from '../../support/app';
-import { createHolder, createSecurity, issue } from '../../support/cap-table';
+import { createSecurity, issue } from '../../support/cap-table';
 import { errorBody } from '../../support/errors';
 import { eventually } from '../../support/eventually';
-import { createOrg, memberAgent } from '../../support/orgs';
+import { memberAgent } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
+import { capTable } from '../../support/world';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const MISSING = '00000000-0000-4000-8000-00000000abcd';
@@ -17,17 +18,6 @@ describe('shareholdings', () => {
     db = t.get(DataSource);
   });
   afterAll(() => t.close());
-
-  /** An organization with its owner, one class and two holders. */
-  async function capTable(type?: 'llc' | 'corporation') {
-    const owner = await loggedInAgent(t);
-    const org = await createOrg(owner.agent);
-    if (type) await owner.agent.patch(`/v1/organization/${org.id}`).send({ type }).expect(200);
-    const security = await createSecurity(owner.agent, org.id, { authorizedShares: '1000000' });
-    const alice = await createHolder(owner.agent, org.id, 'Alice');
-    const bob = await createHolder(owner.agent, org.id, 'Bob');
-    return { owner, org, security, alice, bob };
-  }
 
   const securityOf = async (agent: TestApp['http'] | any, orgId: string, id: string) =>
     (await agent.get(`/v1/organization/${orgId}/security/${id}`).expect(200)).body;
@@ -52,7 +42,7 @@ describe('shareholdings', () => {
 
   describe('POST /v1/organization/:organization/shareholding', () => {
     it('issues shares: the shape, a certificate number from the class prefix, the class balance, the log', async () => {
-      const { owner, org, security, alice } = await capTable();
+      const { owner, org, security, alice } = await capTable(t);
       const res = await owner.agent
         .post(`/v1/organization/${org.id}/shareholding`)
         .send({
@@ -114,7 +104,7 @@ describe('shareholdings', () => {
     });
 
     it('keeps every digit of large and precise quantities and prices', async () => {
-      const { owner, org, alice } = await capTable();
+      const { owner, org, alice } = await capTable(t);
       const big = await createSecurity(owner.agent, org.id, {
         name: 'Big',
         idPrefix: 'B-',
@@ -170,7 +160,7 @@ describe('shareholdings', () => {
     });
 
     it('refuses more shares than the class has unissued (400 insufficientShares) and changes nothing', async () => {
-      const { owner, org, security, alice, bob } = await capTable();
+      const { owner, org, security, alice, bob } = await capTable(t);
       await issue(owner.agent, org.id, {
         member: alice.id,
         security: security.id,
@@ -194,7 +184,7 @@ describe('shareholdings', () => {
     });
 
     it('allows fractional units only in an LLC', async () => {
-      const corp = await capTable('corporation');
+      const corp = await capTable(t, { type: 'corporation' });
       const refused = await corp.owner.agent
         .post(`/v1/organization/${corp.org.id}/shareholding`)
         .send({
@@ -206,7 +196,7 @@ describe('shareholdings', () => {
         .expect(400);
       expect(refused.body.message).toMatch(/whole/);
 
-      const llc = await capTable('llc');
+      const llc = await capTable(t, { type: 'llc' });
       const units = await issue(llc.owner.agent, llc.org.id, {
         member: llc.alice.id,
         security: llc.security.id,
@@ -254,7 +244,7 @@ describe('shareholdings', () => {
       ['a negative price', { pricePerShare: '-1' }, undefined],
       ['legends not a list', { legendIds: 'x' }, undefined],
     ])('refuses %s with 400 and issues nothing', async (_name, change, key) => {
-      const { owner, org, security, alice } = await capTable();
+      const { owner, org, security, alice } = await capTable(t);
       const body: Record<string, unknown> = {
         member: alice.id,
         security: security.id,
@@ -271,8 +261,8 @@ describe('shareholdings', () => {
     });
 
     it('refuses a holder, class or legend of another organization (404) and a deleted class', async () => {
-      const a = await capTable();
-      const b = await capTable();
+      const a = await capTable(t);
+      const b = await capTable(t);
       const legendOfB = (
         await b.owner.agent
           .post(`/v1/organization/${b.org.id}/legend`)
@@ -315,7 +305,7 @@ describe('shareholdings', () => {
     });
 
     it('puts the default legends on a new certificate unless legends are given', async () => {
-      const { owner, org, security, alice } = await capTable();
+      const { owner, org, security, alice } = await capTable(t);
       const legend = (
         await owner.agent
           .post(`/v1/organization/${org.id}/legend`)
@@ -354,7 +344,7 @@ describe('shareholdings', () => {
     });
 
     it('records shareholding.created and the shareholder count in the outbox and the activity log', async () => {
-      const { owner, org, security, alice, bob } = await capTable();
+      const { owner, org, security, alice, bob } = await capTable(t);
       const first = await issue(owner.agent, org.id, {
         member: alice.id,
         security: security.id,
@@ -394,7 +384,7 @@ describe('shareholdings', () => {
 
   describe('POST /v1/organization/:organization/shareholding/transfer', () => {
     it('moves part of a holding: the balance stays with the source, the destination is a new certificate', async () => {
-      const { owner, org, security, alice, bob } = await capTable();
+      const { owner, org, security, alice, bob } = await capTable(t);
       const held = await issue(owner.agent, org.id, {
         member: alice.id,
         security: security.id,
@@ -472,7 +462,7 @@ describe('shareholdings', () => {
     });
 
     it('refuses more than the source holds (insufficientShares), a voided source (409), itself and early dates', async () => {
-      const { owner, org, security, alice, bob } = await capTable();
+      const { owner, org, security, alice, bob } = await capTable(t);
       const held = await issue(owner.agent, org.id, {
         member: alice.id,
         security: security.id,
@@ -503,8 +493,8 @@ describe('shareholdings', () => {
     });
 
     it('cannot move shares out of, or into, another organization', async () => {
-      const a = await capTable();
-      const b = await capTable();
+      const a = await capTable(t);
+      const b = await capTable(t);
       const held = await issue(a.owner.agent, a.org.id, {
         member: a.alice.id,
         security: a.security.id,
@@ -531,7 +521,7 @@ describe('shareholdings', () => {
 
   describe('GET /v1/organization/:organization/shareholding', () => {
     it('lists oldest first with limit and offset, and refuses bad paging', async () => {
-      const { owner, org, security, alice } = await capTable();
+      const { owner, org, security, alice } = await capTable(t);
       const made = [];
       for (let i = 1; i <= 5; i++)
         made.push(
@@ -553,7 +543,7 @@ describe('shareholdings', () => {
     });
 
     it('a Shareholder sees only their own holdings and blocks; a Viewer sees all', async () => {
-      const { owner, org, security, alice } = await capTable();
+      const { owner, org, security, alice } = await capTable(t);
       const holder = await memberAgent(t, owner.agent, org.id, 'Shareholder');
       const viewer = await memberAgent(t, owner.agent, org.id, 'Viewer');
       const mine = await issue(owner.agent, org.id, {
@@ -598,7 +588,7 @@ describe('shareholdings', () => {
     });
 
     it('answers 401 without a session and 403 to outsiders, for every shareholding route', async () => {
-      const { owner, org, security, alice, bob } = await capTable();
+      const { owner, org, security, alice, bob } = await capTable(t);
       const held = await issue(owner.agent, org.id, {
         member: alice.id,
         security: security.id,
@@ -640,7 +630,7 @@ describe('shareholdings', () => {
     });
 
     it('refuses writes to a Viewer (403) and allows them to an Editor', async () => {
-      const { owner, org, security, alice } = await capTable();
+      const { owner, org, security, alice } = await capTable(t);
       const viewer = await memberAgent(t, owner.agent, org.id, 'Viewer');
       const editor = await memberAgent(t, owner.agent, org.id, 'Editor');
       const body = {
@@ -668,7 +658,7 @@ describe('shareholdings', () => {
 
   describe('PATCH, PUT and DELETE /v1/shareholding/:holding', () => {
     it('PATCH corrects fields as a correction transaction, within the class balance', async () => {
-      const { owner, org, security, alice, bob } = await capTable();
+      const { owner, org, security, alice, bob } = await capTable(t);
       const held = await issue(owner.agent, org.id, {
         member: alice.id,
         security: security.id,
@@ -731,7 +721,7 @@ describe('shareholdings', () => {
     });
 
     it('PUT replaces the editable fields: omitted optional ones are cleared', async () => {
-      const { owner, security, org, alice } = await capTable();
+      const { owner, security, org, alice } = await capTable(t);
       const held = await issue(owner.agent, org.id, {
         member: alice.id,
         security: security.id,
@@ -758,7 +748,7 @@ describe('shareholdings', () => {
     });
 
     it('DELETE voids: status voided, the shares unissued again, their numbers retired; not twice', async () => {
-      const { owner, org, security, alice, bob } = await capTable();
+      const { owner, org, security, alice, bob } = await capTable(t);
       const first = await issue(owner.agent, org.id, {
         member: alice.id,
         security: security.id,
@@ -808,8 +798,8 @@ describe('shareholdings', () => {
     });
 
     it('another organization cannot read, change or void a shareholding by id', async () => {
-      const a = await capTable();
-      const b = await capTable();
+      const a = await capTable(t);
+      const b = await capTable(t);
       const held = await issue(a.owner.agent, a.org.id, {
         member: a.alice.id,
         security: a.security.id,
@@ -828,7 +818,7 @@ describe('shareholdings', () => {
 
   describe('the log', () => {
     it('GET /v1/organization/:organization/transaction pages through the log in recording order', async () => {
-      const { owner, org, security, alice, bob } = await capTable();
+      const { owner, org, security, alice, bob } = await capTable(t);
       const held = await issue(owner.agent, org.id, {
         member: alice.id,
         security: security.id,
@@ -865,7 +855,7 @@ describe('shareholdings', () => {
 
       const viewer = await memberAgent(t, owner.agent, org.id, 'Viewer');
       const holder = await memberAgent(t, owner.agent, org.id, 'Shareholder');
-      const other = await capTable();
+      const other = await capTable(t);
       await viewer.agent.get(`/v1/organization/${org.id}/transaction`).expect(200);
       await holder.agent.get(`/v1/organization/${org.id}/transaction`).expect(403);
       await other.owner.agent.get(`/v1/organization/${org.id}/transaction`).expect(403);
@@ -878,7 +868,7 @@ describe('shareholdings', () => {
     });
 
     it('cannot be updated or deleted, not even by SQL', async () => {
-      const { owner, org, security, alice } = await capTable();
+      const { owner, org, security, alice } = await capTable(t);
       await issue(owner.agent, org.id, { member: alice.id, security: security.id, quantity: '10' });
       await expect(
         db.query(`UPDATE equity_transaction SET payload = '{}' WHERE organization_id = $1`, [

@@ -7,10 +7,10 @@ import { createTestApp, TestApp } from '../../support/app';
 import { createSecurity } from '../../support/cap-table';
 import { errorBody } from '../../support/errors';
 import { eventually } from '../../support/eventually';
-import { createOrg, joinByInvitation, memberAgent, OrgFixture } from '../../support/orgs';
-import { loggedInAgent } from '../../support/users';
+import { joinByInvitation, memberAgent, OrgFixture } from '../../support/orgs';
 import { tempStorage } from '../../support/temp-storage';
 import { pdf } from '../documents/upload-fixtures';
+import { ownerWithOrg } from '../../support/world';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -49,13 +49,6 @@ describe('valuations', () => {
       .attach('file', pdf('409A report'), 'report.pdf');
     if (res.status !== 201) throw new Error(`upload: ${res.status} ${JSON.stringify(res.body)}`);
     return (res.body as { id: string }).id;
-  }
-
-  /** An owner with a fresh organization. */
-  async function company(name = 'Valued Inc.') {
-    const owner = await loggedInAgent(t);
-    const org = await createOrg(owner.agent, name);
-    return { owner, org };
   }
 
   const put = (agent: Agent, body: Record<string, unknown>) =>
@@ -99,7 +92,7 @@ describe('valuations', () => {
 
   describe('PUT /v1/valuation (create)', () => {
     it('records a valuation: 200 with every field, decimals canonical, dates YYYY-MM-DD', async () => {
-      const { owner, org } = await company();
+      const { owner, org } = await ownerWithOrg(t);
       const security = await createSecurity(owner.agent, org.id);
       const reportFile = await reportOf(owner.agent, org.id);
       const res = await put(owner.agent, {
@@ -132,7 +125,7 @@ describe('valuations', () => {
     });
 
     it('leaves the optional fields null and takes a JSON number price exactly', async () => {
-      const { owner, org } = await company();
+      const { owner, org } = await ownerWithOrg(t);
       const res = await put(owner.agent, {
         organization: org.id,
         type: 'preferred_round',
@@ -161,7 +154,7 @@ describe('valuations', () => {
     });
 
     it('keeps prices exact at the column limits (28 digits before the point, 10 after)', async () => {
-      const { owner, org } = await company();
+      const { owner, org } = await ownerWithOrg(t);
       const tiny = await record(owner.agent, org, { pricePerShare: '0.0000000001' });
       expect(tiny.pricePerShare).toBe('0.0000000001');
       const huge = await record(owner.agent, org, {
@@ -173,7 +166,7 @@ describe('valuations', () => {
     });
 
     it('appends a VALUATION_RECORDED transaction to the log, with the actor and effective date', async () => {
-      const { owner, org } = await company();
+      const { owner, org } = await ownerWithOrg(t);
       const before = await logRows(org.id);
       const v = await record(owner.agent, org, {
         pricePerShare: '4.20',
@@ -214,7 +207,7 @@ describe('valuations', () => {
     });
 
     it('records a valuation.created event (spec section 6 object) that reaches the activity log', async () => {
-      const { owner, org } = await company('Evented Valuation');
+      const { owner, org } = await ownerWithOrg(t, 'Evented Valuation');
       const v = await record(owner.agent, org, {
         pricePerShare: '0.85',
         effectiveDate: '2024-03-31',
@@ -240,7 +233,7 @@ describe('valuations', () => {
     });
 
     it('refuses invalid bodies with 400 in the spec format and records nothing', async () => {
-      const { owner, org } = await company();
+      const { owner, org } = await ownerWithOrg(t);
       const valid = {
         organization: org.id,
         type: '409A',
@@ -300,8 +293,8 @@ describe('valuations', () => {
     });
 
     it('refuses a class of another organization, or a deleted or unknown one (404), recording nothing', async () => {
-      const { owner, org } = await company();
-      const other = await company('Other Co');
+      const { owner, org } = await ownerWithOrg(t);
+      const other = await ownerWithOrg(t, 'Other Co');
       const theirs = await createSecurity(other.owner.agent, other.org.id);
       const deleted = await createSecurity(owner.agent, org.id, { name: 'Gone', idPrefix: 'G-' });
       await owner.agent.delete(`/v1/organization/${org.id}/security/${deleted.id}`).expect(200);
@@ -322,7 +315,7 @@ describe('valuations', () => {
     });
 
     it('answers 404 to an organization that does not exist', async () => {
-      const { owner } = await company();
+      const { owner } = await ownerWithOrg(t);
       await put(owner.agent, {
         organization: UNKNOWN,
         type: '409A',
@@ -336,7 +329,7 @@ describe('valuations', () => {
 
   describe('PUT /v1/valuation (update with id)', () => {
     it('updates in place: 200, same id and created, the changed fields only', async () => {
-      const { owner, org } = await company();
+      const { owner, org } = await ownerWithOrg(t);
       const security = await createSecurity(owner.agent, org.id);
       const v = await record(owner.agent, org, {
         pricePerShare: '0.85',
@@ -381,7 +374,7 @@ describe('valuations', () => {
     });
 
     it('answers 200 both when it creates (no id) and when it updates (id), never 201', async () => {
-      const { owner, org } = await company();
+      const { owner, org } = await ownerWithOrg(t);
       const body = {
         organization: org.id,
         type: 'common',
@@ -407,7 +400,7 @@ describe('valuations', () => {
     });
 
     it('logs a VALUATION_AMENDED with only the changes, and a valuation.updated event with previous attributes', async () => {
-      const { owner, org } = await company('Amended');
+      const { owner, org } = await ownerWithOrg(t, 'Amended');
       const v = await record(owner.agent, org, {
         pricePerShare: '0.85',
         effectiveDate: '2024-03-31',
@@ -479,7 +472,7 @@ describe('valuations', () => {
     });
 
     it('an unchanged PUT (same values, other spelling) answers 200 and records nothing', async () => {
-      const { owner, org } = await company();
+      const { owner, org } = await ownerWithOrg(t);
       const v = await record(owner.agent, org, { pricePerShare: '0.85', provider: 'Firm' });
       const before = await snapshot(owner.agent, org.id);
       const res = await put(owner.agent, {
@@ -495,7 +488,7 @@ describe('valuations', () => {
     });
 
     it('refuses an invalid update (400) or an unknown id (404) and changes nothing', async () => {
-      const { owner, org } = await company();
+      const { owner, org } = await ownerWithOrg(t);
       const v = await record(owner.agent, org);
       const before = await snapshot(owner.agent, org.id);
       const base = { organization: org.id, id: v.id, type: '409A', effectiveDate: '2024-01-01' };
@@ -513,8 +506,8 @@ describe('valuations', () => {
 
   describe('GET /v1/organization/:organization/valuation and /v1/valuation/:valuation', () => {
     it('lists the organization’s valuations, latest effective date first, and no one else’s', async () => {
-      const { owner, org } = await company();
-      const other = await company('Elsewhere');
+      const { owner, org } = await ownerWithOrg(t);
+      const other = await ownerWithOrg(t, 'Elsewhere');
       await record(other.owner.agent, other.org, { effectiveDate: '2025-01-01' });
       const jan = await record(owner.agent, org, { effectiveDate: '2024-01-01' });
       const jun = await record(owner.agent, org, { effectiveDate: '2024-06-30' });
@@ -533,7 +526,7 @@ describe('valuations', () => {
     });
 
     it('answers 404 for an unknown valuation, 400 for a malformed id or unknown filter', async () => {
-      const { owner, org } = await company();
+      const { owner, org } = await ownerWithOrg(t);
       await owner.agent.get(`/v1/valuation/${UNKNOWN}`).expect(404).expect(errorBody(404));
       await owner.agent.get('/v1/valuation/not-a-uuid').expect(400);
       await owner.agent.get('/v1/organization/not-a-uuid/valuation').expect(400);
@@ -552,7 +545,7 @@ describe('valuations', () => {
     });
 
     it('the dashboard shows the latest valuation in effect', async () => {
-      const { owner, org } = await company();
+      const { owner, org } = await ownerWithOrg(t);
       const dash = async (asOf?: string) =>
         (
           await owner.agent
@@ -576,7 +569,7 @@ describe('valuations', () => {
 
   describe('authentication and permissions', () => {
     it('401 without a session on every route', async () => {
-      const { owner, org } = await company();
+      const { owner, org } = await ownerWithOrg(t);
       const v = await record(owner.agent, org);
       await t.http
         .put('/v1/valuation')
@@ -604,7 +597,7 @@ describe('valuations', () => {
     });
 
     it('follows the role permissions: canEdit to write, canViewCapTable to list, canViewValuation to read one', async () => {
-      const { owner, org } = await company();
+      const { owner, org } = await ownerWithOrg(t);
       const roles = (await owner.agent.get(`/v1/organization/${org.id}/role`).expect(200)).body as {
         name: string;
         permissions: string[];
@@ -662,7 +655,7 @@ describe('valuations', () => {
     });
 
     it('checks exactly the permissions the spec names (custom roles)', async () => {
-      const { owner, org } = await company();
+      const { owner, org } = await ownerWithOrg(t);
       const v = await record(owner.agent, org);
       const role = async (name: string, permissions: string[]) =>
         (
@@ -714,7 +707,7 @@ describe('valuations', () => {
     });
 
     it('a removed member loses access (403)', async () => {
-      const { owner, org } = await company();
+      const { owner, org } = await ownerWithOrg(t);
       const v = await record(owner.agent, org);
       const editor = await memberAgent(t, owner.agent, org.id, 'Editor');
       await editor.agent.get(`/v1/valuation/${v.id}`).expect(200);
@@ -733,8 +726,8 @@ describe('valuations', () => {
 
   describe('another organization', () => {
     it('cannot read, list or change another organization’s valuation, whichever organization it names', async () => {
-      const a = await company('A Corp');
-      const b = await company('B Corp');
+      const a = await ownerWithOrg(t, 'A Corp');
+      const b = await ownerWithOrg(t, 'B Corp');
       const va = await record(a.owner.agent, a.org, { pricePerShare: '1.25', provider: 'A firm' });
       const vb = await record(b.owner.agent, b.org, { pricePerShare: '3' });
       const beforeA = await snapshot(a.owner.agent, a.org.id);
@@ -768,8 +761,8 @@ describe('valuations', () => {
     });
 
     it('a member of both organizations cannot carry a valuation across them', async () => {
-      const a = await company('A Corp');
-      const b = await company('B Corp');
+      const a = await ownerWithOrg(t, 'A Corp');
+      const b = await ownerWithOrg(t, 'B Corp');
       const both = await memberAgent(t, a.owner.agent, a.org.id, 'Editor');
       await joinByInvitation(b.owner.agent, b.org.id, both.agent, both.email, 'Editor');
       const va = await record(a.owner.agent, a.org);
@@ -788,7 +781,7 @@ describe('valuations', () => {
   });
 
   it('the log replays to the stored valuations after a scripted history (ledger:verify)', async () => {
-    const { owner, org } = await company();
+    const { owner, org } = await ownerWithOrg(t);
     const security = await createSecurity(owner.agent, org.id);
     const v1 = await record(owner.agent, org, { pricePerShare: '0.5', security: security.id });
     const v2 = await record(owner.agent, org, {

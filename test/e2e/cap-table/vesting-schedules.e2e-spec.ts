@@ -10,8 +10,9 @@ import { createTestApp, TestApp } from '../../support/app';
 import { createHolder, createSecurity } from '../../support/cap-table';
 import { ERROR_BODIES, errorBody } from '../../support/errors';
 import { eventually } from '../../support/eventually';
-import { createOrg, joinByInvitation, memberAgent } from '../../support/orgs';
+import { joinByInvitation, memberAgent } from '../../support/orgs';
 import { loggedInAgent, LoggedInUser } from '../../support/users';
+import { ownerWithOrg } from '../../support/world';
 
 const UNKNOWN = '6f1c1d1e-0000-4000-8000-000000000000';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -100,12 +101,6 @@ describe('vesting schedules and the vesting projection', () => {
     log: await log(org),
     events: await events(org),
   });
-
-  async function ownerWithOrg(name = 'Acme Inc.') {
-    const owner = await loggedInAgent(t);
-    const org = await createOrg(owner.agent, name);
-    return { owner, org };
-  }
 
   async function createSchedule(
     agent: Agent,
@@ -198,7 +193,7 @@ describe('vesting schedules and the vesting projection', () => {
 
   describe('POST /v1/vestingSchedule', () => {
     it('creates version 1 with every field, answers its exact shape, logs it and records the event', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const p = await makePlan(owner, org.id);
       const body = {
         organization: org.id,
@@ -275,7 +270,7 @@ describe('vesting schedules and the vesting projection', () => {
     });
 
     it('takes the standard schedule with no plan, day of month or acceleration (nulls)', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const created = await createSchedule(owner.agent, org.id);
       expect(created).toEqual({
         ...STANDARD,
@@ -301,7 +296,7 @@ describe('vesting schedules and the vesting projection', () => {
     it.each(ALLOCATION_TYPES.map((a) => [a]))(
       'accepts the OCF allocation type %s',
       async (type) => {
-        const { owner, org } = await ownerWithOrg();
+        const { owner, org } = await ownerWithOrg(t);
         const created = await createSchedule(owner.agent, org.id, { allocationType: type });
         expect(created.allocationType).toBe(type);
       },
@@ -340,7 +335,7 @@ describe('vesting schedules and the vesting projection', () => {
       ['a name too long', { name: 'x'.repeat(201) }, undefined],
       ['a plan that is no id', { plan: 'plan-1' }, undefined],
     ])('refuses %s with 400 and creates nothing', async (_name, change, field) => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const before = await snapshot(org.id);
       const res = await owner.agent
         .post('/v1/vestingSchedule')
@@ -357,7 +352,7 @@ describe('vesting schedules and the vesting projection', () => {
     it.each([['name'], ['totalPeriods'], ['periodType'], ['allocationType'], ['organization']])(
       'refuses a body without %s (400 invalidFields)',
       async (missing) => {
-        const { owner, org } = await ownerWithOrg();
+        const { owner, org } = await ownerWithOrg(t);
         const body: Record<string, unknown> = { organization: org.id, ...STANDARD };
         delete body[missing];
         const res = await owner.agent.post('/v1/vestingSchedule').send(body).expect(400);
@@ -368,8 +363,8 @@ describe('vesting schedules and the vesting projection', () => {
     );
 
     it('refuses a plan of another organization (404) and a deleted or unknown one', async () => {
-      const a = await ownerWithOrg();
-      const b = await ownerWithOrg('Other Co');
+      const a = await ownerWithOrg(t);
+      const b = await ownerWithOrg(t, 'Other Co');
       const theirs = await makePlan(b.owner, b.org.id);
       const before = await snapshot(a.org.id);
       for (const plan of [theirs.plan, UNKNOWN]) {
@@ -395,7 +390,7 @@ describe('vesting schedules and the vesting projection', () => {
 
   describe('PUT /v1/vestingSchedule/:vestingScheduleOld', () => {
     it('stores a new version under a new id; the old one is superseded and stays readable', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const v1 = await createSchedule(owner.agent, org.id);
       const changed = {
         organization: org.id,
@@ -470,7 +465,7 @@ describe('vesting schedules and the vesting projection', () => {
     });
 
     it('refuses to edit a version that was already superseded (409) and changes nothing', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const v1 = await createSchedule(owner.agent, org.id);
       const body = { organization: org.id, ...STANDARD, totalPeriods: 24 };
       const v2 = (await owner.agent.put(`/v1/vestingSchedule/${v1.id}`).send(body).expect(200))
@@ -489,7 +484,7 @@ describe('vesting schedules and the vesting projection', () => {
     });
 
     it('loses no version when two PUTs of the same version race: one wins, the other is 409', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const v1 = await createSchedule(owner.agent, org.id);
       const results = await Promise.all(
         [24, 36].map((n) =>
@@ -506,7 +501,7 @@ describe('vesting schedules and the vesting projection', () => {
     });
 
     it('moves a schedule to a plan and back to the organization with the body’s plan', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const p = await makePlan(owner, org.id);
       const v1 = await createSchedule(owner.agent, org.id);
       const v2 = (
@@ -526,7 +521,7 @@ describe('vesting schedules and the vesting projection', () => {
     });
 
     it('validates the body as POST does (400, nothing changes)', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const v1 = await createSchedule(owner.agent, org.id);
       const before = await snapshot(org.id);
       const put = (change: Record<string, unknown>) =>
@@ -546,7 +541,7 @@ describe('vesting schedules and the vesting projection', () => {
     });
 
     it('keeps grants made earlier on the version they were made with, vesting by it', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const p = await makePlan(owner, org.id);
       const v1 = await createSchedule(owner.agent, org.id);
       const holding = await grant(owner, org.id, p, v1.id);
@@ -593,7 +588,7 @@ describe('vesting schedules and the vesting projection', () => {
     };
 
     it('a grant made through POST /v1/holding with v1 still shows v1 and vests by it after the PUT', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const security = await createSecurity(owner.agent, org.id, { authorizedShares: '1000000' });
       const plan = (
         await owner.agent
@@ -660,7 +655,7 @@ describe('vesting schedules and the vesting projection', () => {
 
   describe('DELETE /v1/plan/:plan/vestingSchedule/:vestingSchedule', () => {
     it('deletes an unused schedule (200 `{}`): 404 afterwards, out of the lists, logged, with its event', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const p = await makePlan(owner, org.id);
       const kept = await createSchedule(owner.agent, org.id, { name: 'Kept' });
       const gone = await createSchedule(owner.agent, org.id, { name: 'Gone', plan: p.plan });
@@ -698,7 +693,7 @@ describe('vesting schedules and the vesting projection', () => {
     });
 
     it('refuses (409) while an active grant uses the schedule, and changes nothing', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const p = await makePlan(owner, org.id);
       const used = await createSchedule(owner.agent, org.id, { plan: p.plan });
       await grant(owner, org.id, p, used.id);
@@ -715,7 +710,7 @@ describe('vesting schedules and the vesting projection', () => {
     });
 
     it('deletes an organization-wide schedule through any plan, but not another plan’s (404)', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const a = await makePlan(owner, org.id, 'Plan A');
       const b = await makePlan(owner, org.id, 'Plan B');
       const ofB = await createSchedule(owner.agent, org.id, { plan: b.plan });
@@ -730,8 +725,8 @@ describe('vesting schedules and the vesting projection', () => {
     });
 
     it('404 for another organization’s schedule or plan, an unknown one; 400 for a bad id', async () => {
-      const a = await ownerWithOrg();
-      const b = await ownerWithOrg('Other Co');
+      const a = await ownerWithOrg(t);
+      const b = await ownerWithOrg(t, 'Other Co');
       const pa = await makePlan(a.owner, a.org.id);
       const pb = await makePlan(b.owner, b.org.id);
       const theirs = await createSchedule(b.owner.agent, b.org.id);
@@ -752,7 +747,7 @@ describe('vesting schedules and the vesting projection', () => {
 
   describe('GET /v1/vestingSchedule and /v1/vestingSchedule/:vestingSchedule', () => {
     it('lists oldest first, filters by plan, pages by limit and offset', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const p = await makePlan(owner, org.id);
       const first = await createSchedule(owner.agent, org.id, { name: 'First' });
       const second = await createSchedule(owner.agent, org.id, { name: 'Second', plan: p.plan });
@@ -765,8 +760,8 @@ describe('vesting schedules and the vesting projection', () => {
     });
 
     it('refuses a bad or unknown query parameter (400) and a plan of another organization (404)', async () => {
-      const { owner, org } = await ownerWithOrg();
-      const other = await ownerWithOrg('Other Co');
+      const { owner, org } = await ownerWithOrg(t);
+      const other = await ownerWithOrg(t, 'Other Co');
       const theirs = await makePlan(other.owner, other.org.id);
       await owner.agent.get('/v1/vestingSchedule?organization=').expect(400);
       await owner.agent.get('/v1/vestingSchedule?organization=acme').expect(400);
@@ -785,13 +780,13 @@ describe('vesting schedules and the vesting projection', () => {
     it('without ?organization=: the schedules of every organization the caller may view, and of no other', async () => {
       // The caller owns A, is a Viewer of B, and also belongs to C (a role without
       // canViewOrganization), D (removed) and E (deleted); F is someone else's entirely.
-      const a = await ownerWithOrg('A Co');
+      const a = await ownerWithOrg(t, 'A Co');
       const caller = a.owner;
-      const b = await ownerWithOrg('B Co');
-      const c = await ownerWithOrg('C Co');
-      const d = await ownerWithOrg('D Co');
-      const e = await ownerWithOrg('E Co');
-      const f = await ownerWithOrg('F Co');
+      const b = await ownerWithOrg(t, 'B Co');
+      const c = await ownerWithOrg(t, 'C Co');
+      const d = await ownerWithOrg(t, 'D Co');
+      const e = await ownerWithOrg(t, 'E Co');
+      const f = await ownerWithOrg(t, 'F Co');
       await joinByInvitation(b.owner.agent, b.org.id, caller.agent, caller.email, 'Viewer');
       const noView = (
         await c.owner.agent
@@ -868,7 +863,7 @@ describe('vesting schedules and the vesting projection', () => {
     });
 
     it('404 for an unknown schedule or organization, 400 for a bad id', async () => {
-      const { owner } = await ownerWithOrg();
+      const { owner } = await ownerWithOrg(t);
       await owner.agent.get(`/v1/vestingSchedule/${UNKNOWN}`).expect(404).expect(errorBody(404));
       await owner.agent.get('/v1/vestingSchedule/nope').expect(400);
       await owner.agent
@@ -894,7 +889,7 @@ describe('vesting schedules and the vesting projection', () => {
       ['BACK_LOADED_TO_SINGLE_TRANCHE', ['4', '4', '4', '6']],
       ['FRACTIONAL', ['4.5', '4.5', '4.5', '4.5']],
     ])('allocates 18 shares over 4 tranches by %s: %j', async (allocationType, expected) => {
-      const { owner } = await ownerWithOrg();
+      const { owner } = await ownerWithOrg(t);
       const res = await project(owner.agent, {
         quantity: '18',
         vestingStartDate: '2024-01-15',
@@ -911,7 +906,7 @@ describe('vesting schedules and the vesting projection', () => {
     });
 
     it('vests the standard 4-year/1-year-cliff schedule: 1200 at month 12, then 100 a month to month 48', async () => {
-      const { owner } = await ownerWithOrg();
+      const { owner } = await ownerWithOrg(t);
       const res = await project(owner.agent, {
         quantity: '4800',
         vestingStartDate: '2024-01-15',
@@ -944,7 +939,7 @@ describe('vesting schedules and the vesting projection', () => {
       ['15', '2024-01-31', ['2024-02-15', '2024-03-15', '2024-04-15']],
       [null, '2024-01-31', ['2024-02-29', '2024-03-31', '2024-04-30']],
     ])('places vesting dates by vestingDayOfMonth %s (start %s)', async (day, start, dates) => {
-      const { owner } = await ownerWithOrg();
+      const { owner } = await ownerWithOrg(t);
       const res = await project(owner.agent, {
         quantity: '12',
         vestingStartDate: start,
@@ -955,7 +950,7 @@ describe('vesting schedules and the vesting projection', () => {
     });
 
     it('projects yearly and daily periods', async () => {
-      const { owner } = await ownerWithOrg();
+      const { owner } = await ownerWithOrg(t);
       const yearly = await project(owner.agent, {
         quantity: '1000',
         vestingStartDate: '2024-02-29',
@@ -985,7 +980,7 @@ describe('vesting schedules and the vesting projection', () => {
     });
 
     it('projects by a stored schedule, any version, with its own terms; saves nothing', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const v1 = await createSchedule(owner.agent, org.id);
       await owner.agent
         .put(`/v1/vestingSchedule/${v1.id}`)
@@ -1007,7 +1002,7 @@ describe('vesting schedules and the vesting projection', () => {
     });
 
     it('applies acceleration on a change of control (single) or a later termination (double)', async () => {
-      const { owner } = await ownerWithOrg();
+      const { owner } = await ownerWithOrg(t);
       const single = await project(owner.agent, {
         quantity: '4800',
         vestingStartDate: '2024-01-15',
@@ -1042,7 +1037,7 @@ describe('vesting schedules and the vesting projection', () => {
     });
 
     it('needs whole shares for whole-share allocation types; FRACTIONAL takes fractions', async () => {
-      const { owner } = await ownerWithOrg();
+      const { owner } = await ownerWithOrg(t);
       const refused = await project(owner.agent, {
         quantity: '10.5',
         vestingStartDate: '2024-01-15',
@@ -1083,7 +1078,7 @@ describe('vesting schedules and the vesting projection', () => {
       ['an unknown allocation', { schedule: { allocationType: 'EVEN' } }, undefined],
       ['a bad change-of-control date', { changeOfControlDate: '2025-13-01' }, undefined],
     ])('refuses %s (400)', async (_name, change, field) => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const stored = await createSchedule(owner.agent, org.id);
       const body: Record<string, unknown> = {
         quantity: '4800',
@@ -1102,7 +1097,7 @@ describe('vesting schedules and the vesting projection', () => {
 
   describe('access', () => {
     async function fixture() {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const p = await makePlan(owner, org.id);
       const schedule = await createSchedule(owner.agent, org.id, { plan: p.plan });
       return { owner, org, plan: p.plan, schedule };
@@ -1178,7 +1173,7 @@ describe('vesting schedules and the vesting projection', () => {
 
     it('an outsider is refused (403) on every route that names the organization or the schedule', async () => {
       const { org, plan, schedule } = await fixture();
-      const outsider = await ownerWithOrg('Outsider Co');
+      const outsider = await ownerWithOrg(t, 'Outsider Co');
       for (const call of [...reads(org.id, schedule.id), ...writes(org.id, plan, schedule.id)]) {
         const res = await call(outsider.owner.agent);
         expect(res.status).toBe(403);
@@ -1190,7 +1185,7 @@ describe('vesting schedules and the vesting projection', () => {
 
     it('another organization’s schedule under one’s own body organization is 404, never a leak', async () => {
       const a = await fixture();
-      const b = await ownerWithOrg('Other Co');
+      const b = await ownerWithOrg(t, 'Other Co');
       const before = await snapshot(a.org.id);
       // B's owner has every permission in B, and names B in the body: A's schedule is not there.
       const res = await b.owner.agent
@@ -1258,7 +1253,7 @@ describe('vesting schedules and the vesting projection', () => {
 
   describe('the log and the activity log', () => {
     it('a scripted history replays to the stored schedules (ledger:verify) and reaches the activity log', async () => {
-      const { owner, org } = await ownerWithOrg();
+      const { owner, org } = await ownerWithOrg(t);
       const p = await makePlan(owner, org.id);
       const v1 = await createSchedule(owner.agent, org.id, { plan: p.plan });
       const v2 = (

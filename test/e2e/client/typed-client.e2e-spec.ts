@@ -1,6 +1,5 @@
-import createClient, { type Middleware } from 'openapi-fetch';
-import type { paths } from '../../../clients/typescript/schema';
 import { createTestApp, TestApp } from '../../support/app';
+import { loggedInClient, typedClient } from '../../support/typed-client';
 import { codeOf } from '../../fakes/smtp';
 
 /**
@@ -11,33 +10,13 @@ import { codeOf } from '../../fakes/smtp';
  */
 describe('typed client (openapi-fetch over the generated schema)', () => {
   let t: TestApp;
-  let baseUrl: string;
   beforeAll(async () => {
     t = await createTestApp({ mail: true });
-    await t.app.listen(0, '127.0.0.1');
-    baseUrl = (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
   });
   afterAll(() => t.close());
 
-  /** A browser's cookie jar, for the session cookie. */
-  function cookieJar(): Middleware {
-    let cookie: string | undefined;
-    return {
-      onRequest({ request }) {
-        if (cookie) request.headers.set('cookie', cookie);
-        return request;
-      },
-      onResponse({ response }) {
-        const set = response.headers.get('set-cookie');
-        if (set) cookie = set.split(';')[0];
-        return response;
-      },
-    };
-  }
-
   it('registers, verifies, logs in, creates an organization and a class, issues shares and lists them', async () => {
-    const client = createClient<paths>({ baseUrl });
-    client.use(cookieJar());
+    const client = await typedClient(t);
     const email = `client-${Date.now()}@example.test`;
     const password = 'a long passphrase for the client';
 
@@ -87,5 +66,22 @@ describe('typed client (openapi-fetch over the generated schema)', () => {
     expect(listed.data?.map((h) => [h.member, h.quantity, h.certificateNumber])).toEqual([
       [member.data!.id, '4000000', issued.data!.certificateNumber],
     ]);
+  });
+
+  it("gives a test a client logged in as a new user (the test kit's loggedInClient)", async () => {
+    const { client, user } = await loggedInClient(t);
+    const org = await client.POST('/v1/organization', { body: { name: 'Kit Inc.' } });
+    expect(org.response.status).toBe(201);
+    const members = await client.GET('/v1/organization/{organization}/member', {
+      params: { path: { organization: org.data!.id } },
+    });
+    expect(members.data?.map((m) => m.user)).toEqual([user.id]);
+    // Another client has no session.
+    const anonymous = await (
+      await typedClient(t)
+    ).GET('/v1/organization/{organization}/member', {
+      params: { path: { organization: org.data!.id } },
+    });
+    expect(anonymous.response.status).toBe(401);
   });
 });

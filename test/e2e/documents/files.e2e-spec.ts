@@ -3,11 +3,12 @@ import type { Agent } from 'supertest';
 import { DataSource } from 'typeorm';
 import { createTestApp, TestApp } from '../../support/app';
 import { errorBody } from '../../support/errors';
-import { createOrg, memberAgent } from '../../support/orgs';
+import { memberAgent } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
 import { tempStorage } from '../../support/temp-storage';
 import { createHolding, incentiveTable, optionBody } from '../cap-table/holdings-fixtures';
 import { bytes, exe, ISO, MISSING, pdf, png, txt, UUID } from './upload-fixtures';
+import { ownerWithOrg } from '../../support/world';
 
 const storage = tempStorage();
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -25,12 +26,6 @@ describe('files outside the data room', () => {
     await t.close();
     storage.remove();
   });
-
-  async function organization() {
-    const owner = await loggedInAgent(t);
-    const org = await createOrg(owner.agent);
-    return { owner, org };
-  }
 
   const orgUpload = (
     agent: Agent,
@@ -58,7 +53,7 @@ describe('files outside the data room', () => {
 
   describe('POST /v1/organization/:organization/file', () => {
     it('stores one file and answers its record; emits document.uploaded', async () => {
-      const { owner, org } = await organization();
+      const { owner, org } = await ownerWithOrg(t);
       const content = pdf('the plan');
       const res = await orgUpload(owner.agent, org.id, [content, 'Plan document.pdf']).expect(201);
       expect(res.body).toEqual({
@@ -99,7 +94,7 @@ describe('files outside the data room', () => {
     });
 
     it('refuses a plan or holding of another organization, or unknown (404), and a malformed id (400)', async () => {
-      const mine = await organization();
+      const mine = await ownerWithOrg(t);
       const x = await incentiveTable(t);
       const grant = await createHolding(x.owner.agent, optionBody(x));
       const file: [Buffer, string] = [pdf(), 'a.pdf'];
@@ -114,7 +109,7 @@ describe('files outside the data room', () => {
     });
 
     it('refuses no file (missingFileArgument), a bad extension or content (unsupportedFileExtension), two files (400)', async () => {
-      const { owner, org } = await organization();
+      const { owner, org } = await ownerWithOrg(t);
       const none = await orgUpload(owner.agent, org.id, null, { note: 'x' }).expect(400);
       expect(none.body).toEqual({
         error: 'Bad Request',
@@ -143,7 +138,7 @@ describe('files outside the data room', () => {
     });
 
     it('answers 413 over STORAGE_UPLOAD_SIZE_LIMIT_MB and stores nothing', async () => {
-      const { owner, org } = await organization();
+      const { owner, org } = await ownerWithOrg(t);
       const big = Buffer.concat([pdf(), Buffer.alloc(1.5 * 1024 * 1024, 0x20)]);
       const res = await orgUpload(owner.agent, org.id, [big, 'big.pdf']).expect(413);
       expect(res.body).toEqual({ error: 'Payload Too Large', message: expect.any(String) });
@@ -152,7 +147,7 @@ describe('files outside the data room', () => {
     });
 
     it('needs a session (401) and canEditDocuments (403 for a Viewer, a Shareholder, a stranger)', async () => {
-      const { owner, org } = await organization();
+      const { owner, org } = await ownerWithOrg(t);
       await orgUpload(t.http as unknown as Agent, org.id, [pdf(), 'a.pdf'])
         .expect(401)
         .expect(errorBody(401));
@@ -170,7 +165,7 @@ describe('files outside the data room', () => {
 
   describe('GET /v1/file/:file/content', () => {
     it('sends an attachment with its type, length, name and nosniff', async () => {
-      const { owner, org } = await organization();
+      const { owner, org } = await ownerWithOrg(t);
       const content = pdf('bytes');
       const file = await uploadedFile(owner.agent, org.id, 'Term sheet.pdf', content);
       const res = await bytes(owner.agent.get(`/v1/file/${file.id}/content`)).expect(200);
@@ -182,7 +177,7 @@ describe('files outside the data room', () => {
     });
 
     it('shows PDFs and images inline at .../content/:name, and anything else as an attachment', async () => {
-      const { owner, org } = await organization();
+      const { owner, org } = await ownerWithOrg(t);
       const doc = await uploadedFile(owner.agent, org.id, 'deck.pdf');
       const text = await uploadedFile(owner.agent, org.id, 'notes.txt', txt('<b>hi</b>'));
       const inline = await bytes(owner.agent.get(`/v1/file/${doc.id}/content/deck.pdf`)).expect(
@@ -198,7 +193,7 @@ describe('files outside the data room', () => {
     });
 
     it('lets members with canViewFile read; refuses a Shareholder and a stranger (403)', async () => {
-      const { owner, org } = await organization();
+      const { owner, org } = await ownerWithOrg(t);
       const file = await uploadedFile(owner.agent, org.id);
       const viewer = await memberAgent(t, owner.agent, org.id, 'Viewer');
       const shareholder = await memberAgent(t, owner.agent, org.id, 'Shareholder');
@@ -212,7 +207,7 @@ describe('files outside the data room', () => {
     });
 
     it('lets the uploader read their file after losing the role that let them see it', async () => {
-      const { owner, org } = await organization();
+      const { owner, org } = await ownerWithOrg(t);
       const editor = await memberAgent(t, owner.agent, org.id, 'Editor');
       const file = await uploadedFile(editor.agent, org.id);
       const other = await uploadedFile(owner.agent, org.id, 'owners.pdf');
@@ -225,7 +220,7 @@ describe('files outside the data room', () => {
     });
 
     it('answers 404 for a deleted file, an unknown one, and 400 for a malformed id', async () => {
-      const { owner, org } = await organization();
+      const { owner, org } = await ownerWithOrg(t);
       const [entry] = (
         await owner.agent
           .post(`/v1/organization/${org.id}/document`)

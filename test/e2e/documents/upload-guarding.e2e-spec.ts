@@ -5,10 +5,11 @@ import { createTestApp, TestApp } from '../../support/app';
 import { errorBody } from '../../support/errors';
 import { eventually, sleep } from '../../support/eventually';
 import { sessionSetCookie } from '../../support/sessions';
-import { createOrg, memberAgent } from '../../support/orgs';
+import { memberAgent } from '../../support/orgs';
 import { LoggedInUser, loggedInAgent } from '../../support/users';
 import { tempStorage } from '../../support/temp-storage';
 import { MISSING, pdf } from './upload-fixtures';
+import { ownerWithOrg } from '../../support/world';
 
 /**
  * Upload routes decide the session, the cross-site check and the permission before a byte of the
@@ -142,8 +143,7 @@ describe('upload routes: guarded before the body is read', () => {
   }
 
   async function organization() {
-    const owner = await loggedInAgent(t);
-    const org = await createOrg(owner.agent);
+    const { owner, org } = await ownerWithOrg(t);
     return { owner, org, cookie: await cookieOf(owner) };
   }
 

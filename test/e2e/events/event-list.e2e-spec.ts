@@ -5,6 +5,7 @@ import { createTestApp, TestApp } from '../../support/app';
 import { ERROR_BODIES } from '../../support/errors';
 import { createOrg, memberAgent } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
+import { ownerWithOrg } from '../../support/world';
 
 const path = (org: string) => `/v1/organization/${org}/event`;
 const unknownEventId = () => `evt_${randomBytes(16).toString('hex')}`;
@@ -34,8 +35,7 @@ describe('event list (spec section 6)', () => {
     ).map((e) => `${e.type} ${e.id}`);
 
   async function orgWithEvents() {
-    const owner = await loggedInAgent(t);
-    const org = await createOrg(owner.agent, 'Events Inc.');
+    const { owner, org } = await ownerWithOrg(t, 'Events Inc.');
     const role = await owner.agent
       .post(`/v1/organization/${org.id}/role`)
       .send({ name: 'Auditor', permissions: ['canViewOrganization'] })

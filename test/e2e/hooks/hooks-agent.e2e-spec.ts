@@ -9,8 +9,7 @@ import { FakeLlm } from '../../fakes/llm';
 import type { TestApp } from '../../support/app';
 import { hooksWithChat } from '../../support/hooks-with-chat';
 import { eventually, sleep } from '../../support/eventually';
-import { createOrg } from '../../support/orgs';
-import { loggedInAgent } from '../../support/users';
+import { ownerWithOrg } from '../../support/world';
 
 describe('gateway hooks: heartbeats and hook runs (issue 24)', () => {
   let t: TestApp;
@@ -23,8 +22,7 @@ describe('gateway hooks: heartbeats and hook runs (issue 24)', () => {
 
   /** An organization with its team (a member opened a chat session). */
   async function world() {
-    const owner = await loggedInAgent(t);
-    const org = await createOrg(owner.agent, 'Hooked Inc.');
+    const { owner, org } = await ownerWithOrg(t, 'Hooked Inc.');
     const { teamName } = (
       await owner.agent.post('/api/v1/chat/session').send({ organizationId: org.id }).expect(200)
     ).body;

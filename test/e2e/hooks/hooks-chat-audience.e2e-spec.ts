@@ -11,8 +11,8 @@ import { FakeLlm } from '../../fakes/llm';
 import type { TestApp } from '../../support/app';
 import { hooksWithChat } from '../../support/hooks-with-chat';
 import { eventually } from '../../support/eventually';
-import { createOrg, memberAgent } from '../../support/orgs';
-import { loggedInAgent } from '../../support/users';
+import { memberAgent } from '../../support/orgs';
+import { ownerWithOrg } from '../../support/world';
 
 /**
  * Issue 35, section 2: the agent's hook and heartbeat replies carry cap-table facts, so they go
@@ -36,8 +36,7 @@ describe('gateway hooks: replies reach only who may read the cap table (issue 35
 
   /** An organization whose Owner, Viewer and Shareholder each opened a chat session. */
   async function world() {
-    const owner = await loggedInAgent(t);
-    const org = await createOrg(owner.agent, 'Audience Inc.');
+    const { owner, org } = await ownerWithOrg(t, 'Audience Inc.');
     const { teamName, chatUserId: ownerChat } = await session(owner.agent, org.id);
     const viewer = await memberAgent(t, owner.agent, org.id, 'Viewer');
     const viewerChat = (await session(viewer.agent, org.id)).chatUserId;

@@ -2,9 +2,9 @@ import type { Agent } from 'supertest';
 import { createTestApp, TestApp } from '../../support/app';
 import { createHolder, createSecurity, issue } from '../../support/cap-table';
 import { eventually } from '../../support/eventually';
-import { createOrg, memberAgent } from '../../support/orgs';
-import { loggedInAgent } from '../../support/users';
+import { memberAgent } from '../../support/orgs';
 import { createPlan } from '../cap-table/holdings-fixtures';
+import { ownerWithOrg } from '../../support/world';
 
 interface Entry {
   id: string;
@@ -51,8 +51,7 @@ describe('activity log audiences', () => {
   };
 
   async function world() {
-    const owner = await loggedInAgent(t);
-    const org = await createOrg(owner.agent, 'Audience Inc.');
+    const { owner, org } = await ownerWithOrg(t, 'Audience Inc.');
     const role = await owner.agent
       .post(`/v1/organization/${org.id}/role`)
       .send({ name: 'Observer', permissions: ['canViewOrganization'] })

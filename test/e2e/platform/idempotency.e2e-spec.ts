@@ -8,11 +8,12 @@ import { openApiDocument } from '../../../src/openapi';
 import { Scheduler } from '../../../src/scheduler';
 import { coherentPackage, packageZip } from '../../fixtures/ocf/ocf-packages';
 import type { TestApp } from '../../support/app';
-import { createHolder, createSecurity, issue } from '../../support/cap-table';
+import { issue } from '../../support/cap-table';
 import { eventually } from '../../support/eventually';
 import { createOrg, memberAgent } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
 import { appWithTempStorage } from '../../support/temp-storage';
+import { capTable, CapTable } from '../../support/world';
 
 const KEY = 'Idempotency-Key';
 const REPLAYED = 'idempotent-replayed';
@@ -30,16 +31,6 @@ describe('Idempotency-Key', () => {
     t = app;
     db = app.get(DataSource);
   });
-
-  async function capTable() {
-    const owner = await loggedInAgent(t);
-    const org = await createOrg(owner.agent);
-    const security = await createSecurity(owner.agent, org.id, { authorizedShares: '1000000' });
-    const alice = await createHolder(owner.agent, org.id, 'Alice');
-    const bob = await createHolder(owner.agent, org.id, 'Bob');
-    return { owner, org, security, alice, bob };
-  }
-  type CapTable = Awaited<ReturnType<typeof capTable>>;
 
   const logged = async (orgId: string, type: string) =>
     Number(
@@ -92,7 +83,7 @@ describe('Idempotency-Key', () => {
   };
 
   it('a retry with the same key and body gets the same answer and writes nothing again', async () => {
-    const c = await capTable();
+    const c = await capTable(t);
     const key = newKey();
     const first = await issueWith(c, key, issuance(c));
     expect(first.status).toBe(201);
@@ -115,7 +106,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('without the header every request runs', async () => {
-    const c = await capTable();
+    const c = await capTable(t);
     const path = `/v1/organization/${c.org.id}/shareholding`;
     await c.owner.agent.post(path).send(issuance(c)).expect(201);
     const again = await c.owner.agent.post(path).send(issuance(c)).expect(201);
@@ -124,7 +115,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('the same key with another body, or on another route, is 422 idempotencyKeyReused and writes nothing', async () => {
-    const c = await capTable();
+    const c = await capTable(t);
     const key = newKey();
     await issueWith(c, key, issuance(c)).expect(201);
     const reused = {
@@ -149,7 +140,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('a malformed key is 400 invalidIdempotencyKey and writes nothing', async () => {
-    const c = await capTable();
+    const c = await capTable(t);
     for (const key of ['k'.repeat(256), 'clé', '']) {
       const res = await issueWith(c, key, issuance(c));
       expect(res.status).toBe(400);
@@ -160,7 +151,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('a retry while the first request still runs is 409 idempotencyKeyInProgress; once it is done, its answer', async () => {
-    const c = await capTable();
+    const c = await capTable(t);
     const key = newKey();
     // Another session holds the log: the first issuance claims its key, then waits to write.
     const session = new Client({ connectionString: t.database.url });
@@ -189,7 +180,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('the same issuance sent twice at once with one key: one shareholding, and no second answer of its own', async () => {
-    const c = await capTable();
+    const c = await capTable(t);
     const key = newKey();
     const answers = await Promise.all(
       [1, 2, 3].map(() => issueWith(c, key, issuance(c)).then((r) => r)),
@@ -206,7 +197,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('a transfer retried while racing itself transfers once', async () => {
-    const c = await capTable();
+    const c = await capTable(t);
     const held = await issue(c.owner.agent, c.org.id, {
       member: c.alice.id,
       security: c.security.id,
@@ -240,7 +231,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('keys are per caller: another user sending the same key and body gets their own execution', async () => {
-    const c = await capTable();
+    const c = await capTable(t);
     const admin = await memberAgent(t, c.owner.agent, c.org.id, 'Admin');
     const key = newKey();
     const mine = await issueWith(c, key, issuance(c));
@@ -256,7 +247,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('a caller the guards refuse claims no key', async () => {
-    const c = await capTable();
+    const c = await capTable(t);
     const viewer = await memberAgent(t, c.owner.agent, c.org.id, 'Viewer');
     const key = newKey();
     expect((await issueWith(c, key, issuance(c), viewer.agent)).status).toBe(403);
@@ -264,7 +255,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('a refusal (400) is kept: the retry gets the same 400 even once the request would succeed', async () => {
-    const c = await capTable();
+    const c = await capTable(t);
     const key = newKey();
     const first = await issueWith(c, key, issuance(c, '2000000'));
     expect(first.status).toBe(400);
@@ -279,7 +270,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('a PUT with a key: the retry replays the first answer, over what changed since', async () => {
-    const c = await capTable();
+    const c = await capTable(t);
     const key = newKey();
     const valuation = {
       organization: c.org.id,
@@ -371,7 +362,7 @@ describe('Idempotency-Key', () => {
    * (the same body was sent with another key: that row has the request's fingerprint).
    */
   const keyedIssuance = async () => {
-    const c = await capTable();
+    const c = await capTable(t);
     const sent = newKey();
     await issueWith(c, sent, issuance(c)).expect(201);
     const [request] = (await db.query(
@@ -427,7 +418,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('a key past its 24 hours counts as absent, and the sweep deletes it', async () => {
-    const c = await capTable();
+    const c = await capTable(t);
     const key = newKey();
     const first = await issueWith(c, key, issuance(c));
     await lapse(key);

@@ -12,9 +12,9 @@ import { coherentPackage, packageZip } from '../../fixtures/ocf/ocf-packages';
 import { createTestApp, TestApp } from '../../support/app';
 import { createHolder, createSecurity, issue } from '../../support/cap-table';
 import { sleep } from '../../support/eventually';
-import { createOrg } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
 import { tempStorage } from '../../support/temp-storage';
+import { ownerWithOrg } from '../../support/world';
 
 /** The request limit of the apps below: well above any statement of the setup, on a busy machine. */
 const LIMIT_MS = 2000;
@@ -132,14 +132,8 @@ describe('statement limits (DATABASE_STATEMENT_TIMEOUT_MS)', () => {
       storage.remove();
     });
 
-    async function company(name = 'Limited Inc.') {
-      const owner = await loggedInAgent(t);
-      const org = await createOrg(owner.agent, name);
-      return { owner, org };
-    }
-
     async function withShares() {
-      const c = await company();
+      const c = await ownerWithOrg(t);
       const security = await createSecurity(c.owner.agent, c.org.id);
       const holder = await createHolder(c.owner.agent, c.org.id, 'Hanna Holder');
       await issue(c.owner.agent, c.org.id, {
@@ -222,7 +216,7 @@ describe('statement limits (DATABASE_STATEMENT_TIMEOUT_MS)', () => {
       });
 
       it('the CSV import, and its dry run', async () => {
-        const { owner, org } = await company();
+        const { owner, org } = await ownerWithOrg(t);
         const csv = Buffer.from(
           'holderName,holderEmail,security,classType,quantity,pricePerShare,issueDate,certificateNumber,status,ownershipPercent\r\n' +
             'Ivan Importer,ivan@example.com,Common Stock,common,1000,0.01,2024-01-15,CS-1,active,100.0000\r\n',
@@ -241,7 +235,7 @@ describe('statement limits (DATABASE_STATEMENT_TIMEOUT_MS)', () => {
       });
 
       it('the OCF import', async () => {
-        const { owner, org } = await company('Imported Inc.');
+        const { owner, org } = await ownerWithOrg(t, 'Imported Inc.');
         const zip = await packageZip(coherentPackage());
         const res = await outlivesLock('equity_transaction', () =>
           owner.agent.post(`/v1/organization/${org.id}/ocf`).attach('file', zip, 'package.zip'),

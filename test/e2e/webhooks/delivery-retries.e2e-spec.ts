@@ -8,8 +8,7 @@ import { WebhookSweep } from '../../../src/webhooks/delivery/webhook-sweep';
 import { WebhookReceiver } from '../../fakes/webhook-receiver';
 import { createTestApp, TestApp } from '../../support/app';
 import { eventually } from '../../support/eventually';
-import { createOrg, memberAgent } from '../../support/orgs';
-import { loggedInAgent } from '../../support/users';
+import { memberAgent } from '../../support/orgs';
 import {
   attemptsOf,
   controlClock,
@@ -19,6 +18,7 @@ import {
   registerEndpoint,
   webhookPath,
 } from '../../support/webhooks';
+import { ownerWithOrg } from '../../support/world';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -55,8 +55,7 @@ describe('webhook retries and endpoint health (spec section 6)', () => {
 
   let n = 0;
   async function world() {
-    const owner = await loggedInAgent(t);
-    const org = await createOrg(owner.agent, 'Retry Inc.');
+    const { owner, org } = await ownerWithOrg(t, 'Retry Inc.');
     const path = `/r${++n}`;
     const endpoint = await registerEndpoint(owner.agent, org.id, receiver, { path });
     const rename = (name: string) =>

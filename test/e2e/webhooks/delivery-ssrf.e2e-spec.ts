@@ -5,9 +5,8 @@ import { WebhookHostResolver } from '../../../src/webhooks/host-resolver';
 import { WebhookReceiver } from '../../fakes/webhook-receiver';
 import { createTestApp, TestApp } from '../../support/app';
 import { eventually } from '../../support/eventually';
-import { createOrg } from '../../support/orgs';
-import { loggedInAgent } from '../../support/users';
 import { deliveriesOf, registerEndpoint, webhookPath } from '../../support/webhooks';
+import { ownerWithOrg } from '../../support/world';
 
 /**
  * Issue 21's SSRF rules at delivery time: the URL is checked again before each attempt (after
@@ -97,8 +96,7 @@ function spyResolver(t: TestApp) {
 }
 
 async function world(t: TestApp, name: string) {
-  const owner = await loggedInAgent(t);
-  const org = await createOrg(owner.agent, name);
+  const { owner, org } = await ownerWithOrg(t, name);
   const base = webhookPath(org.id);
   const rename = (to: string) =>
     owner.agent.patch(`/v1/organization/${org.id}`).send({ name: to }).expect(200);

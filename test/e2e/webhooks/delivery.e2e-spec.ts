@@ -16,6 +16,7 @@ import {
   standardHeaders,
   webhookPath,
 } from '../../support/webhooks';
+import { ownerWithOrg } from '../../support/world';
 
 const unknownId = (prefix: string) => `${prefix}_${randomBytes(16).toString('hex')}`;
 
@@ -33,8 +34,7 @@ describe('webhook delivery (spec section 6)', () => {
 
   let n = 0;
   async function world() {
-    const owner = await loggedInAgent(t);
-    const org = await createOrg(owner.agent, 'Hooked Inc.');
+    const { owner, org } = await ownerWithOrg(t, 'Hooked Inc.');
     const path = `/w${++n}`;
     const endpoint = await registerEndpoint(owner.agent, org.id, receiver, { path });
     const rename = (name: string) =>

@@ -4,9 +4,9 @@ import { PUBLIC_EVENT_TYPES } from '../../../src/events';
 import { WebhookReceiver } from '../../fakes/webhook-receiver';
 import { createTestApp, TestApp } from '../../support/app';
 import { ERROR_BODIES } from '../../support/errors';
-import { createOrg, memberAgent } from '../../support/orgs';
-import { loggedInAgent } from '../../support/users';
+import { memberAgent } from '../../support/orgs';
 import { webhookPath } from '../../support/webhooks';
+import { ownerWithOrg } from '../../support/world';
 
 /**
  * Issue 35 section 2: a webhook reaches no one its subscriber could not read. An endpoint receives
@@ -43,8 +43,7 @@ describe('webhook subscriptions and URLs within their audience (issue 35 section
 
   /** An organization with a member of a custom role holding `permissions`. */
   async function world(permissions: string[]) {
-    const owner = await loggedInAgent(t);
-    const org = await createOrg(owner.agent, 'Subscribers Inc.');
+    const { owner, org } = await ownerWithOrg(t, 'Subscribers Inc.');
     const role = await owner.agent
       .post(`/v1/organization/${org.id}/role`)
       .send({ name: 'Hook keeper', permissions })

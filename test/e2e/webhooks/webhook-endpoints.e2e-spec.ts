@@ -6,6 +6,7 @@ import { createTestApp, TestApp } from '../../support/app';
 import { ERROR_BODIES } from '../../support/errors';
 import { createOrg, memberAgent } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
+import { ownerWithOrg } from '../../support/world';
 
 const path = (org: string) => `/v1/organization/${org}/webhook`;
 const unknownWebhookId = () => `wh_${randomBytes(16).toString('hex')}`;
@@ -63,14 +64,8 @@ describe('webhook endpoints (spec section 6)', () => {
         org,
       ])) as { id: string; secret: string; url: string }[];
 
-  async function ownerWithOrg(name = 'Hooks Inc.') {
-    const owner = await loggedInAgent(t);
-    const org = await createOrg(owner.agent, name);
-    return { owner, org };
-  }
-
   it('registers an endpoint: 201 with the secret once, listed afterwards without it', async () => {
-    const { owner, org } = await ownerWithOrg();
+    const { owner, org } = await ownerWithOrg(t);
     const res = await owner.agent
       .post(path(org.id))
       .send({ url: PUBLIC_URL, description: 'Accounting', active: false })
@@ -126,7 +121,7 @@ describe('webhook endpoints (spec section 6)', () => {
   });
 
   it('takes every catalogue type; refuses unknown types, [], "*" among others and bad bodies, storing nothing', async () => {
-    const { owner, org } = await ownerWithOrg();
+    const { owner, org } = await ownerWithOrg(t);
     const all = await owner.agent
       .post(path(org.id))
       .send({ url: PUBLIC_URL, events: [...PUBLIC_EVENT_TYPES], active: false })
@@ -157,7 +152,7 @@ describe('webhook endpoints (spec section 6)', () => {
   });
 
   it('refuses loopback, private, metadata and non-http URLs (400 webhookUrlNotAllowed), storing nothing', async () => {
-    const { owner, org } = await ownerWithOrg();
+    const { owner, org } = await ownerWithOrg(t);
     for (const url of REFUSED_URLS) {
       const res = await owner.agent.post(path(org.id)).send({ url });
       expect(`${url} → ${res.status}`).toBe(`${url} → 400`);
@@ -167,7 +162,7 @@ describe('webhook endpoints (spec section 6)', () => {
   });
 
   it('resolves host names and refuses one with any refused address', async () => {
-    const { owner, org } = await ownerWithOrg();
+    const { owner, org } = await ownerWithOrg(t);
     const resolver = t.get<WebhookHostResolver>(WebhookHostResolver);
     const lookup = jest.spyOn(resolver, 'resolve');
     try {
@@ -208,7 +203,7 @@ describe('webhook endpoints (spec section 6)', () => {
   });
 
   it('changes url, events, description and active; checks a new URL; active: true re-enables', async () => {
-    const { owner, org } = await ownerWithOrg();
+    const { owner, org } = await ownerWithOrg(t);
     const created = await owner.agent
       .post(path(org.id))
       .send({ url: PUBLIC_URL, active: false })
@@ -265,7 +260,7 @@ describe('webhook endpoints (spec section 6)', () => {
   });
 
   it('takes at most 16 endpoints per organization, racing registrations included (409 beyond, nothing stored)', async () => {
-    const { owner, org } = await ownerWithOrg();
+    const { owner, org } = await ownerWithOrg(t);
     const answers = await Promise.all(
       Array.from({ length: 20 }, () =>
         owner.agent.post(path(org.id)).send({ url: PUBLIC_URL, active: false }),
@@ -278,7 +273,7 @@ describe('webhook endpoints (spec section 6)', () => {
     }
     expect(await stored(org.id)).toHaveLength(16);
     // Another organization is not held to this one's count.
-    const other = await ownerWithOrg('Other Hooks');
+    const other = await ownerWithOrg(t, 'Other Hooks');
     await other.owner.agent
       .post(path(other.org.id))
       .send({ url: PUBLIC_URL, active: false })
@@ -286,7 +281,7 @@ describe('webhook endpoints (spec section 6)', () => {
   });
 
   it('deletes an endpoint: 200 {}, then 404', async () => {
-    const { owner, org } = await ownerWithOrg();
+    const { owner, org } = await ownerWithOrg(t);
     const created = await owner.agent
       .post(path(org.id))
       .send({ url: PUBLIC_URL, active: false })
@@ -301,7 +296,7 @@ describe('webhook endpoints (spec section 6)', () => {
   });
 
   it('answers 404 for another organization’s endpoint and an unknown one, 400 for a malformed id', async () => {
-    const { owner, org } = await ownerWithOrg();
+    const { owner, org } = await ownerWithOrg(t);
     const other = await createOrg(owner.agent, 'Other');
     const foreign = await owner.agent
       .post(path(other.id))
@@ -322,7 +317,7 @@ describe('webhook endpoints (spec section 6)', () => {
   });
 
   it('needs a session (401), canViewOrganization to list and canEditOrganization to write (403)', async () => {
-    const { owner, org } = await ownerWithOrg();
+    const { owner, org } = await ownerWithOrg(t);
     const created = await owner.agent
       .post(path(org.id))
       .send({ url: PUBLIC_URL, active: false })

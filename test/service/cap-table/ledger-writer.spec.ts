@@ -25,9 +25,10 @@ import { ShareholdingsService } from '../../../src/cap-table/shareholdings/share
 import { MemberAdditionsService } from '../../../src/organizations/members/member-additions.service';
 import { OrganizationsService } from '../../../src/organizations/organizations/organizations.service';
 import { BUILT_IN_ROLES, OWNER_ROLE_ID } from '../../../src/organizations/permissions/permissions';
-import { createTestApp, TestApp } from '../../support/app';
+import { CapTableModule } from '../../../src/cap-table';
+import { createServiceTest, ServiceTest } from '../../support/service';
 import { securityRecord } from '../../support/ledger-records';
-import { registerUser } from '../../support/users';
+import { createUser } from '../../support/users';
 
 /**
  * The ledger's write path on a real database, without HTTP: a write loads and locks only the
@@ -66,7 +67,7 @@ const byCertificate = (state: LedgerState, active: boolean) =>
 const FAST_CHECK = { interruptAfterTimeLimit: 150_000 };
 
 describe('LedgerWriter', () => {
-  let t: TestApp;
+  let t: ServiceTest;
   let db: DataSource;
   let writer: LedgerWriter;
   let store: LedgerReader;
@@ -77,7 +78,7 @@ describe('LedgerWriter', () => {
   let userId: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createServiceTest(CapTableModule);
     db = t.get(DataSource);
     writer = t.get(LedgerWriter);
     store = t.get(LedgerReader);
@@ -85,7 +86,7 @@ describe('LedgerWriter', () => {
     organizations = t.get(OrganizationsService);
     additions = t.get(MemberAdditionsService);
     shareholdings = t.get(ShareholdingsService);
-    userId = (await registerUser(t)).user.id;
+    userId = (await createUser(t)).user.id;
   });
   afterAll(() => t.close());
 

@@ -25,6 +25,7 @@ class Probe {
 
 /** Rows of `scheduler_probe` (made by the test) a day old go, unless kept: 3 a statement, 2 a run. */
 @Retention({
+  owner: 'scheduler',
   name: PROBE_RETENTION,
   table: 'scheduler_probe',
   age: 'created',
