@@ -18,7 +18,9 @@ Commands:
   site-admin:grant <email>           give the user site administration rights (canReadSite)
   site-admin:revoke <email>          take them away
   ledger:verify <organization id>    replay the organization's equity transaction log and compare
-                                     it with the cap table's tables (exit 1 on any difference)
+                                     it with the cap table's tables, and the positions its moves
+                                     make with the log replayed as of the same dates (exit 1 on
+                                     any difference)
 
 Exit status: 0 done, 1 the command failed, 2 called wrongly.
 `;
@@ -49,17 +51,23 @@ const COMMANDS: Record<string, Command> = {
         `the log of ${organizationId} does not replay: ${result.replayError}`,
       );
     }
-    if (result.differences.length) {
-      const lines = result.differences.map(
+    const lines = [
+      ...result.differences.map(
         (d) =>
           `  ${d.record} ${d.id} ${d.field}: log says ${String(d.replayed)}, tables hold ${String(d.stored)}`,
-      );
+      ),
+      ...result.moveDifferences.map(
+        (d) =>
+          `  as of ${d.date}: ${d.record} ${d.id} ${d.field}: log says ${String(d.replayed)}, moves make ${String(d.moved)}`,
+      ),
+    ];
+    if (lines.length) {
       throw new VerificationError(
-        `${result.differences.length} difference(s) between the log (${result.transactions} transactions) and the tables of ${organizationId}:\n${lines.join('\n')}`,
+        `${lines.length} difference(s) between the log (${result.transactions} transactions) and the tables or moves of ${organizationId}:\n${lines.join('\n')}`,
       );
     }
     console.log(
-      `ledger of ${organizationId}: ${result.transactions} transactions replayed; the tables equal the replay`,
+      `ledger of ${organizationId}: ${result.transactions} transactions replayed; the tables and the moves equal the replay`,
     );
   },
   'site-admin:revoke': async (app, [email]) => {

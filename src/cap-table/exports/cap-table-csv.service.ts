@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AccessContext, Clock, DomainError } from '../../common';
 import { Tx, UnitOfWork } from '../../events';
-import { replayAsOf } from '../position/as-of';
-import { LedgerReader } from '../ledger/ledger-reader';
+import { PositionReader } from '../position/position-reader';
 import {
   CapTableImport,
   CapTableImportRow,
@@ -37,20 +36,23 @@ export class CapTableCsv {
   constructor(
     private readonly reader: CapTableRowsReader,
     private readonly importer: CapTableImport,
-    private readonly ledger: LedgerReader,
+    private readonly positions: PositionReader,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
   ) {}
 
   /**
    * The organization's active shareholdings as rows: from the current tables, streamed; or as
-   * they stood on `asOf` (a replay of the log, as the dashboard's), which is held in memory.
+   * they stood on `asOf` (the ledger's moves, as the dashboard's position), held in memory.
    */
   async rows(organizationId: string, asOf?: string): Promise<CapTableRowSource> {
     if (!asOf) return this.reader.current(organizationId);
     if (asOf > this.clock.today()) throw DomainError.badRequest('asOf must not be in the future');
-    const state = replayAsOf(await this.ledger.transactions(organizationId), asOf);
-    return this.reader.replayed(organizationId, state);
+    const [position, held] = await Promise.all([
+      this.positions.positionAsOf(organizationId, asOf),
+      this.positions.shareholdingsAsOf(organizationId, asOf),
+    ]);
+    return this.reader.asOf(organizationId, position.state.securities, held);
   }
 
   /** The organizations (not deleted) with active shareholdings, for the site-wide export. */

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import type { QueryRunner } from 'typeorm';
-import { toDecimalString } from '../../../libs/cap-math';
+import { toDecimal, toDecimalString } from '../../../libs/cap-math';
 import { allowLongStatements } from '../../database';
 import { MemberFacts, OrganizationsDirectory } from '../../organizations';
-import type { LedgerState } from '../ledger/ledger-state';
+import { emptyState, type LedgerState } from '../ledger/ledger-state';
+import { toShareholdingState } from '../ledger/ledger-state-mappers';
 import { Shareholding } from '../shareholdings/shareholding.entity';
 import { OwnershipColumn } from './ownership-column';
 
@@ -119,10 +120,33 @@ export class CapTableRowsReader {
   }
 
   /**
-   * The rows of a cap table replayed from the log (`?asOf=`): in memory, as the replay is, in the
-   * order of `current`.
+   * The rows of the cap table of a past date (`?asOf=`): each shareholding that held shares
+   * then (`held`, from the ledger's moves) with those shares, its other columns as corrected
+   * since, its class as it stood then (`securities`); in memory, in the order of `current`.
    */
-  async replayed(organizationId: string, state: LedgerState): Promise<CapTableRowSource> {
+  async asOf(
+    organizationId: string,
+    securities: LedgerState['securities'],
+    held: { id: string; quantity: string }[],
+  ): Promise<CapTableRowSource> {
+    const state = emptyState();
+    for (const [id, s] of securities) state.securities.set(id, s);
+    const quantities = new Map(held.map((h) => [h.id, h.quantity]));
+    const holdings = held.length
+      ? await this.holdings.findBy({ organizationId, id: In([...quantities.keys()]) })
+      : [];
+    for (const h of holdings) {
+      state.shareholdings.set(h.id, {
+        ...toShareholdingState(h),
+        quantity: toDecimal(quantities.get(h.id)!),
+        status: 'active',
+      });
+    }
+    return this.ofState(organizationId, state);
+  }
+
+  /** The rows of a state's active shareholdings, in the order of `current`. */
+  private async ofState(organizationId: string, state: LedgerState): Promise<CapTableRowSource> {
     const active = [...state.shareholdings.values()].filter((h) => h.status === 'active');
     const members = await this.organizations.membersById(organizationId, [
       ...new Set(active.map((h) => h.memberId)),

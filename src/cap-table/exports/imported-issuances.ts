@@ -38,7 +38,19 @@ const INSERT_ISSUANCES = `
   ),
   blocks AS (
     INSERT INTO share_block (organization_id, security_id, shareholding_id, from_number, to_number)
-    SELECT $1, security_id, holding_id, from_number, to_number FROM t
+    SELECT $1, security_id, holding_id, from_number, to_number FROM t),
+  moves AS (
+    -- The holding's shares and its class's issued shares, from its issue date (as the ledger's
+    -- own writes move them: ledger/moves).
+    INSERT INTO ledger_move (organization_id, transaction_id, effective_date, dated_by, kind,
+                             record_id, member_id, security_id, creates, quantity, deltas)
+    SELECT $1, transaction_id, issue_date::date, holding_id, 'shareholdings', holding_id,
+           member_id, security_id, true, quantity::numeric, NULL
+    FROM t
+    UNION ALL
+    SELECT $1, transaction_id, issue_date::date, holding_id, 'securities', security_id, NULL,
+           NULL, false, NULL, jsonb_build_object('issued', quantity)
+    FROM t
   )
   INSERT INTO equity_transaction (id, organization_id, type, effective_date, actor_user_id, payload)
   SELECT transaction_id, $1, 'TX_STOCK_ISSUANCE', issue_date::date, $14, payload::jsonb

@@ -29,6 +29,8 @@ import {
   toValuationRecord,
 } from './ledger-state-mappers';
 import type { LedgerScope } from './ledger-scope';
+import { LedgerMove } from './moves/ledger-move.entity';
+import { MoveBaseline, redating } from './moves/moves';
 import { applyTransaction } from './reducer';
 import type { LedgerTransaction } from './transaction-types';
 
@@ -52,6 +54,9 @@ const FOR_SHARE = { mode: 'pessimistic_read' } as const;
  */
 @Injectable()
 export class LedgerStore {
+  /** Each loaded state's records as their moves last left them (see MoveBaseline). */
+  private readonly baselines = new WeakMap<LedgerState, MoveBaseline>();
+
   async load(tx: InTransaction, organizationId: string, scope: LedgerScope): Promise<LedgerState> {
     const m = tx.manager;
     const state = emptyState();
@@ -142,6 +147,7 @@ export class LedgerStore {
         .find({ ...byIds(scope.capitalChanges), lock: FOR_UPDATE });
       for (const c of rows) state.capitalChanges.set(c.id, toCapitalChangeRecord(c));
     }
+    this.baselines.set(state, MoveBaseline.of(state));
     return state;
   }
 
@@ -214,6 +220,10 @@ export class LedgerStore {
         return r;
       });
     const holdings = [...changes.shareholdings];
+    // A state this store did not load starts empty (an import's, a new organization's).
+    let baseline = this.baselines.get(state);
+    if (!baseline) this.baselines.set(state, (baseline = MoveBaseline.of(emptyState())));
+    const moves = baseline.moves(organizationId, transaction, state, changes);
     const stamps = await writeChanges(tx, {
       // Classes before holdings: the order their foreign keys read.
       upserts: [
@@ -264,8 +274,16 @@ export class LedgerStore {
             },
           ],
         },
+        { entity: LedgerMove, rows: moves },
       ],
     });
+    const redate = redating(transaction);
+    if (redate) {
+      await tx.manager.query(
+        `UPDATE ledger_move SET effective_date = $3 WHERE organization_id = $1 AND dated_by = $2`,
+        [organizationId, redate.datedBy, redate.date],
+      );
+    }
     for (const [id, row] of written) {
       const stamp = stamps.get(id);
       if (stamp) Object.assign(row, stamp);

@@ -7,6 +7,7 @@ import { readTally, recountTally } from './equity-tally';
 import { LedgerState, LedgerRuleError } from './ledger-state';
 import { replay } from './reducer';
 import { LedgerReader } from './ledger-reader';
+import { compareMoves, type MoveDifference } from './moves/moves-check';
 
 export interface Difference {
   record: string;
@@ -22,6 +23,11 @@ export interface Verification {
   organizationId: string;
   transactions: number;
   differences: Difference[];
+  /**
+   * Where the positions the ledger's moves make differ from the log replayed as of the same
+   * dates (see `compareMoves`: the dates each entry counts from, or a sample of them).
+   */
+  moveDifferences: MoveDifference[];
   /** Set when the log itself does not replay (a transaction broke an invariant). */
   replayError?: string;
 }
@@ -91,7 +97,10 @@ const ranges = (blocks: unknown) =>
     (b) => `${toDecimalString(b.from)}-${toDecimalString(b.to)}`,
   );
 
-/** `ledger:verify`: replays an organization's log and compares it with the current tables. */
+/**
+ * `ledger:verify`: replays an organization's log and compares it with the current tables, and
+ * the positions its moves make with the log replayed as of the same dates.
+ */
 @Injectable()
 export class LedgerVerifier {
   constructor(
@@ -111,6 +120,7 @@ export class LedgerVerifier {
           ...compareStates(replayed, stored),
           ...(await this.tallyDifferences(organizationId)),
         ],
+        moveDifferences: await compareMoves(this.dataSource.manager, organizationId, transactions),
       };
     } catch (err) {
       if (!(err instanceof LedgerRuleError)) throw err;
@@ -118,6 +128,7 @@ export class LedgerVerifier {
         organizationId,
         transactions: transactions.length,
         differences: [],
+        moveDifferences: [],
         replayError: err.message,
       };
     }

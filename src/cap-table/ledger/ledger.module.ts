@@ -16,6 +16,9 @@ import { LedgerLogReader } from './ledger-log-reader';
 import { LedgerReader } from './ledger-reader';
 import { LedgerStore } from './ledger-store';
 import { LedgerVerifier } from './ledger-verifier';
+import { LedgerMove } from './moves/ledger-move.entity';
+import { MovesBackfill } from './moves/moves-backfill';
+import { LedgerMoveBackfill } from './moves/moves-backfill.entity';
 
 /** The log and the current-state tables of the cap table; no HTTP, events or Redis (the CLI uses it). */
 @Module({
@@ -33,9 +36,11 @@ import { LedgerVerifier } from './ledger-verifier';
       Pool,
       Holding,
       ExerciseRequest,
+      LedgerMove,
+      LedgerMoveBackfill,
     ]),
   ],
-  providers: [LedgerStore, LedgerReader, LedgerVerifier, LedgerLogReader],
+  providers: [LedgerStore, LedgerReader, LedgerVerifier, LedgerLogReader, MovesBackfill],
   exports: [LedgerStore, LedgerReader, LedgerVerifier, LedgerLogReader, TypeOrmModule],
 })
 export class LedgerModule {}

@@ -18,13 +18,15 @@ import { Plan } from '../plans/plan.entity';
 import { Pool } from '../plans/pool.entity';
 import { Security } from '../securities/security.entity';
 import { VestingScheduleEntity } from '../vesting-schedules/vesting-schedule.entity';
-import { replayAsOf } from './as-of';
+import { recordsAsOf, shareholdingsAsOf, sharesAsOf } from '../ledger/moves/moves-reader';
 import { addShares, positionOf, type Position } from './position';
 
 /**
  * Reads the cap table as of a date: from the current tables when the log holds nothing dated
- * after it (the shares summed by PostgreSQL, no shareholding loaded), else the log replayed to
- * it. Reads only; in the caller's transaction when given one (a conversion reads in its own).
+ * after it (the shares summed by PostgreSQL, no shareholding loaded), else from the ledger's
+ * moves up to it (summed by PostgreSQL too; the log is not replayed: `ledger:verify` checks the
+ * moves against a replay). Reads only; in the caller's transaction when given one (a conversion
+ * reads in its own).
  */
 @Injectable()
 export class PositionReader {
@@ -35,8 +37,20 @@ export class PositionReader {
 
   async positionAsOf(organizationId: string, date: string, tx?: InTransaction): Promise<Position> {
     return (await this.hasEntriesAfter(organizationId, date, tx))
-      ? this.replayed(organizationId, date, tx)
+      ? this.moved(organizationId, date, tx)
       : this.current(organizationId, date, tx);
+  }
+
+  /**
+   * The active shareholdings of `date` with their shares then (the CSV export's rows): those the
+   * moves give shares on that date, for a date the current tables are not the cap table of.
+   */
+  async shareholdingsAsOf(
+    organizationId: string,
+    date: string,
+    tx?: InTransaction,
+  ): Promise<{ id: string; memberId: string; securityId: string; quantity: string }[]> {
+    return shareholdingsAsOf(this.manager(tx), organizationId, date);
   }
 
   /**
@@ -58,12 +72,17 @@ export class PositionReader {
     return row.later;
   }
 
-  private async replayed(
-    organizationId: string,
-    date: string,
-    tx?: InTransaction,
-  ): Promise<Position> {
-    return positionOf(replayAsOf(await this.ledger.transactions(organizationId, tx), date), date);
+  /** The position of `date` from the ledger's moves: two indexed reads. */
+  async moved(organizationId: string, date: string, tx?: InTransaction): Promise<Position> {
+    const m = this.manager(tx);
+    const reads = [
+      () => recordsAsOf(m, organizationId, date),
+      () => sharesAsOf(m, organizationId, date),
+    ] as const;
+    const [state, rows] = await (tx ? sequentially(reads) : together(reads));
+    const shares: Position['shares'] = new Map();
+    for (const r of rows) addShares(shares, state, r.memberId, r.securityId, toDecimal(r.quantity));
+    return { asOf: date, state, shares };
   }
 
   private async current(

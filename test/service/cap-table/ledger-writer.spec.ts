@@ -417,6 +417,8 @@ describe('LedgerWriter', () => {
               organizationId: org,
               transactions: table.logged + accepted,
               differences: [],
+              // The positions the moves make, as of each date an entry counts from.
+              moveDifferences: [],
             });
           }
           // The invariants the tables keep: each class has issued what its holdings hold, and
@@ -479,6 +481,7 @@ describe('LedgerWriter', () => {
       expect(await verifier.verify(org)).toEqual({
         organizationId: org,
         transactions: 3,
+        moveDifferences: [],
         differences: [
           {
             record: 'shareholdings',
@@ -489,6 +492,84 @@ describe('LedgerWriter', () => {
           },
         ],
       });
+    });
+  });
+
+  describe('the moves', () => {
+    it('ledger:verify finds a move edited behind the log’s back', async () => {
+      const table = await capTable([{ authorizedShares: '5000', idPrefix: 'CS-' }]);
+      const org = table.organizationId;
+      const issuance = transaction('TX_STOCK_ISSUANCE', '2024-01-15', {
+        shareholdingId: randomUUID(),
+        securityId: table.classes[0],
+        memberId: table.holders[0].id,
+        quantity: '1000',
+        pricePerShare: null,
+        issueDate: '2024-01-15',
+        legendIds: [],
+        consideration: null,
+      });
+      await write(org, issuance);
+      expect((await verifier.verify(org)).moveDifferences).toEqual([]);
+      const { shareholdingId } = issuance.payload as TransactionPayloads['TX_STOCK_ISSUANCE'];
+      await db.query(
+        `UPDATE ledger_move SET quantity = quantity + 7 WHERE record_id = $1 AND kind = 'shareholdings'`,
+        [shareholdingId],
+      );
+      const { moveDifferences, differences } = await verifier.verify(org);
+      // The tables are right; the position the moves make of 2024-01-15 is not.
+      expect(differences).toEqual([]);
+      expect(moveDifferences).toEqual([
+        {
+          date: '2024-01-15',
+          record: 'shares',
+          id: table.holders[0].id,
+          field: table.classes[0],
+          replayed: '1000',
+          moved: '1007',
+        },
+      ]);
+    });
+
+    it('re-date an issuance and its corrections when its issue date is corrected', async () => {
+      const table = await capTable([{ authorizedShares: '5000', idPrefix: 'CS-' }]);
+      const org = table.organizationId;
+      const shareholdingId = randomUUID();
+      await write(
+        org,
+        transaction('TX_STOCK_ISSUANCE', '2024-03-01', {
+          shareholdingId,
+          securityId: table.classes[0],
+          memberId: table.holders[0].id,
+          quantity: '1000',
+          pricePerShare: null,
+          issueDate: '2024-03-01',
+          legendIds: [],
+          consideration: null,
+        }),
+      );
+      await write(
+        org,
+        transaction('STOCK_ISSUANCE_AMENDED', '2024-09-01', {
+          shareholdingId,
+          changes: { quantity: '1200' },
+        }),
+      );
+      await write(
+        org,
+        transaction('STOCK_ISSUANCE_AMENDED', '2024-09-02', {
+          shareholdingId,
+          changes: { issueDate: '2024-06-01' },
+        }),
+      );
+      const dates = (await db.query(
+        `SELECT DISTINCT effective_date::text AS d FROM ledger_move WHERE organization_id = $1 AND record_id = $2`,
+        [org, shareholdingId],
+      )) as { d: string }[];
+      expect(dates.map((r) => r.d)).toEqual(['2024-06-01']);
+      const verified = await verifier.verify(org);
+      expect(verified.moveDifferences).toEqual([]);
+      expect(verified.differences).toEqual([]);
     });
   });
 
@@ -774,6 +855,7 @@ describe('LedgerWriter', () => {
           const verified = await verifier.verify(org);
           expect(verified.transactions).toBe(log.length + (checked === 'accepted' ? 1 : 0));
           expect(verified.differences).toEqual([]);
+          expect(verified.moveDifferences).toEqual([]);
         }),
         { ...FAST_CHECK, numRuns: 25 + examples.length, examples },
       );

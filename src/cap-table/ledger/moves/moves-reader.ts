@@ -1,0 +1,100 @@
+import type { EntityManager } from 'typeorm';
+import { toDecimal } from '../../../../libs/cap-math';
+import { emptyState, type LedgerState } from '../ledger-state';
+import { DECIMAL_FIELD, MOVED_KINDS, type MovedKind } from './moves';
+
+/** A member's active shares of one class (or of one shareholding) on a date. */
+export interface SharesRow {
+  memberId: string;
+  securityId: string;
+  quantity: string;
+}
+
+/**
+ * Active shares by member and class on `date`: the shareholdings' moves summed, of those made by
+ * then (see `LedgerMove.creates`).
+ */
+export async function sharesAsOf(
+  m: EntityManager,
+  organizationId: string,
+  date: string,
+): Promise<SharesRow[]> {
+  return (await m.query(
+    `SELECT member_id AS "memberId", security_id AS "securityId", sum(quantity)::text AS quantity
+     FROM (SELECT member_id, security_id, sum(quantity) AS quantity
+           FROM ledger_move
+           WHERE organization_id = $1 AND kind = 'shareholdings' AND effective_date <= $2
+           GROUP BY record_id, member_id, security_id HAVING bool_or(creates)) h
+     GROUP BY member_id, security_id HAVING sum(quantity) > 0`,
+    [organizationId, date],
+  )) as SharesRow[];
+}
+
+/** Each shareholding's active shares on `date`, those that had any. */
+export async function shareholdingsAsOf(
+  m: EntityManager,
+  organizationId: string,
+  date: string,
+): Promise<(SharesRow & { id: string })[]> {
+  return (await m.query(
+    `SELECT record_id AS id, member_id AS "memberId", security_id AS "securityId",
+            sum(quantity)::text AS quantity
+     FROM ledger_move
+     WHERE organization_id = $1 AND kind = 'shareholdings' AND effective_date <= $2
+     GROUP BY record_id, member_id, security_id HAVING bool_or(creates) AND sum(quantity) > 0`,
+    [organizationId, date],
+  )) as (SharesRow & { id: string })[];
+}
+
+/**
+ * The classes, plans, pools, grants, warrants, notes, SAFEs and vesting schedules as they stood
+ * on `date`, from their moves: each field as last set on or before it (in recording order, as a
+ * replay sets it), each decimal the sum of its deltas. A record is there once it was made; in the
+ * order they were made, as a replay makes them.
+ */
+export async function recordsAsOf(
+  m: EntityManager,
+  organizationId: string,
+  date: string,
+  state: LedgerState = emptyState(),
+): Promise<LedgerState> {
+  const fieldRows = (await m.query(
+    `SELECT DISTINCT ON (m.kind, m.record_id, f.key)
+            m.kind, m.record_id AS id, f.key, f.value, m.id AS seq
+     FROM ledger_move m CROSS JOIN LATERAL jsonb_each(m.fields) f
+     WHERE m.organization_id = $1 AND m.kind <> 'shareholdings' AND m.effective_date <= $2
+       AND m.fields IS NOT NULL
+     ORDER BY m.kind, m.record_id, f.key, m.id DESC`,
+    [organizationId, date],
+  )) as { kind: MovedKind; id: string; key: string; value: unknown; seq: string }[];
+  const sumRows = (await m.query(
+    `SELECT m.kind, m.record_id AS id, d.key, sum(d.value::numeric)::text AS total
+     FROM ledger_move m CROSS JOIN LATERAL jsonb_each_text(m.deltas) d
+     WHERE m.organization_id = $1 AND m.kind <> 'shareholdings' AND m.effective_date <= $2
+       AND m.deltas IS NOT NULL
+     GROUP BY m.kind, m.record_id, d.key`,
+    [organizationId, date],
+  )) as { kind: MovedKind; id: string; key: string; total: string }[];
+  const sums = new Map(sumRows.map((r) => [`${r.kind}:${r.id}:${r.key}`, r.total]));
+  const records = new Map<
+    string,
+    { kind: MovedKind; made: bigint; record: Record<string, unknown> }
+  >();
+  for (const r of fieldRows) {
+    const key = `${r.kind}:${r.id}`;
+    const entry = records.get(key) ?? { kind: r.kind, made: 0n, record: {} };
+    records.set(key, entry);
+    entry.record[r.key] =
+      r.value === DECIMAL_FIELD ? toDecimal(sums.get(`${key}:${r.key}`) ?? '0') : r.value;
+    // Its id is set once, when it is made.
+    if (r.key === 'id') entry.made = BigInt(r.seq);
+  }
+  const made = [...records.values()]
+    .filter((r) => r.record.id !== undefined)
+    .sort((a, b) => (a.made < b.made ? -1 : a.made > b.made ? 1 : 0));
+  for (const { kind, record } of made) {
+    if ((MOVED_KINDS as readonly string[]).includes(kind))
+      (state[kind] as Map<string, unknown>).set(record.id as string, record);
+  }
+  return state;
+}
