@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { toDecimal } from '../../../libs/cap-math';
+import { toDecimal, toDecimalString } from '../../../libs/cap-math';
 import { InTransaction } from '../../database';
 import { Holding } from '../holdings/holding.entity';
 import { EquityTransaction } from '../ledger/equity-transaction.entity';
@@ -12,13 +12,19 @@ import {
   toScheduleState,
 } from '../ledger/incentive-store';
 import { emptyState } from '../ledger/ledger-state';
-import { LedgerReader } from '../ledger/ledger-reader';
 import { toSecurityState } from '../ledger/ledger-state-mappers';
 import { Plan } from '../plans/plan.entity';
 import { Pool } from '../plans/pool.entity';
 import { Security } from '../securities/security.entity';
 import { VestingScheduleEntity } from '../vesting-schedules/vesting-schedule.entity';
-import { recordsAsOf, shareholdingsAsOf, sharesAsOf } from '../ledger/moves/moves-reader';
+import {
+  movesServe,
+  recordsAsOf,
+  shareholdingsAsOf,
+  sharesAsOf,
+} from '../ledger/moves/moves-reader';
+import { LedgerReader } from '../ledger/ledger-reader';
+import { replayAsOf } from './as-of';
 import { addShares, positionOf, type Position } from './position';
 
 /**
@@ -36,21 +42,34 @@ export class PositionReader {
   ) {}
 
   async positionAsOf(organizationId: string, date: string, tx?: InTransaction): Promise<Position> {
-    return (await this.hasEntriesAfter(organizationId, date, tx))
+    if (!(await this.hasEntriesAfter(organizationId, date, tx)))
+      return this.current(organizationId, date, tx);
+    return (await movesServe(this.manager(tx), organizationId, date))
       ? this.moved(organizationId, date, tx)
-      : this.current(organizationId, date, tx);
+      : this.replayed(organizationId, date, tx);
   }
 
   /**
    * The active shareholdings of `date` with their shares then (the CSV export's rows): those the
-   * moves give shares on that date, for a date the current tables are not the cap table of.
+   * moves give shares on that date, or the lenient replay where they do not serve.
    */
   async shareholdingsAsOf(
     organizationId: string,
     date: string,
     tx?: InTransaction,
   ): Promise<{ id: string; memberId: string; securityId: string; quantity: string }[]> {
-    return shareholdingsAsOf(this.manager(tx), organizationId, date);
+    const m = this.manager(tx);
+    if (await movesServe(m, organizationId, date))
+      return shareholdingsAsOf(m, organizationId, date);
+    const state = replayAsOf(await this.ledger.transactions(organizationId, tx), date);
+    return [...state.shareholdings.values()]
+      .filter((h) => h.status === 'active' && h.quantity.gt(0))
+      .map((h) => ({
+        id: h.id,
+        memberId: h.memberId,
+        securityId: h.securityId,
+        quantity: toDecimalString(h.quantity),
+      }));
   }
 
   /**
@@ -70,6 +89,15 @@ export class PositionReader {
       [organizationId, date],
     )) as { later: boolean }[];
     return row.later;
+  }
+
+  /** Where the moves do not serve (see `movesServe`): the lenient replay of the log. */
+  private async replayed(
+    organizationId: string,
+    date: string,
+    tx?: InTransaction,
+  ): Promise<Position> {
+    return positionOf(replayAsOf(await this.ledger.transactions(organizationId, tx), date), date);
   }
 
   /** The position of `date` from the ledger's moves: two indexed reads. */

@@ -14,6 +14,8 @@ import { ForeignKey } from '../../../database';
  */
 @Entity('ledger_move')
 @Index('ledger_move_org_kind_date_idx', ['organizationId', 'kind', 'effectiveDate'])
+@Index('ledger_move_record_idx', ['recordId', 'id'])
+@Index('ledger_move_resets_idx', ['organizationId', 'effectiveDate'], { where: '"resets"' })
 @Index('ledger_move_dated_by_idx', ['organizationId', 'datedBy'], {
   where: '"dated_by" IS NOT NULL',
 })
@@ -60,6 +62,14 @@ export class LedgerMove {
    */
   @Column({ type: 'boolean', default: false })
   creates: boolean;
+
+  /**
+   * Made by a change that sets or scales a value rather than adding to it (`RESETTING_TYPES`):
+   * recorded after a move of the same record that counts later, it was computed on a record a
+   * replay of the dates between does not see, so there the moves do not serve (`movesServe`).
+   */
+  @Column({ type: 'boolean', default: false })
+  resets: boolean;
 
   /** A shareholding's active shares, the change of. */
   @Column({ type: 'numeric', nullable: true })

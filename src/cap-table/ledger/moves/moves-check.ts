@@ -5,7 +5,7 @@ import { replayAsOf } from '../../position/as-of';
 import { addShares, positionOf, type Position } from '../../position/position';
 import type { LedgerTransaction } from '../transaction-types';
 import { MOVED_KINDS, UNMOVED_FIELDS } from './moves';
-import { recordsAsOf, sharesAsOf } from './moves-reader';
+import { movesServe, recordsAsOf, sharesAsOf } from './moves-reader';
 
 /** A field of the position of `date` on which the moves and the replay disagree. */
 export interface MoveDifference {
@@ -79,6 +79,7 @@ export async function compareMoves(
 ): Promise<MoveDifference[]> {
   const differences: MoveDifference[] = [];
   for (const date of datesToCompare(log)) {
+    if (!(await movesServe(m, organizationId, date))) continue;
     const replayed = positionOf(replayAsOf(log, date), date);
     const moved = await movedPosition(m, organizationId, date);
     differences.push(...comparePositions(date, replayed, moved));

@@ -98,3 +98,27 @@ export async function recordsAsOf(
   }
   return state;
 }
+
+/**
+ * Whether the moves make the position of `date`. Not when a move that sets or scales a value
+ * (`LedgerMove.resets`: a split, a correction ...) and counts by then was recorded after a move
+ * of the same record that counts only later: it was computed on the record with that later
+ * change, which a replay of `date` does not apply. There the lenient replay serves
+ * (`PositionReader`), and `ledger:verify` has nothing to compare.
+ */
+export async function movesServe(
+  m: EntityManager,
+  organizationId: string,
+  date: string,
+): Promise<boolean> {
+  const [row] = (await m.query(
+    `SELECT NOT EXISTS (
+       SELECT 1 FROM ledger_move b
+       WHERE b.organization_id = $1 AND b.resets AND b.effective_date <= $2
+         AND EXISTS (SELECT 1 FROM ledger_move e
+                     WHERE e.record_id = b.record_id AND e.id < b.id
+                       AND e.organization_id = $1 AND e.effective_date > $2)) AS serve`,
+    [organizationId, date],
+  )) as { serve: boolean }[];
+  return row.serve;
+}

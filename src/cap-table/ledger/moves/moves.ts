@@ -16,6 +16,22 @@ export const UNMOVED_FIELDS: Partial<Record<MovedKind, ReadonlySet<string>>> = {
   securities: new Set(['nextCertificateNumber', 'nextShareNumber']),
 };
 
+/**
+ * Types whose change is not an amount added but a value set or scaled (a split, a correction,
+ * new authorized or reserved shares): their moves are what they changed on the record as it
+ * stood when written, which a replay of an earlier date may not see (`LedgerMove.resets`).
+ */
+export const RESETTING_TYPES: ReadonlySet<string> = new Set([
+  'TX_STOCK_CLASS_SPLIT',
+  'STOCK_ISSUANCE_AMENDED',
+  'STOCK_CLASS_UPDATED',
+  'TX_STOCK_CLASS_AUTHORIZED_SHARES_ADJUSTMENT',
+  'STOCK_PLAN_UPDATED',
+  'STOCK_PLAN_POOL_UPDATED',
+  'TX_STOCK_PLAN_POOL_ADJUSTMENT',
+  'HOLDING_AMENDED',
+]);
+
 /** A decimal field's entry in `fields`: its value is the sum of its deltas. */
 export const DECIMAL_FIELD = '#';
 
@@ -33,6 +49,7 @@ export interface MoveRow {
   memberId: string | null;
   securityId: string | null;
   creates: boolean;
+  resets: boolean;
   quantity: string | null;
   deltas: Record<string, string> | null;
   fields: Record<string, unknown> | null;
@@ -133,6 +150,7 @@ export class MoveBaseline {
       memberId: null,
       securityId: null,
       creates: false,
+      resets: RESETTING_TYPES.has(tx.type),
       quantity: null,
       deltas: null,
       fields: null,
