@@ -13,6 +13,7 @@ import {
 import { LedgerReader } from '../../../src/cap-table/ledger/ledger-reader';
 import { LedgerVerifier } from '../../../src/cap-table/ledger/ledger-verifier';
 import { LedgerWriter } from '../../../src/cap-table/ledger/ledger-writer';
+import { rebuildMoves } from '../../../src/cap-table/ledger/moves/moves-backfill';
 import { applyTransaction, replay } from '../../../src/cap-table/ledger/reducer';
 import type {
   LedgerTransaction,
@@ -529,6 +530,54 @@ describe('LedgerWriter', () => {
           moved: '1007',
         },
       ]);
+    });
+
+    it('the start-up backfill makes from the log the moves its writes made', async () => {
+      const table = await capTable([{ authorizedShares: '5000', idPrefix: 'CS-' }]);
+      const org = table.organizationId;
+      const shareholdingId = randomUUID();
+      await write(
+        org,
+        transaction('TX_STOCK_ISSUANCE', '2024-03-01', {
+          shareholdingId,
+          securityId: table.classes[0],
+          memberId: table.holders[0].id,
+          quantity: '1000',
+          pricePerShare: null,
+          issueDate: '2024-03-01',
+          legendIds: [],
+          consideration: null,
+        }),
+      );
+      await write(
+        org,
+        transaction('TX_STOCK_TRANSFER', '2024-04-01', {
+          sourceId: shareholdingId,
+          destinationId: randomUUID(),
+          toMemberId: table.holders[1].id,
+          quantity: '400',
+          date: '2024-04-01',
+          pricePerShare: null,
+        }),
+      );
+      await write(
+        org,
+        transaction('STOCK_ISSUANCE_AMENDED', '2024-09-02', {
+          shareholdingId,
+          changes: { issueDate: '2024-02-01' },
+        }),
+      );
+      const moves = async () =>
+        (await db.query(
+          `SELECT transaction_id, effective_date::text, dated_by, kind, record_id, member_id,
+                  security_id, creates, resets, quantity::text, deltas, fields
+           FROM ledger_move WHERE organization_id = $1 ORDER BY id`,
+          [org],
+        )) as object[];
+      const written = await moves();
+      expect(written.length).toBeGreaterThan(5);
+      await db.transaction((m) => rebuildMoves(m, org));
+      expect(await moves()).toEqual(written);
     });
 
     it('re-date an issuance and its corrections when its issue date is corrected', async () => {
