@@ -1084,7 +1084,7 @@ export interface paths {
         };
         /**
          * Authorized, issued, outstanding and fully diluted shares, by holder and by class
-         * @description Percentages have 4 decimals and add up to exactly 100. `?asOf=YYYY-MM-DD` replays the log up to that date. byHolder lists every holder for roles with canViewCapitalizationOrSelf, else only the caller’s own rows; latestValuation is null for roles without canViewValuation.
+         * @description Percentages have 4 decimals and add up to exactly 100. `?asOf=YYYY-MM-DD`: the cap table as it stood at the end of that date. byHolder lists every holder for roles with canViewCapitalizationOrSelf, else only the caller’s own rows; latestValuation is null for roles without canViewValuation.
          */
         get: operations["Dashboard_dashboard"];
         put?: never;
@@ -13522,7 +13522,7 @@ export interface operations {
     Dashboard_dashboard: {
         parameters: {
             query?: {
-                /** @description The cap table as it stood on this date, replayed from the log; default today. */
+                /** @description The cap table as it stood at the end of this date (the ledger's moves); default today. */
                 asOf?: string;
             };
             header?: never;

@@ -15,8 +15,8 @@ export class DashboardController {
   @ApiOperation({
     summary: 'Authorized, issued, outstanding and fully diluted shares, by holder and by class',
     description:
-      'Percentages have 4 decimals and add up to exactly 100. `?asOf=YYYY-MM-DD` replays the log up to ' +
-      'that date. byHolder lists every holder for roles with canViewCapitalizationOrSelf, else only the ' +
+      'Percentages have 4 decimals and add up to exactly 100. `?asOf=YYYY-MM-DD`: the cap table as it ' +
+      'stood at the end of that date. byHolder lists every holder for roles with canViewCapitalizationOrSelf, else only the ' +
       'caller’s own rows; latestValuation is null for roles without canViewValuation.',
   })
   @ApiOkResponse({ type: Dashboard, description: 'The dashboard' })

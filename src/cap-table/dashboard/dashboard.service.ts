@@ -25,8 +25,8 @@ import { ValuationsService } from '../valuations/valuations.service';
 const descending = (a: string, b: string) => (a < b ? 1 : a > b ? -1 : 0);
 
 /**
- * The cap table at a glance, as of today or `asOf` (the position: the current tables, or the log
- * replayed when it holds anything later). Everyone who may view the organization sees the
+ * The cap table at a glance, as of today or `asOf` (the position: the current tables, or the
+ * ledger's moves up to the date when the log holds anything later). Everyone who may view the organization sees the
  * totals and the classes; holder by holder only those whose role may view the whole cap table,
  * anyone else their own rows; the latest valuation only those who may view valuations.
  */

@@ -5,8 +5,9 @@ import type { LedgerTransaction, TransactionType } from '../ledger/transaction-t
 export { DEFINITIONS } from '../ledger/reducer';
 
 /**
- * Which entries of the log make the cap table as of a date: the one rule of the as-of
- * replays (dashboard, models, conversions, CSV) and of the OCF export, which streams the log.
+ * Which entries of the log make the cap table as of a date: the one rule of the ledger's moves
+ * (`ledger/moves/moves.ts` dates them by it), of the lenient replay (`ledger:verify`'s oracle,
+ * and the position of a date the moves do not serve) and of the OCF export, which streams the log.
  */
 
 export interface AsOfFacts {
