@@ -17,9 +17,10 @@ export const UNMOVED_FIELDS: Partial<Record<MovedKind, ReadonlySet<string>>> = {
 };
 
 /**
- * Types whose change is not an amount added but a value set or scaled (a split, a correction,
- * new authorized or reserved shares): their moves are what they changed on the record as it
- * stood when written, which a replay of an earlier date may not see (`LedgerMove.resets`).
+ * Types whose change is not an amount added but a value set, scaled or computed from the record
+ * (a split, a correction, new authorized or reserved shares, a note's repayment and its interest,
+ * a conversion): their moves are what they changed on the record as it stood when written, which
+ * a replay of an earlier date may not see (`LedgerMove.resets`).
  */
 export const RESETTING_TYPES: ReadonlySet<string> = new Set([
   'TX_STOCK_CLASS_SPLIT',
@@ -30,6 +31,8 @@ export const RESETTING_TYPES: ReadonlySet<string> = new Set([
   'STOCK_PLAN_POOL_UPDATED',
   'TX_STOCK_PLAN_POOL_ADJUSTMENT',
   'HOLDING_AMENDED',
+  'TX_CONVERTIBLE_REPAYMENT',
+  'TX_CONVERTIBLE_CONVERSION',
 ]);
 
 /** A decimal field's entry in `fields`: its value is the sum of its deltas. */
