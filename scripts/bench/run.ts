@@ -10,7 +10,8 @@
  *     holder 1 are made through the API, the other holders by set-based SQL copying what the
  *     API made (see cap-table.ts); `ledger:verify` of the built CLI must then pass, or the bench
  *     stops. It also times the cap table dashboard of that organization (20 sequential requests
- *     from the tables, 5 of `?asOf=`, which replays the whole log).
+ *     from the tables, 20 of `?asOf=` a past date, read from the ledger's moves, interleaved with
+ *     them, and 5 of `?asOf=` the last issue date).
  * Both organizations live in the one database, so the member list is read next to the other
  * organization's 10,000 members (`--only=members` measures it alone, as before).
  * For each list it checks that the services and the bare server answer the same JSON byte for
