@@ -3,7 +3,7 @@ import { Logger, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppLogger } from './common';
 import { ConfigModule, loadEnv } from './config';
-import { LedgerModule, LedgerVerifier } from './cap-table';
+import { LedgerModule, LedgerVerifier, type Verification } from './cap-table';
 import { DatabaseModule } from './database';
 import { SiteAdminModule, SiteAdminService, UnknownUserError } from './organizations';
 
@@ -20,7 +20,7 @@ Commands:
   ledger:verify <organization id>    replay the organization's equity transaction log and compare
                                      it with the cap table's tables, and the positions its moves
                                      make with the log replayed as of the same dates (exit 1 on
-                                     any difference)
+                                     any difference); --all: every organization with a log
 
 Exit status: 0 done, 1 the command failed, 2 called wrongly.
 `;
@@ -43,32 +43,17 @@ const COMMANDS: Record<string, Command> = {
     );
   },
   'ledger:verify': async (app, [organizationId]) => {
-    if (!/^[0-9a-f-]{36}$/i.test(organizationId))
+    const all = organizationId === '--all';
+    if (!all && !/^[0-9a-f-]{36}$/i.test(organizationId))
       throw new UsageError(`ledger:verify needs an organization id\n\n${USAGE}`);
-    const result = await app.get(LedgerVerifier).verify(organizationId);
-    if (result.replayError) {
-      throw new VerificationError(
-        `the log of ${organizationId} does not replay: ${result.replayError}`,
-      );
+    const verifier = app.get(LedgerVerifier);
+    const failures: string[] = [];
+    for (const id of all ? await verifier.organizations() : [organizationId]) {
+      const report = reportOf(await verifier.verify(id));
+      if (report.failed) failures.push(report.text);
+      else console.log(report.text);
     }
-    const lines = [
-      ...result.differences.map(
-        (d) =>
-          `  ${d.record} ${d.id} ${d.field}: log says ${String(d.replayed)}, tables hold ${String(d.stored)}`,
-      ),
-      ...result.moveDifferences.map(
-        (d) =>
-          `  as of ${d.date}: ${d.record} ${d.id} ${d.field}: log says ${String(d.replayed)}, moves make ${String(d.moved)}`,
-      ),
-    ];
-    if (lines.length) {
-      throw new VerificationError(
-        `${lines.length} difference(s) between the log (${result.transactions} transactions) and the tables or moves of ${organizationId}:\n${lines.join('\n')}`,
-      );
-    }
-    console.log(
-      `ledger of ${organizationId}: ${result.transactions} transactions replayed; the tables and the moves equal the replay`,
-    );
+    if (failures.length) throw new VerificationError(failures.join('\n'));
   },
   'site-admin:revoke': async (app, [email]) => {
     const r = await app.get(SiteAdminService).revoke(email);
@@ -77,6 +62,33 @@ const COMMANDS: Record<string, Command> = {
     );
   },
 };
+
+/** What `ledger:verify` says of one organization, and whether it found a difference. */
+function reportOf(result: Verification): { failed: boolean; text: string } {
+  const id = result.organizationId;
+  if (result.replayError)
+    return { failed: true, text: `the log of ${id} does not replay: ${result.replayError}` };
+  const lines = [
+    ...result.differences.map(
+      (d) =>
+        `  ${d.record} ${d.id} ${d.field}: log says ${String(d.replayed)}, tables hold ${String(d.stored)}`,
+    ),
+    ...result.moveDifferences.map(
+      (d) =>
+        `  as of ${d.date}: ${d.record} ${d.id} ${d.field}: log says ${String(d.replayed)}, moves make ${String(d.moved)}`,
+    ),
+  ];
+  if (lines.length) {
+    return {
+      failed: true,
+      text: `${lines.length} difference(s) between the log (${result.transactions} transactions) and the tables or moves of ${id}:\n${lines.join('\n')}`,
+    };
+  }
+  return {
+    failed: false,
+    text: `ledger of ${id}: ${result.transactions} transactions replayed; the tables and the moves equal the replay`,
+  };
+}
 
 class UsageError extends Error {}
 class VerificationError extends Error {}

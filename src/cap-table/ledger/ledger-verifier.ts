@@ -108,6 +108,14 @@ export class LedgerVerifier {
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
+  /** The organizations with a log, for `ledger:verify --all`. */
+  async organizations(): Promise<string[]> {
+    const rows = (await this.dataSource.query(
+      `SELECT DISTINCT organization_id AS id FROM equity_transaction ORDER BY 1`,
+    )) as { id: string }[];
+    return rows.map((r) => r.id);
+  }
+
   async verify(organizationId: string): Promise<Verification> {
     const transactions = await this.ledger.transactions(organizationId);
     const stored = await this.ledger.current(organizationId);

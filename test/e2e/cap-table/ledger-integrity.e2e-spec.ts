@@ -178,6 +178,29 @@ describe('ledger integrity', () => {
       );
     });
 
+    it('ledger:verify reports a move edited behind the log’s back, with the date; --all verifies every organization', async () => {
+      const { owner, org, security, holders } = await setUp();
+      const victim = await issue(owner.agent, org.id, {
+        member: holders[0].id,
+        security: security.id,
+        quantity: '1000',
+      });
+      const fine = await cli(t, 'ledger:verify', org.id);
+      expect(fine.stdout).toContain('the tables and the moves equal the replay');
+      await db.query(
+        `UPDATE ledger_move SET quantity = quantity - 1 WHERE record_id = $1 AND kind = 'shareholdings'`,
+        [victim.id],
+      );
+      const tampered = await cli(t, 'ledger:verify', org.id);
+      expect(tampered.code).toBe(1);
+      expect(tampered.stderr).toContain(
+        `as of 2024-01-15: shares ${holders[0].id} ${security.id}: log says 1000, moves make 999`,
+      );
+      const all = await cli(t, 'ledger:verify', '--all');
+      expect(all.code).toBe(1);
+      expect(all.stderr).toContain(`moves make 999`);
+    }, 120_000);
+
     it('keeps the billing tally (members with shares, with equity) through writes racing on two classes; ledger:verify recounts it', async () => {
       const { owner, org, security, holders } = await setUp();
       const other = await createSecurity(owner.agent, org.id, {
