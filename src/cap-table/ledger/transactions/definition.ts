@@ -1,4 +1,5 @@
 import type { Type } from '@nestjs/common';
+import type { TSchema } from '@sinclair/typebox';
 import type { PermissionTarget } from '../../../common';
 import type { InTransaction } from '../../../database';
 import type { EventType } from '../../../events';
@@ -14,6 +15,12 @@ import type { OcfMapping } from './ocf-mapping';
  * without its definition.
  */
 export interface TransactionDefinition<T extends TransactionType> {
+  /**
+   * Its payload's schema (TypeBox, so JSON Schema), next to the definition: the payload's type
+   * (`TransactionPayloads[T]` is its `Static`), the check of every entry a replay reads, and the
+   * payload `GET .../transaction` documents for the type.
+   */
+  readonly payload: PayloadSchema<TransactionPayloads[T]>;
   /**
    * It defines a record (a class, a legend, vesting terms, a plan): the definition holds for all
    * of history whenever it was recorded, so a replay as of a date always applies it.
@@ -64,6 +71,9 @@ export interface TransactionDefinition<T extends TransactionType> {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly http?: TransactionRoute<T, any>;
 }
+
+/** A schema whose values are `P` (a TypeBox schema carries its type as `static`). */
+export type PayloadSchema<P> = TSchema & { static: P };
 
 /** How a shareholding ends: its status, and how its certificate says so. */
 export interface ShareholdingEnding {

@@ -1,10 +1,22 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Id } from '../payload-fields';
 import { LedgerRuleError } from '../ledger-state';
 import { liveSecurity, security } from '../rules';
 import type { TransactionDefinition } from './definition';
 import { WRITTEN_AS_OBJECT } from './ocf-mapping';
 
+/** What the log keeps of it: its payload's type, replay check and documentation. */
+export const stockClassDeletedPayload = Type.Object({ securityId: Id() });
+
+declare module '../transaction-types' {
+  interface TransactionPayloads {
+    STOCK_CLASS_DELETED: Static<typeof stockClassDeletedPayload>;
+  }
+}
+
 /** Only a class with no issued or reserved shares goes; its history stays in the log. */
 export const stockClassDeleted: TransactionDefinition<'STOCK_CLASS_DELETED'> = {
+  payload: stockClassDeletedPayload,
   definesRecord: false,
   ocf: WRITTEN_AS_OBJECT,
   scope: (p) => ({ securities: [p.securityId] }),

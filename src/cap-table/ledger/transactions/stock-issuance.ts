@@ -1,3 +1,5 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { DateText, DecimalText, Id, Nullable } from '../payload-fields';
 import {
   assertIssuable,
   assertLegends,
@@ -11,6 +13,24 @@ import { randomUUID } from 'node:crypto';
 import { commandQuantity, decimalOrNull } from '../command-values';
 import type { TransactionDefinition } from './definition';
 import { stockIssuanceOcf } from './stock-issuance.ocf';
+
+/** What the log keeps of it: its payload's type, replay check and documentation. */
+export const stockIssuancePayload = Type.Object({
+  shareholdingId: Id(),
+  securityId: Id(),
+  memberId: Id(),
+  quantity: DecimalText(),
+  pricePerShare: Nullable(DecimalText()),
+  issueDate: DateText(),
+  legendIds: Type.Array(Id()),
+  consideration: Nullable(Type.String()),
+});
+
+declare module '../transaction-types' {
+  interface TransactionPayloads {
+    TX_STOCK_ISSUANCE: Static<typeof stockIssuancePayload>;
+  }
+}
 
 /** Shares to issue, as a caller asks for them. */
 export interface IssueInput {
@@ -26,6 +46,7 @@ export interface IssueInput {
 
 /** OCF TX_STOCK_ISSUANCE: a new certificate out of the class's unissued shares. */
 export const stockIssuance: TransactionDefinition<'TX_STOCK_ISSUANCE'> = {
+  payload: stockIssuancePayload,
   definesRecord: false,
   ocf: stockIssuanceOcf,
   refers: { createdShareholding: ['shareholdingId'], members: [['memberId']] },

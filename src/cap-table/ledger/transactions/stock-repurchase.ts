@@ -1,12 +1,25 @@
+import { Type, type Static } from '@sinclair/typebox';
 import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { compareDates, toDecimal, toDecimalString } from '../../../../libs/cap-math';
 import { DateField, DecimalField } from '../../../common';
 import { commandQuantity, decimalOrNull } from '../command-values';
 import { LedgerRuleError } from '../ledger-state';
+import { DateText, DecimalText, Id, Nullable } from '../payload-fields';
 import { assertActive, positive, security, shareholding, takeLowest } from '../rules';
 import type { TransactionDefinition, TransactionFacts } from './definition';
 import { stockRepurchaseOcf } from './stock-repurchase.ocf';
+
+/** What the log keeps of a repurchase: its payload's type, replay check and documentation. */
+export const StockRepurchasePayload = Type.Object({
+  shareholdingId: Id(),
+  quantity: DecimalText(),
+  pricePerShare: DecimalText({ description: 'The price paid per share, in `currency`.' }),
+  currency: Type.String(),
+  date: DateText(),
+  consideration: Nullable(Type.String()),
+});
+export type StockRepurchasePayload = Static<typeof StockRepurchasePayload>;
 
 declare module '../transaction-types' {
   interface TransactionPayloads {
@@ -18,17 +31,6 @@ declare module '../ledger-state' {
   interface ShareholdingEndings {
     repurchased: 'TX_STOCK_REPURCHASE';
   }
-}
-
-/** What the log keeps of a repurchase. */
-export interface StockRepurchasePayload {
-  shareholdingId: string;
-  quantity: string;
-  /** The price paid per share, in `currency`. */
-  pricePerShare: string;
-  currency: string;
-  date: string;
-  consideration: string | null;
 }
 
 /** `POST .../shareholding/:shareholding/repurchase`. */
@@ -102,6 +104,7 @@ async function repurchaseView(facts: TransactionFacts<'TX_STOCK_REPURCHASE'>) {
  * balance security), or is `repurchased` when none are left.
  */
 export const stockRepurchase: TransactionDefinition<'TX_STOCK_REPURCHASE'> = {
+  payload: StockRepurchasePayload,
   definesRecord: false,
   endsShareholdingAs: {
     status: 'repurchased',
