@@ -1,5 +1,7 @@
 import type { Agent } from 'supertest';
 import { DataSource } from 'typeorm';
+import { definitionOf, TRANSACTION_TYPES } from '../../../src/cap-table/ledger/transactions';
+import type { TransactionType } from '../../../src/cap-table/ledger/transaction-types';
 import { isPublicEventType, PUBLIC_EVENT_TYPES, PublicEvent } from '../../../src/events';
 import { verifyServiceSignature } from '../../../src/webhooks/signing';
 import { verifyStandardSignature } from '../../../src/webhooks/standard-webhooks';
@@ -124,6 +126,18 @@ describe('every public event type from the route that records it (issue 21)', ()
       ).toBe(true);
     },
   );
+
+  it('logs each step’s transaction as its type’s payload schema documents it', async () => {
+    // The after-each check holds every entry of the answer to the document, where the items are
+    // a oneOf discriminated by type, each with its definition's payload schema.
+    const log = (
+      await owner.get(`/v1/organization/${org.id}/transaction`).query({ limit: 1000 }).expect(200)
+    ).body as { type: TransactionType; payload: object }[];
+    const logged = new Set(log.map((e) => e.type));
+    const withPublicEvents = TRANSACTION_TYPES.filter((type) => definitionOf(type).event?.public);
+    expect(withPublicEvents.length).toBeGreaterThan(10);
+    expect(withPublicEvents.filter((type) => !logged.has(type))).toEqual([]);
+  });
 
   it('lists organization.created but never delivers it: the endpoint came after', async () => {
     const created = listed.filter((e) => e.type === 'organization.created');
