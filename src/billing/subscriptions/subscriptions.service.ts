@@ -29,6 +29,13 @@ import { SubscriptionPreviewView, SubscriptionView } from './subscription.view';
  * An organization's subscription: signed up for its entity (the provider's customer) with the
  * seat counts of the moment, at most one live; cancelled now or at the period's end.
  */
+
+declare module '../../events' {
+  /** A subscription's events carry it as its route shows it. */
+  interface EventObjects {
+    'subscription.created': SubscriptionView;
+  }
+}
 @Injectable()
 export class SubscriptionsService {
   constructor(

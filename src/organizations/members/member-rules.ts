@@ -2,7 +2,16 @@ import { AccessContext, DomainError } from '../../common';
 import type { DomainEvent, EventType } from '../../events';
 import { OWNER_ROLE_ID } from '../permissions/permissions';
 import { Member } from './member.entity';
-import { toMemberView } from './member.view';
+import { toMemberView, type MemberView } from './member.view';
+
+declare module '../../events' {
+  /** The member events carry the member as its route shows it (`memberEvent`). */
+  interface EventObjects {
+    'member.added': MemberView;
+    'member.updated': MemberView;
+    'member.removed': MemberView;
+  }
+}
 
 /** Only an Owner may make someone Owner or change an Owner. */
 export function assertMayGrant(access: AccessContext, roleId: string) {
