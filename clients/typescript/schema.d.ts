@@ -4090,7 +4090,7 @@ export interface components {
              * @description `transferred` once every share went to others.
              * @enum {string}
              */
-            status: "active" | "transferred" | "voided" | "repurchased";
+            status: "active" | "voided" | "transferred" | "repurchased";
             /** @description Legend templates on the certificate. */
             legendIds: string[];
             /**
@@ -6667,7 +6667,7 @@ export interface components {
         };
         EventListView: {
             /** @description The events, newest first */
-            data: components["schemas"]["EventView"][];
+            data: (components["schemas"]["Event_security.created"] | components["schemas"]["Event_security.deleted"] | components["schemas"]["Event_security.updated"] | components["schemas"]["Event_shareholding.created"] | components["schemas"]["Event_shareholding.transferred"] | components["schemas"]["Event_shareholding.voided"] | components["schemas"]["Event_shareholding.updated"] | components["schemas"]["Event_valuation.created"] | components["schemas"]["Event_valuation.updated"] | components["schemas"]["Event_holding.updated"] | components["schemas"]["Event_option.exercise_requested"] | components["schemas"]["Event_option.exercised"] | components["schemas"]["Event_holding.repaid"] | components["schemas"]["Event_holding.converted"] | components["schemas"]["Event_shareholding.repurchased"] | components["schemas"]["Event_holding.created"] | components["schemas"]["Event_holding.deleted"] | components["schemas"]["Event_organization.created"] | components["schemas"]["Event_organization.updated"] | components["schemas"]["Event_member.invited"] | components["schemas"]["Event_member.added"] | components["schemas"]["Event_member.removed"] | components["schemas"]["Event_member.updated"] | components["schemas"]["Event_role.created"] | components["schemas"]["Event_role.updated"] | components["schemas"]["Event_role.deleted"] | components["schemas"]["Event_document.uploaded"] | components["schemas"]["Event_document.moved"] | components["schemas"]["Event_document.deleted"] | components["schemas"]["Event_folder.created"] | components["schemas"]["Event_subscription.created"] | components["schemas"]["Event_subscription.cancelled"] | components["schemas"]["Event_payment.succeeded"] | components["schemas"]["Event_payment.failed"])[];
         };
         CreateWebhookDto: {
             /**
@@ -8554,6 +8554,457 @@ export interface components {
              * @enum {string}
              */
             type: "TX_STOCK_REPURCHASE";
+        };
+        "Event_security.created": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "security.created";
+            data?: {
+                object?: components["schemas"]["SecurityView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "security.created";
+        };
+        "Event_security.deleted": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "security.deleted";
+            data?: {
+                object?: components["schemas"]["SecurityView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "security.deleted";
+        };
+        "Event_security.updated": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "security.updated";
+            data?: {
+                object?: components["schemas"]["SecurityView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "security.updated";
+        };
+        "Event_shareholding.created": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "shareholding.created";
+            data?: {
+                object?: components["schemas"]["ShareholdingView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "shareholding.created";
+        };
+        "Event_shareholding.transferred": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "shareholding.transferred";
+            data?: {
+                object?: components["schemas"]["TransferView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "shareholding.transferred";
+        };
+        "Event_shareholding.voided": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "shareholding.voided";
+            data?: {
+                object?: components["schemas"]["ShareholdingView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "shareholding.voided";
+        };
+        "Event_shareholding.updated": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "shareholding.updated";
+            data?: {
+                object?: components["schemas"]["ShareholdingView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "shareholding.updated";
+        };
+        "Event_valuation.created": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "valuation.created";
+            data?: {
+                object?: components["schemas"]["ValuationView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "valuation.created";
+        };
+        "Event_valuation.updated": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "valuation.updated";
+            data?: {
+                object?: components["schemas"]["ValuationView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "valuation.updated";
+        };
+        "Event_holding.updated": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "holding.updated";
+            data?: {
+                /** @description A holding: one schema per type, told apart by `type` (option grants, RSUs and SARs: `GrantView`; `WarrantView`; `NoteView`; `SafeView`) */
+                object?: components["schemas"]["GrantView"] | components["schemas"]["WarrantView"] | components["schemas"]["NoteView"] | components["schemas"]["SafeView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "holding.updated";
+        };
+        "Event_option.exercise_requested": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "option.exercise_requested";
+            data?: {
+                object?: components["schemas"]["ExerciseRequestView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "option.exercise_requested";
+        };
+        "Event_option.exercised": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "option.exercised";
+            data?: {
+                object?: components["schemas"]["ExerciseView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "option.exercised";
+        };
+        "Event_holding.repaid": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "holding.repaid";
+            data?: {
+                /** @description A holding: one schema per type, told apart by `type` (option grants, RSUs and SARs: `GrantView`; `WarrantView`; `NoteView`; `SafeView`) */
+                object?: components["schemas"]["GrantView"] | components["schemas"]["WarrantView"] | components["schemas"]["NoteView"] | components["schemas"]["SafeView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "holding.repaid";
+        };
+        "Event_holding.converted": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "holding.converted";
+            data?: {
+                /** @description A holding: one schema per type, told apart by `type` (option grants, RSUs and SARs: `GrantView`; `WarrantView`; `NoteView`; `SafeView`) */
+                object?: components["schemas"]["GrantView"] | components["schemas"]["WarrantView"] | components["schemas"]["NoteView"] | components["schemas"]["SafeView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "holding.converted";
+        };
+        "Event_shareholding.repurchased": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "shareholding.repurchased";
+            data?: {
+                object?: components["schemas"]["ShareholdingView"] & {
+                    repurchase: {
+                        /**
+                         * Format: uuid
+                         * @description The ledger transaction
+                         */
+                        id: string;
+                        /** @example 1000 */
+                        quantity: string;
+                        /** @example 1.25 */
+                        pricePerShare: string;
+                        /** @example USD */
+                        currency: string;
+                        /**
+                         * @description quantity × pricePerShare
+                         * @example 1250
+                         */
+                        amount: string;
+                        /** Format: date */
+                        date: string;
+                        consideration: string | null;
+                    };
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "shareholding.repurchased";
+        };
+        "Event_holding.created": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "holding.created";
+            data?: {
+                /** @description A holding: one schema per type, told apart by `type` (option grants, RSUs and SARs: `GrantView`; `WarrantView`; `NoteView`; `SafeView`) */
+                object?: components["schemas"]["GrantView"] | components["schemas"]["WarrantView"] | components["schemas"]["NoteView"] | components["schemas"]["SafeView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "holding.created";
+        };
+        "Event_holding.deleted": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "holding.deleted";
+            data?: {
+                /** @description A holding: one schema per type, told apart by `type` (option grants, RSUs and SARs: `GrantView`; `WarrantView`; `NoteView`; `SafeView`) */
+                object?: components["schemas"]["GrantView"] | components["schemas"]["WarrantView"] | components["schemas"]["NoteView"] | components["schemas"]["SafeView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "holding.deleted";
+        };
+        "Event_organization.created": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "organization.created";
+            data?: {
+                object?: components["schemas"]["OrganizationView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "organization.created";
+        };
+        "Event_organization.updated": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "organization.updated";
+            data?: {
+                object?: components["schemas"]["OrganizationView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "organization.updated";
+        };
+        "Event_member.invited": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "member.invited";
+            data?: {
+                object?: components["schemas"]["MemberView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "member.invited";
+        };
+        "Event_member.added": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "member.added";
+            data?: {
+                object?: components["schemas"]["MemberView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "member.added";
+        };
+        "Event_member.removed": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "member.removed";
+            data?: {
+                object?: components["schemas"]["MemberView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "member.removed";
+        };
+        "Event_member.updated": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "member.updated";
+            data?: {
+                object?: components["schemas"]["MemberView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "member.updated";
+        };
+        "Event_role.created": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "role.created";
+            data?: {
+                object?: components["schemas"]["RoleView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "role.created";
+        };
+        "Event_role.updated": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "role.updated";
+            data?: {
+                object?: components["schemas"]["RoleView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "role.updated";
+        };
+        "Event_role.deleted": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "role.deleted";
+            data?: {
+                object?: components["schemas"]["RoleView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "role.deleted";
+        };
+        "Event_document.uploaded": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "document.uploaded";
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "document.uploaded";
+        };
+        "Event_document.moved": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "document.moved";
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "document.moved";
+        };
+        "Event_document.deleted": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "document.deleted";
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "document.deleted";
+        };
+        "Event_folder.created": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "folder.created";
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "folder.created";
+        };
+        "Event_subscription.created": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "subscription.created";
+            data?: {
+                object?: components["schemas"]["SubscriptionView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "subscription.created";
+        };
+        "Event_subscription.cancelled": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "subscription.cancelled";
+            data?: {
+                object?: components["schemas"]["SubscriptionView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "subscription.cancelled";
+        };
+        "Event_payment.succeeded": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "payment.succeeded";
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "payment.succeeded";
+        };
+        "Event_payment.failed": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "payment.failed";
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "payment.failed";
         };
     };
     responses: never;
@@ -20836,12 +21287,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The event */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EventView"];
+                    "application/json": components["schemas"]["Event_security.created"] | components["schemas"]["Event_security.deleted"] | components["schemas"]["Event_security.updated"] | components["schemas"]["Event_shareholding.created"] | components["schemas"]["Event_shareholding.transferred"] | components["schemas"]["Event_shareholding.voided"] | components["schemas"]["Event_shareholding.updated"] | components["schemas"]["Event_valuation.created"] | components["schemas"]["Event_valuation.updated"] | components["schemas"]["Event_holding.updated"] | components["schemas"]["Event_option.exercise_requested"] | components["schemas"]["Event_option.exercised"] | components["schemas"]["Event_holding.repaid"] | components["schemas"]["Event_holding.converted"] | components["schemas"]["Event_shareholding.repurchased"] | components["schemas"]["Event_holding.created"] | components["schemas"]["Event_holding.deleted"] | components["schemas"]["Event_organization.created"] | components["schemas"]["Event_organization.updated"] | components["schemas"]["Event_member.invited"] | components["schemas"]["Event_member.added"] | components["schemas"]["Event_member.removed"] | components["schemas"]["Event_member.updated"] | components["schemas"]["Event_role.created"] | components["schemas"]["Event_role.updated"] | components["schemas"]["Event_role.deleted"] | components["schemas"]["Event_document.uploaded"] | components["schemas"]["Event_document.moved"] | components["schemas"]["Event_document.deleted"] | components["schemas"]["Event_folder.created"] | components["schemas"]["Event_subscription.created"] | components["schemas"]["Event_subscription.cancelled"] | components["schemas"]["Event_payment.succeeded"] | components["schemas"]["Event_payment.failed"];
                 };
             };
             /** @description event not `evt_` + 32 hex characters; or a query parameter the route does not know `{message}` */

@@ -1,3 +1,4 @@
+import type { PublicEventType } from './event-catalogue';
 import type { EventEnvelope } from './event-envelope';
 import type { EventType } from './event-types';
 
@@ -24,3 +25,21 @@ export function eventObject<T extends EventType>(
   const { object } = event.data;
   return (types as string[]).includes(event.type) ? (object as EventObject<T>) : undefined;
 }
+
+const DOCUMENTED = new Map<PublicEventType, () => object>();
+
+/**
+ * The schema of the `data.object` of public event types, for the published contract (the event
+ * list, deliveries): each module gives those it records, as an OpenAPI schema (a `$ref` to the
+ * view it writes), made when the document is. A type given twice is refused.
+ */
+export function documentEventObjects(objects: Partial<Record<PublicEventType, () => object>>) {
+  for (const [type, schema] of Object.entries(objects) as [PublicEventType, () => object][]) {
+    if (DOCUMENTED.has(type)) throw new Error(`the object of ${type} is documented twice`);
+    DOCUMENTED.set(type, schema);
+  }
+}
+
+/** The documented schema of the object of `type`, if its module gave one. */
+export const documentedEventObject = (type: PublicEventType): object | undefined =>
+  DOCUMENTED.get(type)?.();

@@ -1,5 +1,7 @@
 import { getSchemaPath } from '@nestjs/swagger';
 import { documentSchemas } from '../../common';
+import { documentEventObjects } from '../../events';
+import { COMMANDS } from '../ledger/commands';
 import { definitionOf, TRANSACTION_TYPES } from '../ledger/transactions';
 import type { TransactionType } from '../ledger/transaction-types';
 import { TransactionView } from './transaction.view';
@@ -42,3 +44,15 @@ export const TRANSACTION_ITEM = {
     mapping: Object.fromEntries(TRANSACTION_TYPES.map((type) => [type, ref(type)])),
   },
 };
+
+/**
+ * The objects of the ledger's public events, as their definitions (and commands) declare them,
+ * for the published contract: one event type's object whichever type or command records it.
+ */
+documentEventObjects(
+  Object.fromEntries(
+    [...TRANSACTION_TYPES.map((type) => definitionOf(type).event), ...COMMANDS.map((c) => c.event)]
+      .filter((event) => event?.public && event.object)
+      .map((event) => [event!.type, event!.object!]),
+  ),
+);

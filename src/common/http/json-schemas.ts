@@ -7,18 +7,26 @@
 
 type Json = Record<string, unknown>;
 
-const DOCUMENTED = new Map<string, Json>();
+type Schemas = Record<string, object>;
+const DOCUMENTED: (() => Schemas)[] = [];
 
-/** Adds component schemas to the document (under their names; a name taken twice is refused). */
-export function documentSchemas(schemas: Record<string, object>): void {
-  for (const [name, schema] of Object.entries(schemas)) {
-    if (DOCUMENTED.has(name)) throw new Error(`the schema ${name} is documented twice`);
-    DOCUMENTED.set(name, toOpenApi30(schema) as Json);
-  }
+/**
+ * Adds component schemas to the document, under their names: given, or made when the document
+ * is (for schemas gathered from what other modules declare as they load).
+ */
+export function documentSchemas(schemas: Schemas | (() => Schemas)): void {
+  DOCUMENTED.push(typeof schemas === 'function' ? schemas : () => schemas);
 }
 
-/** The component schemas documented so far, by name. */
-export const documentedSchemas = (): ReadonlyMap<string, Json> => DOCUMENTED;
+/** The component schemas documented, by name (a name documented twice is refused). */
+export function documentedSchemas(): ReadonlyMap<string, Json> {
+  const all = new Map<string, Json>();
+  for (const [name, schema] of DOCUMENTED.flatMap((made) => Object.entries(made()))) {
+    if (all.has(name)) throw new Error(`the schema ${name} is documented twice`);
+    all.set(name, toOpenApi30(schema) as Json);
+  }
+  return all;
+}
 
 const isNull = (s: unknown) => !!s && typeof s === 'object' && (s as Json).type === 'null';
 const constOf = (s: unknown) =>

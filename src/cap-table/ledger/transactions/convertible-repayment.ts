@@ -1,3 +1,4 @@
+import { HOLDING_VIEW_SCHEMA } from '../../holdings/holding.view';
 import { Type, type Static } from '@sinclair/typebox';
 import { DateText, DecimalText, Id } from '../payload-fields';
 import type Decimal from 'decimal.js';
@@ -62,6 +63,7 @@ export const convertibleRepayment: TransactionDefinition<'TX_CONVERTIBLE_REPAYME
     type: 'holding.repaid',
     public: true,
     audience: 'canViewHolding',
+    object: () => HOLDING_VIEW_SCHEMA,
     before: (p) => [{ kind: 'holdings', id: p.holdingId }],
     async describe(facts) {
       const { holdingId, amount, date } = facts.payload;

@@ -168,6 +168,11 @@ export interface TransactionEvent<T extends TransactionType> {
   readonly public: boolean;
   /** Who may read it: the read permission of the record it carries (and its subjects). */
   readonly audience: PermissionName;
+  /**
+   * The schema of its `data.object` in the published contract (an OpenAPI schema: a `$ref` to
+   * the view it carries), made when the document is; a public event's is listed under its type.
+   */
+  readonly object?: () => object;
   /** The records whose views before the transaction `describe` compares. */
   before?(payload: TransactionPayloads[T]): { kind: ViewKind; id: string }[];
   /**

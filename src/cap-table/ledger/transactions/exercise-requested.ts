@@ -1,3 +1,5 @@
+import { ExerciseRequestView } from '../../options/option.view';
+import { getSchemaPath } from '@nestjs/swagger';
 import { Type, type Static } from '@sinclair/typebox';
 import { ExerciseRequestRecord } from '../incentive-types';
 import { randomUUID } from 'node:crypto';
@@ -57,6 +59,7 @@ export const exerciseRequested: TransactionDefinition<'EXERCISE_REQUESTED'> = {
     type: 'option.exercise_requested',
     public: true,
     audience: 'canViewOption',
+    object: () => ({ $ref: getSchemaPath(ExerciseRequestView) }),
     async describe(facts) {
       const { request } = facts.payload;
       const option = facts.state.holdings.get(request.holdingId)!;

@@ -1,3 +1,5 @@
+import { SecurityView } from '../../securities/security.view';
+import { getSchemaPath } from '@nestjs/swagger';
 import { previousAttributes } from '../../../events';
 import { describeChanges } from '../command-values';
 import type { DescribedEvent } from './definition';
@@ -29,6 +31,7 @@ export const SECURITY_UPDATED = {
   type: 'security.updated',
   public: true,
   audience: 'canViewOrganization',
+  object: () => ({ $ref: getSchemaPath(SecurityView) }),
 } as const;
 
 export function describeSecurityUpdate(before: object, after: object): DescribedEvent {

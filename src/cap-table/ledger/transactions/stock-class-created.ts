@@ -1,3 +1,5 @@
+import { SecurityView } from '../../securities/security.view';
+import { getSchemaPath } from '@nestjs/swagger';
 import { Type, type Static } from '@sinclair/typebox';
 import { SecurityRecord } from '../transaction-types';
 import { randomUUID } from 'node:crypto';
@@ -86,6 +88,7 @@ export const stockClassCreated: TransactionDefinition<'STOCK_CLASS_CREATED'> = {
     type: 'security.created',
     public: true,
     audience: 'canViewOrganization',
+    object: () => ({ $ref: getSchemaPath(SecurityView) }),
     async describe(facts) {
       const view = (await facts.view('securities', facts.payload.security.id)) as {
         name: string;

@@ -1,3 +1,5 @@
+import { ShareholdingView } from '../../shareholdings/shareholding.view';
+import { getSchemaPath } from '@nestjs/swagger';
 import { Type, type Static } from '@sinclair/typebox';
 import { DateText, DecimalText, Id, Nullable } from '../payload-fields';
 import {
@@ -78,6 +80,7 @@ export const stockIssuance: TransactionDefinition<'TX_STOCK_ISSUANCE'> = {
     type: 'shareholding.created',
     public: true,
     audience: 'canViewCapitalizationOrSelf',
+    object: () => ({ $ref: getSchemaPath(ShareholdingView) }),
     async describe(facts) {
       const view = (await facts.view('shareholdings', facts.payload.shareholdingId)) as {
         certificateNumber: string;

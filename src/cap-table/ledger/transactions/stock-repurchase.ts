@@ -76,6 +76,21 @@ export class RepurchaseView {
   shareholding: object;
 }
 
+/** What the repurchase event carries of the repurchase beside the shareholding (its view's rest). */
+const REPURCHASE_FACTS = {
+  type: 'object',
+  required: ['id', 'quantity', 'pricePerShare', 'currency', 'amount', 'date', 'consideration'],
+  properties: {
+    id: { type: 'string', format: 'uuid', description: 'The ledger transaction' },
+    quantity: { type: 'string', example: '1000' },
+    pricePerShare: { type: 'string', example: '1.25' },
+    currency: { type: 'string', example: 'USD' },
+    amount: { type: 'string', example: '1250', description: 'quantity × pricePerShare' },
+    date: { type: 'string', format: 'date' },
+    consideration: { type: 'string', nullable: true },
+  },
+};
+
 interface RepurchaseInput extends RepurchaseDto {
   shareholdingId: string;
 }
@@ -170,6 +185,16 @@ export const stockRepurchase: TransactionDefinition<'TX_STOCK_REPURCHASE'> = {
     type: 'shareholding.repurchased',
     public: true,
     audience: 'canViewCapitalizationOrSelf',
+    object: () => ({
+      allOf: [
+        { $ref: getSchemaPath('ShareholdingView') },
+        {
+          type: 'object',
+          required: ['repurchase'],
+          properties: { repurchase: REPURCHASE_FACTS },
+        },
+      ],
+    }),
     // The resource is the shareholding (as its route shows it), with the repurchase that changed
     // it, as a split's event carries its class with the split.
     async describe(facts) {

@@ -1,3 +1,5 @@
+import { ValuationView } from '../../valuations/valuation.view';
+import { getSchemaPath } from '@nestjs/swagger';
 import { Type, type Static } from '@sinclair/typebox';
 import { ValuationRecord } from '../transaction-types';
 import { randomUUID } from 'node:crypto';
@@ -48,6 +50,7 @@ export const valuationRecorded: TransactionDefinition<'VALUATION_RECORDED'> = {
     type: 'valuation.created',
     public: true,
     audience: 'canViewValuation',
+    object: () => ({ $ref: getSchemaPath(ValuationView) }),
     async describe(facts) {
       const view = (await facts.view('valuations', facts.payload.valuation.id)) as Record<
         string,
