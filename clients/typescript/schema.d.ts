@@ -4090,7 +4090,7 @@ export interface components {
              * @description `transferred` once every share went to others.
              * @enum {string}
              */
-            status: "active" | "voided" | "transferred" | "repurchased";
+            status: "active" | "transferred" | "voided" | "repurchased";
             /** @description Legend templates on the certificate. */
             legendIds: string[];
             /**
@@ -8676,7 +8676,6 @@ export interface components {
             /** @enum {string} */
             type?: "holding.updated";
             data?: {
-                /** @description A holding: one schema per type, told apart by `type` (option grants, RSUs and SARs: `GrantView`; `WarrantView`; `NoteView`; `SafeView`) */
                 object?: components["schemas"]["GrantView"] | components["schemas"]["WarrantView"] | components["schemas"]["NoteView"] | components["schemas"]["SafeView"];
             };
         } & {
@@ -8716,7 +8715,6 @@ export interface components {
             /** @enum {string} */
             type?: "holding.repaid";
             data?: {
-                /** @description A holding: one schema per type, told apart by `type` (option grants, RSUs and SARs: `GrantView`; `WarrantView`; `NoteView`; `SafeView`) */
                 object?: components["schemas"]["GrantView"] | components["schemas"]["WarrantView"] | components["schemas"]["NoteView"] | components["schemas"]["SafeView"];
             };
         } & {
@@ -8730,7 +8728,6 @@ export interface components {
             /** @enum {string} */
             type?: "holding.converted";
             data?: {
-                /** @description A holding: one schema per type, told apart by `type` (option grants, RSUs and SARs: `GrantView`; `WarrantView`; `NoteView`; `SafeView`) */
                 object?: components["schemas"]["GrantView"] | components["schemas"]["WarrantView"] | components["schemas"]["NoteView"] | components["schemas"]["SafeView"];
             };
         } & {
@@ -8779,7 +8776,6 @@ export interface components {
             /** @enum {string} */
             type?: "holding.created";
             data?: {
-                /** @description A holding: one schema per type, told apart by `type` (option grants, RSUs and SARs: `GrantView`; `WarrantView`; `NoteView`; `SafeView`) */
                 object?: components["schemas"]["GrantView"] | components["schemas"]["WarrantView"] | components["schemas"]["NoteView"] | components["schemas"]["SafeView"];
             };
         } & {
@@ -8793,7 +8789,6 @@ export interface components {
             /** @enum {string} */
             type?: "holding.deleted";
             data?: {
-                /** @description A holding: one schema per type, told apart by `type` (option grants, RSUs and SARs: `GrantView`; `WarrantView`; `NoteView`; `SafeView`) */
                 object?: components["schemas"]["GrantView"] | components["schemas"]["WarrantView"] | components["schemas"]["NoteView"] | components["schemas"]["SafeView"];
             };
         } & {

@@ -1,4 +1,4 @@
-import { HOLDING_VIEW_SCHEMA } from '../../holdings/holding.view';
+import { documentedHolding } from '../transactions/definition';
 import { toDecimalString } from '../../../../libs/cap-math';
 import type { HoldingView } from '../../holdings/holding.view';
 import type { LedgerCommand, Step } from '../command';
@@ -51,7 +51,7 @@ export const holdingCancellation: LedgerCommand<{ holdingId: string }> = {
     type: 'holding.deleted',
     public: true,
     audience: 'canViewHolding',
-    object: () => HOLDING_VIEW_SCHEMA,
+    object: documentedHolding,
     async describe(run, { holdingId }) {
       const [step] = run.steps;
       const view = (await run.view('holdings', holdingId)) as HoldingView;

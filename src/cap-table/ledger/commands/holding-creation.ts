@@ -1,4 +1,4 @@
-import { HOLDING_VIEW_SCHEMA } from '../../holdings/holding.view';
+import { documentedHolding } from '../transactions/definition';
 import { randomUUID } from 'node:crypto';
 import type { HoldingTermsDto } from '../../holdings/holding.dto';
 import { sizeOf } from '../../holdings/holding-events';
@@ -75,7 +75,7 @@ export const holdingCreation: LedgerCommand<CreateHoldingInput> = {
     type: 'holding.created',
     public: true,
     audience: 'canViewHolding',
-    object: () => HOLDING_VIEW_SCHEMA,
+    object: documentedHolding,
     async describe(run, { type, memberName }) {
       const { holding } = run.steps[0].payload as { holding: HoldingRecord };
       const view = (await run.view('holdings', holding.id)) as HoldingView;

@@ -1,4 +1,4 @@
-import { HOLDING_VIEW_SCHEMA } from '../../holdings/holding.view';
+import { documentedHolding } from './definition';
 import { Type, type Static } from '@sinclair/typebox';
 import { Id } from '../payload-fields';
 import { ConversionRecord } from '../incentive-types';
@@ -140,7 +140,7 @@ export const convertibleConversion: TransactionDefinition<'TX_CONVERTIBLE_CONVER
     type: 'holding.converted',
     public: true,
     audience: 'canViewHolding',
-    object: () => HOLDING_VIEW_SCHEMA,
+    object: documentedHolding,
     async describe(facts) {
       const { holding, shareholding } = await conversionResult(facts);
       const { conversion } = facts.payload;

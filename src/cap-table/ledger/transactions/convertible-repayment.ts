@@ -1,4 +1,4 @@
-import { HOLDING_VIEW_SCHEMA } from '../../holdings/holding.view';
+import { documentedHolding } from './definition';
 import { Type, type Static } from '@sinclair/typebox';
 import { DateText, DecimalText, Id } from '../payload-fields';
 import type Decimal from 'decimal.js';
@@ -63,7 +63,7 @@ export const convertibleRepayment: TransactionDefinition<'TX_CONVERTIBLE_REPAYME
     type: 'holding.repaid',
     public: true,
     audience: 'canViewHolding',
-    object: () => HOLDING_VIEW_SCHEMA,
+    object: documentedHolding,
     before: (p) => [{ kind: 'holdings', id: p.holdingId }],
     async describe(facts) {
       const { holdingId, amount, date } = facts.payload;

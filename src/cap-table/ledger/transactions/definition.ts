@@ -226,5 +226,18 @@ export interface CommandRoute<I, R> {
   readonly conflict?: string;
 }
 
+/**
+ * An event's `object`: a view of the document by its class's name (a definition cannot import the
+ * views, which read the registry); `npm run openapi -- check` refuses a name that is not there.
+ */
+export const documentedView = (name: string) => () => ({ $ref: `#/components/schemas/${name}` });
+
+/** An event's `object` that is a holding, of whichever type (as the holdings' routes show it). */
+export const documentedHolding = () => ({
+  oneOf: ['GrantView', 'WarrantView', 'NoteView', 'SafeView'].map((name) => ({
+    $ref: `#/components/schemas/${name}`,
+  })),
+});
+
 /** A definition's `validate` when the type has no rule beyond what `apply` checks. */
 export const noRules = (): void => undefined;

@@ -1,5 +1,4 @@
-import { ExerciseView } from '../../options/option.view';
-import { getSchemaPath } from '@nestjs/swagger';
+import { documentedView } from './definition';
 import type { Static } from '@sinclair/typebox';
 import { ExercisePayload } from '../incentive-types';
 import { randomUUID } from 'node:crypto';
@@ -94,7 +93,7 @@ export const equityCompensationExercise: TransactionDefinition<'TX_EQUITY_COMPEN
       type: 'option.exercised',
       public: true,
       audience: 'canViewOption',
-      object: () => ({ $ref: getSchemaPath(ExerciseView) }),
+      object: documentedView('ExerciseView'),
       async describe(facts) {
         const x = facts.payload;
         const option = facts.state.holdings.get(x.holdingId)!;

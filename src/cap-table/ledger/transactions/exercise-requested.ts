@@ -1,5 +1,4 @@
-import { ExerciseRequestView } from '../../options/option.view';
-import { getSchemaPath } from '@nestjs/swagger';
+import { documentedView } from './definition';
 import { Type, type Static } from '@sinclair/typebox';
 import { ExerciseRequestRecord } from '../incentive-types';
 import { randomUUID } from 'node:crypto';
@@ -59,7 +58,7 @@ export const exerciseRequested: TransactionDefinition<'EXERCISE_REQUESTED'> = {
     type: 'option.exercise_requested',
     public: true,
     audience: 'canViewOption',
-    object: () => ({ $ref: getSchemaPath(ExerciseRequestView) }),
+    object: documentedView('ExerciseRequestView'),
     async describe(facts) {
       const { request } = facts.payload;
       const option = facts.state.holdings.get(request.holdingId)!;

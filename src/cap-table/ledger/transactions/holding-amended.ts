@@ -1,4 +1,4 @@
-import { HOLDING_VIEW_SCHEMA } from '../../holdings/holding.view';
+import { documentedHolding } from './definition';
 import { Type, type Static } from '@sinclair/typebox';
 import { Id } from '../payload-fields';
 import { HoldingAmendment } from '../incentive-types';
@@ -79,7 +79,7 @@ export const holdingAmended: TransactionDefinition<'HOLDING_AMENDED'> = {
     type: 'holding.updated',
     public: true,
     audience: 'canViewHolding',
-    object: () => HOLDING_VIEW_SCHEMA,
+    object: documentedHolding,
     before: (p) => [{ kind: 'holdings', id: p.holdingId }],
     async describe(facts) {
       const id = facts.payload.holdingId;

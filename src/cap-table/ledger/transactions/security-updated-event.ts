@@ -1,5 +1,4 @@
-import { SecurityView } from '../../securities/security.view';
-import { getSchemaPath } from '@nestjs/swagger';
+import { documentedView } from './definition';
 import { previousAttributes } from '../../../events';
 import { describeChanges } from '../command-values';
 import type { DescribedEvent } from './definition';
@@ -31,7 +30,7 @@ export const SECURITY_UPDATED = {
   type: 'security.updated',
   public: true,
   audience: 'canViewOrganization',
-  object: () => ({ $ref: getSchemaPath(SecurityView) }),
+  object: documentedView('SecurityView'),
 } as const;
 
 export function describeSecurityUpdate(before: object, after: object): DescribedEvent {

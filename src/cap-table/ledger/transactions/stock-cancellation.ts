@@ -1,5 +1,4 @@
-import { ShareholdingView } from '../../shareholdings/shareholding.view';
-import { getSchemaPath } from '@nestjs/swagger';
+import { documentedView } from './definition';
 import { Type, type Static } from '@sinclair/typebox';
 import { DecimalText, Id } from '../payload-fields';
 import { toDecimalString } from '../../../../libs/cap-math';
@@ -46,7 +45,7 @@ export const stockCancellation: TransactionDefinition<'TX_STOCK_CANCELLATION'> =
     type: 'shareholding.voided',
     public: true,
     audience: 'canViewCapitalizationOrSelf',
-    object: () => ({ $ref: getSchemaPath(ShareholdingView) }),
+    object: documentedView('ShareholdingView'),
     async describe(facts) {
       const view = (await facts.view('shareholdings', facts.payload.shareholdingId)) as {
         certificateNumber: string;

@@ -1,5 +1,4 @@
-import { SecurityView } from '../../securities/security.view';
-import { getSchemaPath } from '@nestjs/swagger';
+import { documentedView } from './definition';
 import { Type, type Static } from '@sinclair/typebox';
 import { SecurityRecord } from '../transaction-types';
 import { randomUUID } from 'node:crypto';
@@ -88,7 +87,7 @@ export const stockClassCreated: TransactionDefinition<'STOCK_CLASS_CREATED'> = {
     type: 'security.created',
     public: true,
     audience: 'canViewOrganization',
-    object: () => ({ $ref: getSchemaPath(SecurityView) }),
+    object: documentedView('SecurityView'),
     async describe(facts) {
       const view = (await facts.view('securities', facts.payload.security.id)) as {
         name: string;

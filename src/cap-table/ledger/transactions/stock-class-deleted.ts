@@ -1,5 +1,4 @@
-import { SecurityView } from '../../securities/security.view';
-import { getSchemaPath } from '@nestjs/swagger';
+import { documentedView } from './definition';
 import { Type, type Static } from '@sinclair/typebox';
 import { Id } from '../payload-fields';
 import { LedgerRuleError } from '../ledger-state';
@@ -41,7 +40,7 @@ export const stockClassDeleted: TransactionDefinition<'STOCK_CLASS_DELETED'> = {
     type: 'security.deleted',
     public: true,
     audience: 'canViewOrganization',
-    object: () => ({ $ref: getSchemaPath(SecurityView) }),
+    object: documentedView('SecurityView'),
     before: (p) => [{ kind: 'securities', id: p.securityId }],
     // The class as it was: it has no view once deleted.
     async describe(facts) {

@@ -1,5 +1,4 @@
-import { ShareholdingView } from '../../shareholdings/shareholding.view';
-import { getSchemaPath } from '@nestjs/swagger';
+import { documentedView } from './definition';
 import { Type, type Static } from '@sinclair/typebox';
 import { Id } from '../payload-fields';
 import { IssuanceAmendment } from '../transaction-types';
@@ -101,7 +100,7 @@ export const stockIssuanceAmended: TransactionDefinition<'STOCK_ISSUANCE_AMENDED
     type: 'shareholding.updated',
     public: true,
     audience: 'canViewCapitalizationOrSelf',
-    object: () => ({ $ref: getSchemaPath(ShareholdingView) }),
+    object: documentedView('ShareholdingView'),
     before: (p) => [{ kind: 'shareholdings', id: p.shareholdingId }],
     async describe(facts) {
       const id = facts.payload.shareholdingId;

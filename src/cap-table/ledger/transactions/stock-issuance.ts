@@ -1,5 +1,4 @@
-import { ShareholdingView } from '../../shareholdings/shareholding.view';
-import { getSchemaPath } from '@nestjs/swagger';
+import { documentedView } from './definition';
 import { Type, type Static } from '@sinclair/typebox';
 import { DateText, DecimalText, Id, Nullable } from '../payload-fields';
 import {
@@ -80,7 +79,7 @@ export const stockIssuance: TransactionDefinition<'TX_STOCK_ISSUANCE'> = {
     type: 'shareholding.created',
     public: true,
     audience: 'canViewCapitalizationOrSelf',
-    object: () => ({ $ref: getSchemaPath(ShareholdingView) }),
+    object: documentedView('ShareholdingView'),
     async describe(facts) {
       const view = (await facts.view('shareholdings', facts.payload.shareholdingId)) as {
         certificateNumber: string;

@@ -1,5 +1,4 @@
-import { TransferView } from '../../shareholdings/shareholding.view';
-import { getSchemaPath } from '@nestjs/swagger';
+import { documentedView } from './definition';
 import { Type, type Static } from '@sinclair/typebox';
 import { DateText, DecimalText, Id, Nullable } from '../payload-fields';
 import { compareDates, toDecimalString } from '../../../../libs/cap-math';
@@ -84,7 +83,7 @@ export const stockTransfer: TransactionDefinition<'TX_STOCK_TRANSFER'> = {
     type: 'shareholding.transferred',
     public: true,
     audience: 'canViewCapitalizationOrSelf',
-    object: () => ({ $ref: getSchemaPath(TransferView) }),
+    object: documentedView('TransferView'),
     async describe(facts) {
       const result = await transferResult(facts);
       return {

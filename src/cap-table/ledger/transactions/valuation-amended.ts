@@ -1,5 +1,4 @@
-import { ValuationView } from '../../valuations/valuation.view';
-import { getSchemaPath } from '@nestjs/swagger';
+import { documentedView } from './definition';
 import { Type, type Static } from '@sinclair/typebox';
 import { Id } from '../payload-fields';
 import { ValuationChanges } from '../transaction-types';
@@ -59,7 +58,7 @@ export const valuationAmended: TransactionDefinition<'VALUATION_AMENDED'> = {
     type: 'valuation.updated',
     public: true,
     audience: 'canViewValuation',
-    object: () => ({ $ref: getSchemaPath(ValuationView) }),
+    object: documentedView('ValuationView'),
     before: (p) => [{ kind: 'valuations', id: p.valuationId }],
     async describe(facts) {
       const id = facts.payload.valuationId;

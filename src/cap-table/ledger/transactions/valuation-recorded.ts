@@ -1,5 +1,4 @@
-import { ValuationView } from '../../valuations/valuation.view';
-import { getSchemaPath } from '@nestjs/swagger';
+import { documentedView } from './definition';
 import { Type, type Static } from '@sinclair/typebox';
 import { ValuationRecord } from '../transaction-types';
 import { randomUUID } from 'node:crypto';
@@ -50,7 +49,7 @@ export const valuationRecorded: TransactionDefinition<'VALUATION_RECORDED'> = {
     type: 'valuation.created',
     public: true,
     audience: 'canViewValuation',
-    object: () => ({ $ref: getSchemaPath(ValuationView) }),
+    object: documentedView('ValuationView'),
     async describe(facts) {
       const view = (await facts.view('valuations', facts.payload.valuation.id)) as Record<
         string,
