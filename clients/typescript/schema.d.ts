@@ -8918,6 +8918,11 @@ export interface components {
         "Event_document.uploaded": components["schemas"]["EventView"] & {
             /** @enum {string} */
             type?: "document.uploaded";
+            data?: {
+                object?: (components["schemas"]["DataRoomEntryView"] & {
+                    organization: string;
+                }) | components["schemas"]["FileRecordView"];
+            };
         } & {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -8928,6 +8933,11 @@ export interface components {
         "Event_document.moved": components["schemas"]["EventView"] & {
             /** @enum {string} */
             type?: "document.moved";
+            data?: {
+                object?: components["schemas"]["DataRoomEntryView"] & {
+                    organization: string;
+                };
+            };
         } & {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -8938,6 +8948,11 @@ export interface components {
         "Event_document.deleted": components["schemas"]["EventView"] & {
             /** @enum {string} */
             type?: "document.deleted";
+            data?: {
+                object?: components["schemas"]["DataRoomEntryView"] & {
+                    organization: string;
+                };
+            };
         } & {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -8948,6 +8963,11 @@ export interface components {
         "Event_folder.created": components["schemas"]["EventView"] & {
             /** @enum {string} */
             type?: "folder.created";
+            data?: {
+                object?: components["schemas"]["DataRoomEntryView"] & {
+                    organization: string;
+                };
+            };
         } & {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -8984,6 +9004,19 @@ export interface components {
         "Event_payment.succeeded": components["schemas"]["EventView"] & {
             /** @enum {string} */
             type?: "payment.succeeded";
+            data?: {
+                object?: {
+                    /** @description The provider’s webhook id */
+                    webhook: string;
+                    /** @description Our subscription, if known */
+                    subscription: string | null;
+                    /** @example 49.00 */
+                    amount: string | null;
+                    /** @example USD */
+                    currency: string;
+                    memo: string | null;
+                };
+            };
         } & {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -8994,6 +9027,19 @@ export interface components {
         "Event_payment.failed": components["schemas"]["EventView"] & {
             /** @enum {string} */
             type?: "payment.failed";
+            data?: {
+                object?: {
+                    /** @description The provider’s webhook id */
+                    webhook: string;
+                    /** @description Our subscription, if known */
+                    subscription: string | null;
+                    /** @example 49.00 */
+                    amount: string | null;
+                    /** @example USD */
+                    currency: string;
+                    memo: string | null;
+                };
+            };
         } & {
             /**
              * @description discriminator enum property added by openapi-typescript

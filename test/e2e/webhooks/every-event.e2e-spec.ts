@@ -6,6 +6,7 @@ import { isPublicEventType, PUBLIC_EVENT_TYPES, PublicEvent } from '../../../src
 import { verifyServiceSignature } from '../../../src/webhooks/signing';
 import { verifyStandardSignature } from '../../../src/webhooks/standard-webhooks';
 import { Received, WebhookReceiver } from '../../fakes/webhook-receiver';
+import { openApiDocument } from '../../../src/openapi';
 import { TestApp } from '../../support/app';
 import { eventually } from '../../support/eventually';
 import { FiredEvent, triggerEveryEvent } from '../../support/every-event';
@@ -126,6 +127,19 @@ describe('every public event type from the route that records it (issue 21)', ()
       ).toBe(true);
     },
   );
+
+  it('the contract lists each public type’s data.object and each transaction type’s payload', async () => {
+    const doc = (await openApiDocument(t.app)) as {
+      components: { schemas: Record<string, { allOf?: { properties?: Record<string, any> }[] }> };
+    };
+    const own = (name: string) => doc.components.schemas[name]?.allOf?.[1]?.properties;
+    expect(
+      PUBLIC_EVENT_TYPES.filter((type) => !own(`Event_${type}`)?.data?.properties?.object),
+    ).toEqual([]);
+    expect(
+      TRANSACTION_TYPES.filter((type) => !own(`Transaction_${type}`)?.payload?.properties),
+    ).toEqual([]);
+  });
 
   it('logs each step’s transaction as its type’s payload schema documents it', async () => {
     // The after-each check holds every entry of the answer to the document, where the items are
