@@ -111,8 +111,12 @@ export const stockClassCreated: TransactionDefinition<'STOCK_CLASS_CREATED'> = {
       nextShareNumber: toDecimal(1),
     });
   },
-  // Classes logged before the field existed are not participating.
+  // Classes logged before the fields existed are not participating, so have no cap either.
   upgrade: (p) => ({
-    security: { ...p.security, participating: p.security.participating ?? false },
+    security: {
+      ...p.security,
+      participating: p.security.participating ?? false,
+      participationCapMultiple: p.security.participationCapMultiple ?? null,
+    },
   }),
 };
