@@ -5,6 +5,7 @@ import type Decimal from 'decimal.js';
 import { toDecimalString } from '../../../libs/cap-math';
 import { readTally, recountTally } from './equity-tally';
 import { LedgerState, LedgerRuleError } from './ledger-state';
+import { MalformedEntryError } from './payload-check';
 import { replay } from './reducer';
 import { LedgerReader } from './ledger-reader';
 
@@ -22,7 +23,7 @@ export interface Verification {
   organizationId: string;
   transactions: number;
   differences: Difference[];
-  /** Set when the log itself does not replay (a transaction broke an invariant). */
+  /** Set when the log itself does not replay (an entry broke an invariant, or is malformed). */
   replayError?: string;
 }
 
@@ -113,7 +114,7 @@ export class LedgerVerifier {
         ],
       };
     } catch (err) {
-      if (!(err instanceof LedgerRuleError)) throw err;
+      if (!(err instanceof LedgerRuleError || err instanceof MalformedEntryError)) throw err;
       return {
         organizationId,
         transactions: transactions.length,
