@@ -38,10 +38,22 @@ if (index.includes(`  ${type}:`) || Object.values(targets).some(existsSync)) {
   process.exit(2);
 }
 
-const definition = `import { LedgerRuleError } from '../ledger-state';
+const definition = `import { Type, type Static } from '@sinclair/typebox';
+import { LedgerRuleError } from '../ledger-state';
+import { Id } from '../payload-fields';
 import { shareholding } from '../rules';
 import type { TransactionDefinition } from './definition';
 import { ${name}Ocf } from './${file}.ocf';
+
+/**
+ * What the log keeps of it: everything a replay needs, ids included (decimals \`DecimalText()\`,
+ * dates \`DateText()\`, see payload-fields.ts). Its type, the check of each entry a replay reads
+ * and the payload \`GET .../transaction\` documents all come from this schema.
+ */
+export const ${pascal}Payload = Type.Object({
+  shareholdingId: Id(),
+});
+export type ${pascal}Payload = Static<typeof ${pascal}Payload>;
 
 declare module '../transaction-types' {
   interface TransactionPayloads {
@@ -49,13 +61,9 @@ declare module '../transaction-types' {
   }
 }
 
-/** What the log keeps of it: everything a replay needs, ids included. */
-export interface ${pascal}Payload {
-  shareholdingId: string;
-}
-
 /** ${type}: what it does, in a sentence. */
 export const ${name}: TransactionDefinition<'${type}'> = {
+  payload: ${pascal}Payload,
   definesRecord: false,
   ocf: ${name}Ocf,
   scope: (p) => ({ shareholdings: [p.shareholdingId] }),

@@ -1124,7 +1124,7 @@ export interface paths {
         };
         /**
          * The equity transaction log, in recording order (`?limit` default 100, at most 1000; `?offset`)
-         * @description Not in the specification’s tables: the audit trail of the cap table. Every change is one transaction that is never changed or deleted (a correction is a new one). Types follow Open Cap Format (TX_STOCK_ISSUANCE, TX_STOCK_TRANSFER, TX_STOCK_CANCELLATION, TX_STOCK_CLASS_AUTHORIZED_SHARES_ADJUSTMENT ...) plus this service’s record types.
+         * @description Not in the specification’s tables: the audit trail of the cap table. Every change is one transaction that is never changed or deleted (a correction is a new one). Types follow Open Cap Format (TX_STOCK_ISSUANCE, TX_STOCK_TRANSFER, TX_STOCK_CANCELLATION, TX_STOCK_CLASS_AUTHORIZED_SHARES_ADJUSTMENT ...) plus this service’s record types. Each entry’s `payload` is its type’s (a `oneOf` discriminated by `type`), as the service reads it today: an entry logged before a field existed shows the value a replay gives it.
          */
         get: operations["Transactions_list"];
         put?: never;
@@ -6667,7 +6667,7 @@ export interface components {
         };
         EventListView: {
             /** @description The events, newest first */
-            data: components["schemas"]["EventView"][];
+            data: (components["schemas"]["Event_security.created"] | components["schemas"]["Event_security.deleted"] | components["schemas"]["Event_security.updated"] | components["schemas"]["Event_shareholding.created"] | components["schemas"]["Event_shareholding.transferred"] | components["schemas"]["Event_shareholding.voided"] | components["schemas"]["Event_shareholding.updated"] | components["schemas"]["Event_valuation.created"] | components["schemas"]["Event_valuation.updated"] | components["schemas"]["Event_holding.updated"] | components["schemas"]["Event_option.exercise_requested"] | components["schemas"]["Event_option.exercised"] | components["schemas"]["Event_holding.repaid"] | components["schemas"]["Event_holding.converted"] | components["schemas"]["Event_shareholding.repurchased"] | components["schemas"]["Event_holding.created"] | components["schemas"]["Event_holding.deleted"] | components["schemas"]["Event_organization.created"] | components["schemas"]["Event_organization.updated"] | components["schemas"]["Event_member.invited"] | components["schemas"]["Event_member.added"] | components["schemas"]["Event_member.removed"] | components["schemas"]["Event_member.updated"] | components["schemas"]["Event_role.created"] | components["schemas"]["Event_role.updated"] | components["schemas"]["Event_role.deleted"] | components["schemas"]["Event_document.uploaded"] | components["schemas"]["Event_document.moved"] | components["schemas"]["Event_document.deleted"] | components["schemas"]["Event_folder.created"] | components["schemas"]["Event_subscription.created"] | components["schemas"]["Event_subscription.cancelled"] | components["schemas"]["Event_payment.succeeded"] | components["schemas"]["Event_payment.failed"])[];
         };
         CreateWebhookDto: {
             /**
@@ -7675,6 +7675,1378 @@ export interface components {
         } & {
             [key: string]: unknown;
         }) | unknown | unknown;
+        Transaction_STOCK_CLASS_CREATED: components["schemas"]["TransactionView"] & {
+            /** @enum {string} */
+            type: "STOCK_CLASS_CREATED";
+            payload: {
+                security: {
+                    id: string;
+                    name: string;
+                    /** @enum {string} */
+                    classType: "common" | "preferred";
+                    idPrefix: string;
+                    authorizedShares: string;
+                    parValue: string | null;
+                    originalIssuePrice: string | null;
+                    currency: string;
+                    seniority: number;
+                    liquidationPreferenceMultiple: string | null;
+                    /** @description Participating preferred: after its preference it shares in what is left, as converted. */
+                    participating: boolean;
+                    participationCapMultiple: string | null;
+                    conversionRatio: string;
+                    votesPerShare: string;
+                    boardApprovalDate: string | null;
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "STOCK_CLASS_CREATED";
+        };
+        Transaction_STOCK_CLASS_UPDATED: components["schemas"]["TransactionView"] & {
+            /** @enum {string} */
+            type: "STOCK_CLASS_UPDATED";
+            payload: {
+                securityId: string;
+                changes: {
+                    name?: string;
+                    /** @enum {string} */
+                    classType?: "common" | "preferred";
+                    idPrefix?: string;
+                    parValue?: string | null;
+                    originalIssuePrice?: string | null;
+                    currency?: string;
+                    seniority?: number;
+                    liquidationPreferenceMultiple?: string | null;
+                    /** @description Participating preferred: after its preference it shares in what is left, as converted. */
+                    participating?: boolean;
+                    participationCapMultiple?: string | null;
+                    conversionRatio?: string;
+                    votesPerShare?: string;
+                    boardApprovalDate?: string | null;
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "STOCK_CLASS_UPDATED";
+        };
+        Transaction_STOCK_CLASS_DELETED: components["schemas"]["TransactionView"] & {
+            /** @enum {string} */
+            type: "STOCK_CLASS_DELETED";
+            payload: {
+                securityId: string;
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "STOCK_CLASS_DELETED";
+        };
+        Transaction_TX_STOCK_CLASS_AUTHORIZED_SHARES_ADJUSTMENT: components["schemas"]["TransactionView"] & {
+            /** @enum {string} */
+            type: "TX_STOCK_CLASS_AUTHORIZED_SHARES_ADJUSTMENT";
+            payload: {
+                securityId: string;
+                previousSharesAuthorized: string;
+                newSharesAuthorized: string;
+                reason: string | null;
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "TX_STOCK_CLASS_AUTHORIZED_SHARES_ADJUSTMENT";
+        };
+        Transaction_TX_STOCK_CLASS_SPLIT: components["schemas"]["TransactionView"] & {
+            /** @enum {string} */
+            type: "TX_STOCK_CLASS_SPLIT";
+            payload: {
+                securityId: string;
+                /** @description New shares for `denominator` old ones: 2/1 doubles, 1/10 is a reverse split. */
+                numerator: string;
+                denominator: string;
+                /** @description Fractional shares are kept (an LLC’s units), else each holding is rounded down. */
+                fractional: boolean;
+                date: string;
+                /** @description The class’s active shareholdings and what each held before the split. */
+                before: {
+                    shareholdingId: string;
+                    quantity: string;
+                }[];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "TX_STOCK_CLASS_SPLIT";
+        };
+        Transaction_STOCK_LEGEND_TEMPLATE_CREATED: components["schemas"]["TransactionView"] & {
+            /** @enum {string} */
+            type: "STOCK_LEGEND_TEMPLATE_CREATED";
+            payload: {
+                legend: {
+                    id: string;
+                    name: string;
+                    text: string;
+                    isDefault: boolean;
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "STOCK_LEGEND_TEMPLATE_CREATED";
+        };
+        Transaction_STOCK_LEGEND_TEMPLATE_UPDATED: components["schemas"]["TransactionView"] & {
+            /** @enum {string} */
+            type: "STOCK_LEGEND_TEMPLATE_UPDATED";
+            payload: {
+                legendId: string;
+                changes: {
+                    name?: string;
+                    text?: string;
+                    isDefault?: boolean;
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "STOCK_LEGEND_TEMPLATE_UPDATED";
+        };
+        Transaction_STOCK_LEGEND_TEMPLATE_DELETED: components["schemas"]["TransactionView"] & {
+            /** @enum {string} */
+            type: "STOCK_LEGEND_TEMPLATE_DELETED";
+            payload: {
+                legendId: string;
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "STOCK_LEGEND_TEMPLATE_DELETED";
+        };
+        Transaction_TX_STOCK_ISSUANCE: components["schemas"]["TransactionView"] & {
+            /** @enum {string} */
+            type: "TX_STOCK_ISSUANCE";
+            payload: {
+                shareholdingId: string;
+                securityId: string;
+                memberId: string;
+                quantity: string;
+                pricePerShare: string | null;
+                issueDate: string;
+                legendIds: string[];
+                consideration: string | null;
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "TX_STOCK_ISSUANCE";
+        };
+        Transaction_TX_STOCK_TRANSFER: components["schemas"]["TransactionView"] & {
+            /** @enum {string} */
+            type: "TX_STOCK_TRANSFER";
+            payload: {
+                sourceId: string;
+                destinationId: string;
+                toMemberId: string;
+                quantity: string;
+                date: string;
+                pricePerShare: string | null;
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "TX_STOCK_TRANSFER";
+        };
+        Transaction_TX_STOCK_CANCELLATION: components["schemas"]["TransactionView"] & {
+            /** @enum {string} */
+            type: "TX_STOCK_CANCELLATION";
+            payload: {
+                shareholdingId: string;
+                quantity: string;
+                reason: string;
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "TX_STOCK_CANCELLATION";
+        };
+        Transaction_STOCK_ISSUANCE_AMENDED: components["schemas"]["TransactionView"] & {
+            /** @enum {string} */
+            type: "STOCK_ISSUANCE_AMENDED";
+            payload: {
+                shareholdingId: string;
+                changes: {
+                    quantity?: string;
+                    pricePerShare?: string | null;
+                    issueDate?: string;
+                    legendIds?: string[];
+                    consideration?: string | null;
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "STOCK_ISSUANCE_AMENDED";
+        };
+        Transaction_VALUATION_RECORDED: components["schemas"]["TransactionView"] & {
+            /** @enum {string} */
+            type: "VALUATION_RECORDED";
+            payload: {
+                valuation: {
+                    id: string;
+                    type: string;
+                    pricePerShare: string;
+                    securityId: string | null;
+                    effectiveDate: string;
+                    provider: string | null;
+                    reportFileId: string | null;
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "VALUATION_RECORDED";
+        };
+        Transaction_VALUATION_AMENDED: components["schemas"]["TransactionView"] & {
+            /** @enum {string} */
+            type: "VALUATION_AMENDED";
+            payload: {
+                valuationId: string;
+                changes: {
+                    type?: string;
+                    pricePerShare?: string;
+                    securityId?: string | null;
+                    effectiveDate?: string;
+                    provider?: string | null;
+                    reportFileId?: string | null;
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "VALUATION_AMENDED";
+        };
+        Transaction_CAPITAL_CHANGE_RECORDED: components["schemas"]["TransactionView"] & {
+            /** @enum {string} */
+            type: "CAPITAL_CHANGE_RECORDED";
+            payload: {
+                capitalChange: {
+                    id: string;
+                    memberId: string;
+                    entityId: string;
+                    date: string;
+                    amount: string;
+                    currency: string;
+                    /** @enum {string} */
+                    type: "contribution" | "distribution";
+                    description: string | null;
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CAPITAL_CHANGE_RECORDED";
+        };
+        Transaction_CAPITAL_CHANGE_AMENDED: components["schemas"]["TransactionView"] & {
+            /** @enum {string} */
+            type: "CAPITAL_CHANGE_AMENDED";
+            payload: {
+                capitalChangeId: string;
+                changes: {
+                    date?: string;
+                    amount?: string;
+                    currency?: string;
+                    /** @enum {string} */
+                    type?: "contribution" | "distribution";
+                    description?: string | null;
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CAPITAL_CHANGE_AMENDED";
+        };
+        Transaction_VESTING_TERMS_CREATED: components["schemas"]["TransactionView"] & {
+            /** @enum {string} */
+            type: "VESTING_TERMS_CREATED";
+            payload: {
+                vestingSchedule: {
+                    id: string;
+                    name: string;
+                    /** @description A schedule of one plan (else of the whole organization). */
+                    planId: string | null;
+                    /** @description 1 for a new schedule; a PUT stores version + 1 under a new id. */
+                    version: number;
+                    previousVersionId: string | null;
+                    totalPeriods: number;
+                    periodLength: number;
+                    /** @enum {string} */
+                    periodType: "days" | "months" | "years";
+                    cliffPeriods: number;
+                    /** @enum {string} */
+                    allocationType: "CUMULATIVE_ROUNDING" | "CUMULATIVE_ROUND_DOWN" | "FRONT_LOADED" | "BACK_LOADED" | "FRONT_LOADED_TO_SINGLE_TRANCHE" | "BACK_LOADED_TO_SINGLE_TRANCHE" | "FRACTIONAL";
+                    vestingDayOfMonth: string | null;
+                    acceleration: {
+                        /** @enum {string} */
+                        trigger: "single" | "double";
+                        percent: string;
+                    } | null;
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "VESTING_TERMS_CREATED";
+        };
+        Transaction_VESTING_TERMS_DELETED: components["schemas"]["TransactionView"] & {
+            /** @enum {string} */
+            type: "VESTING_TERMS_DELETED";
+            payload: {
+                vestingScheduleId: string;
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "VESTING_TERMS_DELETED";
+        };
+        Transaction_STOCK_PLAN_CREATED: components["schemas"]["TransactionView"] & {
+            /** @enum {string} */
+            type: "STOCK_PLAN_CREATED";
+            payload: {
+                plan: {
+                    id: string;
+                    name: string;
+                    /** @description The class its grants exercise into. */
+                    securityId: string;
+                    sharesReserved: string;
+                    boardApprovalDate: string | null;
+                    stockholderApprovalDate: string | null;
+                    /** @enum {string} */
+                    defaultCancellationBehavior: "return_to_pool" | "retire";
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "STOCK_PLAN_CREATED";
+        };
+        Transaction_STOCK_PLAN_UPDATED: components["schemas"]["TransactionView"] & {
+            /** @enum {string} */
+            type: "STOCK_PLAN_UPDATED";
+            payload: {
+                planId: string;
+                changes: {
+                    name?: string;
+                    boardApprovalDate?: string | null;
+                    stockholderApprovalDate?: string | null;
+                    /** @enum {string} */
+                    defaultCancellationBehavior?: "return_to_pool" | "retire";
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "STOCK_PLAN_UPDATED";
+        };
+        Transaction_TX_STOCK_PLAN_POOL_ADJUSTMENT: components["schemas"]["TransactionView"] & {
+            /** @enum {string} */
+            type: "TX_STOCK_PLAN_POOL_ADJUSTMENT";
+            payload: {
+                planId: string;
+                previousSharesReserved: string;
+                sharesReserved: string;
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "TX_STOCK_PLAN_POOL_ADJUSTMENT";
+        };
+        Transaction_STOCK_PLAN_DELETED: components["schemas"]["TransactionView"] & {
+            /** @enum {string} */
+            type: "STOCK_PLAN_DELETED";
+            payload: {
+                planId: string;
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "STOCK_PLAN_DELETED";
+        };
+        Transaction_STOCK_PLAN_POOL_CREATED: components["schemas"]["TransactionView"] & {
+            /** @enum {string} */
+            type: "STOCK_PLAN_POOL_CREATED";
+            payload: {
+                pool: {
+                    id: string;
+                    planId: string;
+                    name: string;
+                    sharesReserved: string;
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "STOCK_PLAN_POOL_CREATED";
+        };
+        Transaction_STOCK_PLAN_POOL_UPDATED: components["schemas"]["TransactionView"] & {
+            /** @enum {string} */
+            type: "STOCK_PLAN_POOL_UPDATED";
+            payload: {
+                poolId: string;
+                changes: {
+                    name?: string;
+                    sharesReserved?: string;
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "STOCK_PLAN_POOL_UPDATED";
+        };
+        Transaction_STOCK_PLAN_POOL_DELETED: components["schemas"]["TransactionView"] & {
+            /** @enum {string} */
+            type: "STOCK_PLAN_POOL_DELETED";
+            payload: {
+                poolId: string;
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "STOCK_PLAN_POOL_DELETED";
+        };
+        Transaction_TX_EQUITY_COMPENSATION_ISSUANCE: components["schemas"]["TransactionView"] & {
+            /** @enum {string} */
+            type: "TX_EQUITY_COMPENSATION_ISSUANCE";
+            payload: {
+                holding: {
+                    id: string;
+                    memberId: string;
+                    /** @enum {string} */
+                    type: "option_iso" | "option_nso" | "option" | "rsu" | "sar" | "warrant" | "convertible_note" | "safe";
+                    planId: string | null;
+                    poolId: string | null;
+                    /** @description The class it becomes: the plan’s for grants, the warrant’s own. */
+                    securityId: string | null;
+                    vestingScheduleId: string | null;
+                    terms: {
+                        quantity?: string;
+                        exercisePrice?: string | null;
+                        grantDate?: string;
+                        expirationDate?: string | null;
+                        vestingStartDate?: string | null;
+                        earlyExercisable?: boolean;
+                        terminationExerciseWindows?: {
+                            reason: string;
+                            period: number;
+                            /** @enum {string} */
+                            periodType: "days" | "months" | "years";
+                        }[];
+                        principal?: string;
+                        amount?: string;
+                        currency?: string;
+                        /** @description Percent a year, 0–100 ("6" for 6%). */
+                        interestRate?: string;
+                        /** @enum {string} */
+                        interestType?: "simple" | "compound";
+                        /** @enum {string} */
+                        dayCount?: "actual/365" | "30/360";
+                        issueDate?: string;
+                        maturityDate?: string;
+                        valuationCap?: string | null;
+                        /** @description Percent off the round price, 0–100 ("20" for 20%). */
+                        discount?: string | null;
+                        /** @enum {string} */
+                        safeType?: "pre_money" | "post_money";
+                        mfn?: boolean;
+                        proRata?: boolean;
+                    };
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "TX_EQUITY_COMPENSATION_ISSUANCE";
+        };
+        Transaction_TX_WARRANT_ISSUANCE: components["schemas"]["TransactionView"] & {
+            /** @enum {string} */
+            type: "TX_WARRANT_ISSUANCE";
+            payload: {
+                holding: {
+                    id: string;
+                    memberId: string;
+                    /** @enum {string} */
+                    type: "option_iso" | "option_nso" | "option" | "rsu" | "sar" | "warrant" | "convertible_note" | "safe";
+                    planId: string | null;
+                    poolId: string | null;
+                    /** @description The class it becomes: the plan’s for grants, the warrant’s own. */
+                    securityId: string | null;
+                    vestingScheduleId: string | null;
+                    terms: {
+                        quantity?: string;
+                        exercisePrice?: string | null;
+                        grantDate?: string;
+                        expirationDate?: string | null;
+                        vestingStartDate?: string | null;
+                        earlyExercisable?: boolean;
+                        terminationExerciseWindows?: {
+                            reason: string;
+                            period: number;
+                            /** @enum {string} */
+                            periodType: "days" | "months" | "years";
+                        }[];
+                        principal?: string;
+                        amount?: string;
+                        currency?: string;
+                        /** @description Percent a year, 0–100 ("6" for 6%). */
+                        interestRate?: string;
+                        /** @enum {string} */
+                        interestType?: "simple" | "compound";
+                        /** @enum {string} */
+                        dayCount?: "actual/365" | "30/360";
+                        issueDate?: string;
+                        maturityDate?: string;
+                        valuationCap?: string | null;
+                        /** @description Percent off the round price, 0–100 ("20" for 20%). */
+                        discount?: string | null;
+                        /** @enum {string} */
+                        safeType?: "pre_money" | "post_money";
+                        mfn?: boolean;
+                        proRata?: boolean;
+                    };
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "TX_WARRANT_ISSUANCE";
+        };
+        Transaction_TX_CONVERTIBLE_ISSUANCE: components["schemas"]["TransactionView"] & {
+            /** @enum {string} */
+            type: "TX_CONVERTIBLE_ISSUANCE";
+            payload: {
+                holding: {
+                    id: string;
+                    memberId: string;
+                    /** @enum {string} */
+                    type: "option_iso" | "option_nso" | "option" | "rsu" | "sar" | "warrant" | "convertible_note" | "safe";
+                    planId: string | null;
+                    poolId: string | null;
+                    /** @description The class it becomes: the plan’s for grants, the warrant’s own. */
+                    securityId: string | null;
+                    vestingScheduleId: string | null;
+                    terms: {
+                        quantity?: string;
+                        exercisePrice?: string | null;
+                        grantDate?: string;
+                        expirationDate?: string | null;
+                        vestingStartDate?: string | null;
+                        earlyExercisable?: boolean;
+                        terminationExerciseWindows?: {
+                            reason: string;
+                            period: number;
+                            /** @enum {string} */
+                            periodType: "days" | "months" | "years";
+                        }[];
+                        principal?: string;
+                        amount?: string;
+                        currency?: string;
+                        /** @description Percent a year, 0–100 ("6" for 6%). */
+                        interestRate?: string;
+                        /** @enum {string} */
+                        interestType?: "simple" | "compound";
+                        /** @enum {string} */
+                        dayCount?: "actual/365" | "30/360";
+                        issueDate?: string;
+                        maturityDate?: string;
+                        valuationCap?: string | null;
+                        /** @description Percent off the round price, 0–100 ("20" for 20%). */
+                        discount?: string | null;
+                        /** @enum {string} */
+                        safeType?: "pre_money" | "post_money";
+                        mfn?: boolean;
+                        proRata?: boolean;
+                    };
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "TX_CONVERTIBLE_ISSUANCE";
+        };
+        Transaction_HOLDING_AMENDED: components["schemas"]["TransactionView"] & {
+            /** @enum {string} */
+            type: "HOLDING_AMENDED";
+            payload: {
+                holdingId: string;
+                changes: {
+                    terms?: {
+                        quantity?: string;
+                        exercisePrice?: string | null;
+                        grantDate?: string;
+                        expirationDate?: string | null;
+                        vestingStartDate?: string | null;
+                        earlyExercisable?: boolean;
+                        terminationExerciseWindows?: {
+                            reason: string;
+                            period: number;
+                            /** @enum {string} */
+                            periodType: "days" | "months" | "years";
+                        }[];
+                        principal?: string;
+                        amount?: string;
+                        currency?: string;
+                        /** @description Percent a year, 0–100 ("6" for 6%). */
+                        interestRate?: string;
+                        /** @enum {string} */
+                        interestType?: "simple" | "compound";
+                        /** @enum {string} */
+                        dayCount?: "actual/365" | "30/360";
+                        issueDate?: string;
+                        maturityDate?: string;
+                        valuationCap?: string | null;
+                        /** @description Percent off the round price, 0–100 ("20" for 20%). */
+                        discount?: string | null;
+                        /** @enum {string} */
+                        safeType?: "pre_money" | "post_money";
+                        mfn?: boolean;
+                        proRata?: boolean;
+                    };
+                    vestingScheduleId?: string | null;
+                    memberId?: string;
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "HOLDING_AMENDED";
+        };
+        Transaction_TX_EQUITY_COMPENSATION_CANCELLATION: components["schemas"]["TransactionView"] & {
+            /** @enum {string} */
+            type: "TX_EQUITY_COMPENSATION_CANCELLATION";
+            payload: {
+                holdingId: string;
+                quantity: string;
+                /** @description As the plan said at the time. */
+                returnedToPool: boolean;
+                reason: string;
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "TX_EQUITY_COMPENSATION_CANCELLATION";
+        };
+        Transaction_TX_WARRANT_CANCELLATION: components["schemas"]["TransactionView"] & {
+            /** @enum {string} */
+            type: "TX_WARRANT_CANCELLATION";
+            payload: {
+                holdingId: string;
+                quantity: string;
+                reason: string;
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "TX_WARRANT_CANCELLATION";
+        };
+        Transaction_TX_CONVERTIBLE_CANCELLATION: components["schemas"]["TransactionView"] & {
+            /** @enum {string} */
+            type: "TX_CONVERTIBLE_CANCELLATION";
+            payload: {
+                holdingId: string;
+                reason: string;
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "TX_CONVERTIBLE_CANCELLATION";
+        };
+        Transaction_EXERCISE_REQUESTED: components["schemas"]["TransactionView"] & {
+            /** @enum {string} */
+            type: "EXERCISE_REQUESTED";
+            payload: {
+                request: {
+                    id: string;
+                    holdingId: string;
+                    quantity: string;
+                    date: string;
+                    paymentMethod: string | null;
+                    requestedByUserId: string | null;
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "EXERCISE_REQUESTED";
+        };
+        Transaction_EXERCISE_REQUEST_REJECTED: components["schemas"]["TransactionView"] & {
+            /** @enum {string} */
+            type: "EXERCISE_REQUEST_REJECTED";
+            payload: {
+                requestId: string;
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "EXERCISE_REQUEST_REJECTED";
+        };
+        Transaction_TX_EQUITY_COMPENSATION_EXERCISE: components["schemas"]["TransactionView"] & {
+            /** @enum {string} */
+            type: "TX_EQUITY_COMPENSATION_EXERCISE";
+            payload: {
+                holdingId: string;
+                requestId: string | null;
+                quantity: string;
+                date: string;
+                paymentMethod: string | null;
+                shareholdingId: string;
+                legendIds: string[];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "TX_EQUITY_COMPENSATION_EXERCISE";
+        };
+        Transaction_TX_WARRANT_EXERCISE: components["schemas"]["TransactionView"] & {
+            /** @enum {string} */
+            type: "TX_WARRANT_EXERCISE";
+            payload: {
+                holdingId: string;
+                requestId: string | null;
+                quantity: string;
+                date: string;
+                paymentMethod: string | null;
+                shareholdingId: string;
+                legendIds: string[];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "TX_WARRANT_EXERCISE";
+        };
+        Transaction_TX_CONVERTIBLE_REPAYMENT: components["schemas"]["TransactionView"] & {
+            /** @enum {string} */
+            type: "TX_CONVERTIBLE_REPAYMENT";
+            payload: {
+                holdingId: string;
+                amount: string;
+                date: string;
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "TX_CONVERTIBLE_REPAYMENT";
+        };
+        Transaction_TX_CONVERTIBLE_CONVERSION: components["schemas"]["TransactionView"] & {
+            /** @enum {string} */
+            type: "TX_CONVERTIBLE_CONVERSION";
+            payload: {
+                holdingId: string;
+                conversion: {
+                    date: string;
+                    shareholdingId: string;
+                    securityId: string;
+                    shares: string;
+                    conversionPrice: string;
+                    /** @enum {string} */
+                    method: "cap" | "discount" | "price";
+                    /** @description What converted: a SAFE’s amount, a note’s outstanding principal plus accrued interest. */
+                    conversionAmount: string;
+                    roundPricePerShare: string;
+                    preMoneyValuation: string | null;
+                };
+                legendIds: string[];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "TX_CONVERTIBLE_CONVERSION";
+        };
+        Transaction_TX_STOCK_REPURCHASE: components["schemas"]["TransactionView"] & {
+            /** @enum {string} */
+            type: "TX_STOCK_REPURCHASE";
+            payload: {
+                shareholdingId: string;
+                quantity: string;
+                /** @description The price paid per share, in `currency`. */
+                pricePerShare: string;
+                currency: string;
+                date: string;
+                consideration: string | null;
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "TX_STOCK_REPURCHASE";
+        };
+        "Event_security.created": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "security.created";
+            data?: {
+                object?: components["schemas"]["SecurityView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "security.created";
+        };
+        "Event_security.deleted": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "security.deleted";
+            data?: {
+                object?: components["schemas"]["SecurityView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "security.deleted";
+        };
+        "Event_security.updated": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "security.updated";
+            data?: {
+                object?: components["schemas"]["SecurityView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "security.updated";
+        };
+        "Event_shareholding.created": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "shareholding.created";
+            data?: {
+                object?: components["schemas"]["ShareholdingView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "shareholding.created";
+        };
+        "Event_shareholding.transferred": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "shareholding.transferred";
+            data?: {
+                object?: components["schemas"]["TransferView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "shareholding.transferred";
+        };
+        "Event_shareholding.voided": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "shareholding.voided";
+            data?: {
+                object?: components["schemas"]["ShareholdingView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "shareholding.voided";
+        };
+        "Event_shareholding.updated": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "shareholding.updated";
+            data?: {
+                object?: components["schemas"]["ShareholdingView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "shareholding.updated";
+        };
+        "Event_valuation.created": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "valuation.created";
+            data?: {
+                object?: components["schemas"]["ValuationView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "valuation.created";
+        };
+        "Event_valuation.updated": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "valuation.updated";
+            data?: {
+                object?: components["schemas"]["ValuationView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "valuation.updated";
+        };
+        "Event_holding.updated": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "holding.updated";
+            data?: {
+                object?: components["schemas"]["GrantView"] | components["schemas"]["WarrantView"] | components["schemas"]["NoteView"] | components["schemas"]["SafeView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "holding.updated";
+        };
+        "Event_option.exercise_requested": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "option.exercise_requested";
+            data?: {
+                object?: components["schemas"]["ExerciseRequestView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "option.exercise_requested";
+        };
+        "Event_option.exercised": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "option.exercised";
+            data?: {
+                object?: components["schemas"]["ExerciseView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "option.exercised";
+        };
+        "Event_holding.repaid": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "holding.repaid";
+            data?: {
+                object?: components["schemas"]["GrantView"] | components["schemas"]["WarrantView"] | components["schemas"]["NoteView"] | components["schemas"]["SafeView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "holding.repaid";
+        };
+        "Event_holding.converted": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "holding.converted";
+            data?: {
+                object?: components["schemas"]["GrantView"] | components["schemas"]["WarrantView"] | components["schemas"]["NoteView"] | components["schemas"]["SafeView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "holding.converted";
+        };
+        "Event_shareholding.repurchased": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "shareholding.repurchased";
+            data?: {
+                object?: components["schemas"]["ShareholdingView"] & {
+                    repurchase: {
+                        /**
+                         * Format: uuid
+                         * @description The ledger transaction
+                         */
+                        id: string;
+                        /** @example 1000 */
+                        quantity: string;
+                        /** @example 1.25 */
+                        pricePerShare: string;
+                        /** @example USD */
+                        currency: string;
+                        /**
+                         * @description quantity × pricePerShare
+                         * @example 1250
+                         */
+                        amount: string;
+                        /** Format: date */
+                        date: string;
+                        consideration: string | null;
+                    };
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "shareholding.repurchased";
+        };
+        "Event_holding.created": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "holding.created";
+            data?: {
+                object?: components["schemas"]["GrantView"] | components["schemas"]["WarrantView"] | components["schemas"]["NoteView"] | components["schemas"]["SafeView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "holding.created";
+        };
+        "Event_holding.deleted": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "holding.deleted";
+            data?: {
+                object?: components["schemas"]["GrantView"] | components["schemas"]["WarrantView"] | components["schemas"]["NoteView"] | components["schemas"]["SafeView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "holding.deleted";
+        };
+        "Event_organization.created": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "organization.created";
+            data?: {
+                object?: components["schemas"]["OrganizationView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "organization.created";
+        };
+        "Event_organization.updated": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "organization.updated";
+            data?: {
+                object?: components["schemas"]["OrganizationView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "organization.updated";
+        };
+        "Event_member.invited": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "member.invited";
+            data?: {
+                object?: components["schemas"]["MemberView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "member.invited";
+        };
+        "Event_member.added": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "member.added";
+            data?: {
+                object?: components["schemas"]["MemberView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "member.added";
+        };
+        "Event_member.removed": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "member.removed";
+            data?: {
+                object?: components["schemas"]["MemberView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "member.removed";
+        };
+        "Event_member.updated": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "member.updated";
+            data?: {
+                object?: components["schemas"]["MemberView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "member.updated";
+        };
+        "Event_role.created": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "role.created";
+            data?: {
+                object?: components["schemas"]["RoleView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "role.created";
+        };
+        "Event_role.updated": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "role.updated";
+            data?: {
+                object?: components["schemas"]["RoleView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "role.updated";
+        };
+        "Event_role.deleted": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "role.deleted";
+            data?: {
+                object?: components["schemas"]["RoleView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "role.deleted";
+        };
+        "Event_document.uploaded": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "document.uploaded";
+            data?: {
+                object?: (components["schemas"]["DataRoomEntryView"] & {
+                    organization: string;
+                }) | components["schemas"]["FileRecordView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "document.uploaded";
+        };
+        "Event_document.moved": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "document.moved";
+            data?: {
+                object?: components["schemas"]["DataRoomEntryView"] & {
+                    organization: string;
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "document.moved";
+        };
+        "Event_document.deleted": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "document.deleted";
+            data?: {
+                object?: components["schemas"]["DataRoomEntryView"] & {
+                    organization: string;
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "document.deleted";
+        };
+        "Event_folder.created": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "folder.created";
+            data?: {
+                object?: components["schemas"]["DataRoomEntryView"] & {
+                    organization: string;
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "folder.created";
+        };
+        "Event_subscription.created": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "subscription.created";
+            data?: {
+                object?: components["schemas"]["SubscriptionView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "subscription.created";
+        };
+        "Event_subscription.cancelled": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "subscription.cancelled";
+            data?: {
+                object?: components["schemas"]["SubscriptionView"];
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "subscription.cancelled";
+        };
+        "Event_payment.succeeded": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "payment.succeeded";
+            data?: {
+                object?: {
+                    /** @description The provider’s webhook id */
+                    webhook: string;
+                    /** @description Our subscription, if known */
+                    subscription: string | null;
+                    /** @example 49.00 */
+                    amount: string | null;
+                    /** @example USD */
+                    currency: string;
+                    memo: string | null;
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "payment.succeeded";
+        };
+        "Event_payment.failed": components["schemas"]["EventView"] & {
+            /** @enum {string} */
+            type?: "payment.failed";
+            data?: {
+                object?: {
+                    /** @description The provider’s webhook id */
+                    webhook: string;
+                    /** @description Our subscription, if known */
+                    subscription: string | null;
+                    /** @example 49.00 */
+                    amount: string | null;
+                    /** @example USD */
+                    currency: string;
+                    memo: string | null;
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "payment.failed";
+        };
     };
     responses: never;
     parameters: never;
@@ -13687,7 +15059,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TransactionView"][];
+                    "application/json": (components["schemas"]["Transaction_STOCK_CLASS_CREATED"] | components["schemas"]["Transaction_STOCK_CLASS_UPDATED"] | components["schemas"]["Transaction_STOCK_CLASS_DELETED"] | components["schemas"]["Transaction_TX_STOCK_CLASS_AUTHORIZED_SHARES_ADJUSTMENT"] | components["schemas"]["Transaction_TX_STOCK_CLASS_SPLIT"] | components["schemas"]["Transaction_STOCK_LEGEND_TEMPLATE_CREATED"] | components["schemas"]["Transaction_STOCK_LEGEND_TEMPLATE_UPDATED"] | components["schemas"]["Transaction_STOCK_LEGEND_TEMPLATE_DELETED"] | components["schemas"]["Transaction_TX_STOCK_ISSUANCE"] | components["schemas"]["Transaction_TX_STOCK_TRANSFER"] | components["schemas"]["Transaction_TX_STOCK_CANCELLATION"] | components["schemas"]["Transaction_STOCK_ISSUANCE_AMENDED"] | components["schemas"]["Transaction_VALUATION_RECORDED"] | components["schemas"]["Transaction_VALUATION_AMENDED"] | components["schemas"]["Transaction_CAPITAL_CHANGE_RECORDED"] | components["schemas"]["Transaction_CAPITAL_CHANGE_AMENDED"] | components["schemas"]["Transaction_VESTING_TERMS_CREATED"] | components["schemas"]["Transaction_VESTING_TERMS_DELETED"] | components["schemas"]["Transaction_STOCK_PLAN_CREATED"] | components["schemas"]["Transaction_STOCK_PLAN_UPDATED"] | components["schemas"]["Transaction_TX_STOCK_PLAN_POOL_ADJUSTMENT"] | components["schemas"]["Transaction_STOCK_PLAN_DELETED"] | components["schemas"]["Transaction_STOCK_PLAN_POOL_CREATED"] | components["schemas"]["Transaction_STOCK_PLAN_POOL_UPDATED"] | components["schemas"]["Transaction_STOCK_PLAN_POOL_DELETED"] | components["schemas"]["Transaction_TX_EQUITY_COMPENSATION_ISSUANCE"] | components["schemas"]["Transaction_TX_WARRANT_ISSUANCE"] | components["schemas"]["Transaction_TX_CONVERTIBLE_ISSUANCE"] | components["schemas"]["Transaction_HOLDING_AMENDED"] | components["schemas"]["Transaction_TX_EQUITY_COMPENSATION_CANCELLATION"] | components["schemas"]["Transaction_TX_WARRANT_CANCELLATION"] | components["schemas"]["Transaction_TX_CONVERTIBLE_CANCELLATION"] | components["schemas"]["Transaction_EXERCISE_REQUESTED"] | components["schemas"]["Transaction_EXERCISE_REQUEST_REJECTED"] | components["schemas"]["Transaction_TX_EQUITY_COMPENSATION_EXERCISE"] | components["schemas"]["Transaction_TX_WARRANT_EXERCISE"] | components["schemas"]["Transaction_TX_CONVERTIBLE_REPAYMENT"] | components["schemas"]["Transaction_TX_CONVERTIBLE_CONVERSION"] | components["schemas"]["Transaction_TX_STOCK_REPURCHASE"])[];
                 };
             };
             /** @description Malformed path, query or body `{error, message}`; or a query parameter the route does not know `{message}` */
@@ -19956,12 +21328,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The event */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EventView"];
+                    "application/json": components["schemas"]["Event_security.created"] | components["schemas"]["Event_security.deleted"] | components["schemas"]["Event_security.updated"] | components["schemas"]["Event_shareholding.created"] | components["schemas"]["Event_shareholding.transferred"] | components["schemas"]["Event_shareholding.voided"] | components["schemas"]["Event_shareholding.updated"] | components["schemas"]["Event_valuation.created"] | components["schemas"]["Event_valuation.updated"] | components["schemas"]["Event_holding.updated"] | components["schemas"]["Event_option.exercise_requested"] | components["schemas"]["Event_option.exercised"] | components["schemas"]["Event_holding.repaid"] | components["schemas"]["Event_holding.converted"] | components["schemas"]["Event_shareholding.repurchased"] | components["schemas"]["Event_holding.created"] | components["schemas"]["Event_holding.deleted"] | components["schemas"]["Event_organization.created"] | components["schemas"]["Event_organization.updated"] | components["schemas"]["Event_member.invited"] | components["schemas"]["Event_member.added"] | components["schemas"]["Event_member.removed"] | components["schemas"]["Event_member.updated"] | components["schemas"]["Event_role.created"] | components["schemas"]["Event_role.updated"] | components["schemas"]["Event_role.deleted"] | components["schemas"]["Event_document.uploaded"] | components["schemas"]["Event_document.moved"] | components["schemas"]["Event_document.deleted"] | components["schemas"]["Event_folder.created"] | components["schemas"]["Event_subscription.created"] | components["schemas"]["Event_subscription.cancelled"] | components["schemas"]["Event_payment.succeeded"] | components["schemas"]["Event_payment.failed"];
                 };
             };
             /** @description event not `evt_` + 32 hex characters; or a query parameter the route does not know `{message}` */

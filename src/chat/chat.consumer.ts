@@ -1,7 +1,7 @@
 import { OnQueueFailed, Process, Processor } from '@nestjs/bull';
 import { Logger } from '@nestjs/common';
 import type { Job } from 'bull';
-import { EventEnvelope, OnDomainEvent, QueueName } from '../events';
+import { EventEnvelope, eventObject, OnDomainEvent, QueueName } from '../events';
 import { ChatSync } from './chat-sync.service';
 
 /**
@@ -26,11 +26,11 @@ export class ChatConsumer {
       await this.sync.syncChannel(event.organization);
       return;
     }
-    const member = event.data.object as { user?: string | null };
+    const member = eventObject(event, 'member.added', 'member.updated', 'member.removed');
     // Not inside `EventConsumers.once`: its marker's transaction would stay open across the calls
     // to the server. None is needed: the sync reads the member's current state, so a job run
     // twice (or late, after a newer change) leaves the same result; a failure retries the job.
-    await this.sync.syncMember(event.organization, member.user ?? null);
+    await this.sync.syncMember(event.organization, member?.user ?? null);
   }
 
   @OnQueueFailed()

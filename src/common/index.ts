@@ -81,6 +81,7 @@ export {
   SuccessResponse,
 } from './http/openapi';
 export { completeDocument, ERROR_BODY } from './http/openapi-document';
+export { documentSchemas, toOpenApi30 } from './http/json-schemas';
 export { normalizeEmail } from './email';
 
 export { CommonModule } from './common.module';

@@ -16,6 +16,8 @@ export {
   WEBHOOK_DELIVERY,
 } from './queues';
 export type { EventEnvelope } from './event-envelope';
+export { documentedEventObject, documentEventObjects, eventObject } from './event-objects';
+export type { EventObject, EventObjects } from './event-objects';
 export { resourceVersionsSql } from './resource-versions';
 export { EVENT_TYPES, isAccountEventType } from './event-types';
 export type {

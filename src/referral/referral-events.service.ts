@@ -3,7 +3,7 @@ import Decimal from 'decimal.js';
 import { UsersDirectory } from '../auth';
 import { PaymentListeners, SucceededPayment } from '../billing';
 import type { InTransaction } from '../database';
-import type { EventEnvelope } from '../events';
+import { eventObject, type EventEnvelope } from '../events';
 import { OrganizationsDirectory } from '../organizations';
 import { RewardCards } from './cards/reward-cards.service';
 import { ReferralCodes } from './codes/referral-codes.service';
@@ -32,7 +32,8 @@ export class ReferralEvents implements OnModuleInit {
    * invitation to that address becomes `signed_up`. An unknown code (or one's own) is ignored.
    */
   async registered(tx: InTransaction, event: EventEnvelope): Promise<void> {
-    const user = event.data.object as { id: string; email: string; referralCode?: string | null };
+    const user = eventObject(event, 'user.registered');
+    if (!user) return;
     const referrerUserId = await this.codes.ownerOf(user.referralCode);
     if (!referrerUserId || referrerUserId === user.id) return;
     if (!(await this.links.link(user.id, referrerUserId, tx))) return;

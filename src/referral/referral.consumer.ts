@@ -1,7 +1,7 @@
 import { OnQueueFailed, Process, Processor } from '@nestjs/bull';
 import { Logger } from '@nestjs/common';
 import type { Job } from 'bull';
-import { EventConsumers, EventEnvelope, OnDomainEvent, QueueName } from '../events';
+import { EventConsumers, EventEnvelope, eventObject, OnDomainEvent, QueueName } from '../events';
 import { CreditRedemptions } from './credit/credit-redemptions.service';
 import { ReferralEvents } from './referral-events.service';
 
@@ -33,10 +33,8 @@ export class ReferralConsumer {
     // A subscription that starts takes the organization's credit at once. Outside the marker's
     // transaction (it calls the provider), and on every delivery: a redelivered event whose
     // marker was written before a crash still redeems, and redeeming twice finds nothing left.
-    const entity = (event.data.object as { entity?: unknown }).entity;
-    if (event.type === 'subscription.created' && typeof entity === 'string') {
-      await this.redemptions.redeemSoon(entity);
-    }
+    const subscription = eventObject(event, 'subscription.created');
+    if (subscription) await this.redemptions.redeemSoon(subscription.entity);
   }
 
   @OnQueueFailed()

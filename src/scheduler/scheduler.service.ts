@@ -101,16 +101,22 @@ export class Scheduler implements OnModuleInit, OnApplicationBootstrap, BeforeAp
   async tick(name: string): Promise<boolean> {
     const job = this.job(name);
     if (job.every <= 0 || this.running.has(name)) return false;
+    const slot = Math.floor(this.clock.nowMs() / job.every);
     try {
-      const slot = Math.floor(this.clock.nowMs() / job.every);
       // The key names its slot, so it only has to outlive the slot (and clocks a little apart).
       if (!(await this.redis.claimTurn(`${name}:${slot}`, 2 * job.every))) return false;
+    } catch (err) {
+      // Redis did not answer: no turn is taken, so this instance does not run (another may, or
+      // the next tick will).
+      this.logger.warn(`${name} not run: its turn could not be claimed: ${(err as Error).message}`);
+      return false;
+    }
+    try {
       await this.start(job);
-      return true;
     } catch (err) {
       this.logger.warn(`${name} failed: ${(err as Error).message}`);
-      return true;
     }
+    return true;
   }
 
   /** Runs `name` now, whoever else ran it, and answers its result (a retention: rows deleted). */

@@ -1,6 +1,7 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { EVENT_ID } from '../common';
-import { API_VERSION, PUBLIC_EVENT_TYPES } from '../events';
+import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
+import { documentSchemas, EVENT_ID } from '../common';
+import { API_VERSION, documentedEventObject, PUBLIC_EVENT_TYPES } from '../events';
+import type { PublicEventType } from '../events';
 
 class EventDataView {
   @ApiProperty({
@@ -43,7 +44,47 @@ export class EventView {
   data: EventDataView;
 }
 
+const schemaName = (type: PublicEventType) => `Event_${type}`;
+const ref = (type: PublicEventType) => `#/components/schemas/${schemaName(type)}`;
+
+/**
+ * The contract lists each public event type under its own component (`Event_member.added`): the
+ * envelope with its `type` and the schema of its `data.object`, as the module that records it
+ * documents it (`documentEventObjects`); one that documents none keeps the envelope's free object.
+ */
+documentSchemas(() =>
+  Object.fromEntries(
+    PUBLIC_EVENT_TYPES.map((type) => {
+      const object = documentedEventObject(type);
+      return [
+        schemaName(type),
+        {
+          allOf: [
+            { $ref: getSchemaPath(EventView) },
+            {
+              type: 'object',
+              properties: {
+                type: { type: 'string', enum: [type] },
+                ...(object && { data: { type: 'object', properties: { object } } }),
+              },
+            },
+          ],
+        },
+      ];
+    }),
+  ),
+);
+
+/** A stored event, by its type (a `oneOf` discriminated by `type`). */
+export const EVENT_SCHEMA = {
+  oneOf: PUBLIC_EVENT_TYPES.map((type) => ({ $ref: ref(type) })),
+  discriminator: {
+    propertyName: 'type',
+    mapping: Object.fromEntries(PUBLIC_EVENT_TYPES.map((type) => [type, ref(type)])),
+  },
+};
+
 export class EventListView {
-  @ApiProperty({ type: [EventView], description: 'The events, newest first' })
+  @ApiProperty({ type: 'array', items: EVENT_SCHEMA, description: 'The events, newest first' })
   data: EventView[];
 }

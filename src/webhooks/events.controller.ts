@@ -1,6 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
+  ApiExtraModels,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
@@ -10,9 +11,10 @@ import { Access, AccessContext, DomainError, Permission } from '../common';
 import { EventLog } from '../events';
 import { eventReaderOf } from '../organizations';
 import { ListEventsQuery, MAX_EVENT_LIMIT } from './event.dto';
-import { EventListView, EventView } from './event.view';
+import { EVENT_SCHEMA, EventListView, EventView } from './event.view';
 
 @ApiTags('events')
+@ApiExtraModels(EventView)
 @Controller('v1/organization/:organization/event')
 export class EventsController {
   constructor(private readonly events: EventLog) {}
@@ -56,7 +58,7 @@ export class EventsController {
     description: 'An event the caller may read, by the rule of the list; any other is 404.',
   })
   @ApiBadRequestResponse({ description: 'event not `evt_` + 32 hex characters' })
-  @ApiOkResponse({ type: EventView })
+  @ApiOkResponse({ schema: EVENT_SCHEMA, description: 'The event' })
   @ApiNotFoundResponse({
     description:
       'No such event in this organization, or one the caller may not read (no difference is told)',

@@ -1,3 +1,4 @@
+import { D } from '../decimal';
 import { CapMathError } from '../errors';
 import { convertNote } from './convertible-note';
 import { convertInFinancing, FinancingInput, NoteInstrument } from './financing';
@@ -129,6 +130,63 @@ describe('convertInFinancing', () => {
     const more = { capitalization: { ...capitalization, otherConvertingShares: '1000000' } };
     expect(round([a], more)[0].shares.gt(round([a])[0].shares)).toBe(true);
     expect(show(round([note], more)[0])).toEqual(show(round([note])[0]));
+  });
+
+  it('a pool increase made for the round: pre-money SAFEs count it, notes when it is in the pre-money, post-money SAFEs never', () => {
+    const pre = {
+      key: 'pre',
+      kind: 'pre_money_safe' as const,
+      purchaseAmount: '100000',
+      valuationCap: '5000000',
+    };
+    const post = {
+      key: 'post',
+      kind: 'post_money_safe' as const,
+      purchaseAmount: '200000',
+      valuationCap: '4000000',
+    };
+    // 10,000,000 + 2,000,000 new pool shares. In the pre-money: the note at $8M / 12,000,000 =
+    // $0.6666... → 530,000 × 1.5 = 795,000; the SAFE at $5M / 12,000,000 → 240,000.
+    const inPreMoney = { poolIncrease: { shares: '2000000', inPreMoney: true } };
+    expect(round([note, pre], inPreMoney).map((c) => [c.key, c.shares.toFixed()])).toEqual([
+      ['note', '795000'],
+      ['pre', '240000'],
+    ]);
+    // Outside it (it dilutes the new investors too): the note's base is 10,000,000 again.
+    const outside = { poolIncrease: { shares: '2000000', inPreMoney: false } };
+    expect(round([note, pre], outside).map(show)).toEqual([
+      show(round([note])[0]),
+      ['pre', 'cap', new D(5000000).div(12000000).toFixed(), '240000', '100000'],
+    ]);
+    // The post-money SAFE's Company Capitalization leaves the increase out.
+    expect(show(round([post], inPreMoney)[0])).toEqual(show(round([post])[0]));
+  });
+
+  it("priceDecimals rounds the notes' and pre-money SAFEs' prices; a post-money SAFE keeps its exact price", () => {
+    const pre = {
+      key: 'pre',
+      kind: 'pre_money_safe' as const,
+      purchaseAmount: '100000',
+      valuationCap: '5000000',
+    };
+    const post = {
+      key: 'post',
+      kind: 'post_money_safe' as const,
+      purchaseAmount: '200000',
+      discount: '0.15',
+    };
+    // $8M / 12,000,000 → $0.6667: 794,960.25 → 794,960; $5M / 12,000,000 → $0.4167: 239,980.
+    // The post-money SAFE at $1.1111 × 0.85 = $0.944435, not $0.9444.
+    const more = {
+      poolIncrease: { shares: '2000000', inPreMoney: true },
+      priceDecimals: 4,
+      standardPreferredPrice: '1.1111',
+    };
+    expect(round([note, pre, post], more).map(show)).toEqual([
+      ['note', 'cap', '0.6667', '794960', '530000'],
+      ['pre', 'cap', '0.4167', '239980', '100000'],
+      ['post', 'discount', '0.944435', '211766', '200000'],
+    ]);
   });
 
   it('refuses what the conversions refuse: no capitalization, one key twice', () => {

@@ -33,13 +33,31 @@ export interface SafeInstrument extends ConvertibleTerms {
 
 export type ConvertibleInstrument = NoteInstrument | SafeInstrument;
 
+/**
+ * Pool shares reserved in connection with the financing, beyond the unissued pool before it (a
+ * round's top-up). Whether a convertible's capitalization counts them is its documents' choice:
+ * - a pre-money SAFE's always does (the original safe counts any plan "created or increased in
+ *   connection with the Equity Financing");
+ * - a post-money SAFE's never does (its Company Capitalization excludes that increase);
+ * - a note's does when the increase is in the pre-money fully diluted shares (`inPreMoney`): its
+ *   cap price divides the cap by the fully diluted shares the round's price divides by, before
+ *   the conversions.
+ */
+export interface FinancingPoolIncrease {
+  shares: DecimalInput;
+  inPreMoney: boolean;
+}
+
 export interface FinancingInput {
   /**
    * The company immediately before the financing: issued shares with preferred as converted to
-   * common, outstanding options, the unissued pool, and `otherConvertingShares`: shares of notes
-   * and pre-money SAFEs converted in the same financing by earlier calls.
+   * common, outstanding options, options promised but not granted, the unissued pool, and
+   * `otherConvertingShares`: shares of notes and pre-money SAFEs converted in the same financing
+   * by earlier calls. Every kind's capitalization counts the first four.
    */
   capitalization: CompanyCapitalizationInput;
+  /** Default: none (a conversion of the ledger, the dashboard's preview). */
+  poolIncrease?: FinancingPoolIncrease;
   /** The financing's date: notes accrue interest up to it. */
   date: IsoDate;
   /** Price per share of the standard preferred sold in the round. */
@@ -47,6 +65,12 @@ export interface FinancingInput {
   convertibles: readonly ConvertibleInstrument[];
   /** Keep fractional shares (an LLC's units) instead of rounding each conversion down. */
   fractional?: boolean;
+  /**
+   * Round the notes' and pre-money SAFEs' conversion prices half up to this many places before
+   * their shares are counted, as a term sheet rounds its price ($1.1144). Post-money SAFEs' prices
+   * keep full precision: theirs is solved together with their own shares. Default: full precision.
+   */
+  priceDecimals?: number;
 }
 
 export interface FinancingConversion extends Conversion {
@@ -58,12 +82,14 @@ export interface FinancingConversion extends Conversion {
 /**
  * The convertibles converting in one priced round, each by its kind:
  * - a note (`convertNote`) and a pre-money SAFE (`convertPreMoneySafe`) each on the
- *   capitalization alone (issued as converted, outstanding options, the pool): neither counts
- *   the other convertibles;
+ *   capitalization alone (issued as converted, outstanding and promised options, the pool, and
+ *   the part of `poolIncrease` its terms count): neither counts the other convertibles;
  * - the post-money SAFEs together (`convertPostMoneySafes`: each one's Company Capitalization
  *   counts all of their shares), over the capitalization plus the shares of the notes and
  *   pre-money SAFEs converted here and in `otherConvertingShares` (those first, as the YC guide
- *   does).
+ *   does), without the pool increase.
+ * The conversions of the ledger, the dashboard's preview and the round model (`modelRound`, at
+ * its solved price and pool increase) are all this function.
  *
  * Answers in the order of `convertibles`. The library's refusals (a capitalization of zero, caps
  * that would own the whole company ...) throw CapMathError.
@@ -78,12 +104,16 @@ export function convertInFinancing(input: FinancingInput): FinancingConversion[]
     .plus(nonNegative('outstandingOptions', cap.outstandingOptions ?? 0))
     .plus(nonNegative('promisedOptions', cap.promisedOptions ?? 0))
     .plus(nonNegative('unissuedOptionPool', cap.unissuedOptionPool ?? 0));
+  const increase = nonNegative('poolIncrease.shares', input.poolIncrease?.shares ?? 0);
+  const noteBase = input.poolIncrease?.inPreMoney ? base.plus(increase) : base;
   const result = new Map<string, FinancingConversion>();
   let converting = nonNegative('otherConvertingShares', cap.otherConvertingShares ?? 0);
   for (const c of input.convertibles) {
     if (c.kind === 'post_money_safe') continue;
     const conversion =
-      c.kind === 'note' ? noteConversion(c, base, input) : preMoneyConversion(c, base, input);
+      c.kind === 'note'
+        ? noteConversion(c, noteBase, input)
+        : preMoneyConversion(c, base.plus(increase), input);
     result.set(c.key, conversion);
     converting = converting.plus(conversion.shares);
   }
@@ -120,6 +150,7 @@ function preMoneyConversion(
     preMoneyCapitalization: base,
     standardPreferredPrice: input.standardPreferredPrice,
     fractional: input.fractional,
+    priceDecimals: input.priceDecimals,
     ...terms(safe),
   });
   return { key: safe.key, ...conversion, conversionAmount: new D(safe.purchaseAmount) };
@@ -145,6 +176,7 @@ function noteConversion(
     preMoneyFullyDilutedShares: base,
     standardPreferredPrice: input.standardPreferredPrice,
     fractional: input.fractional,
+    priceDecimals: input.priceDecimals,
     ...terms(note),
   });
   const unpaid = nonNegative('unpaidInterest', note.unpaidInterest ?? 0);

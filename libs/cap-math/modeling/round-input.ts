@@ -1,5 +1,6 @@
 import Decimal from 'decimal.js';
-import { compareDates, parseDate } from '../dates';
+import { ConvertibleInstrument } from '../conversion/financing';
+import { compareDates, IsoDate, parseDate } from '../dates';
 import { DAY_COUNT_CONVENTIONS } from '../day-count';
 import { D, DecimalInput } from '../decimal';
 import { accruedInterest } from '../interest';
@@ -29,11 +30,16 @@ export interface ParsedConvertible {
   holderKey: string;
   type: RoundConvertibleType;
   mfn: boolean;
-  /** What converts: SAFE amount, or note principal + unpaid + accrued interest. */
+  /**
+   * What converts: SAFE amount, or note principal + accrued + unpaid interest (summed in
+   * `convertInFinancing`'s order, so the solver's amount is the conversion's to the last digit).
+   */
   amount: Decimal;
   accruedInterest: Decimal;
   cap?: Decimal;
   discount: Decimal;
+  /** The same security as `convertInFinancing` converts it at the closing. */
+  instrument: ConvertibleInstrument;
 }
 
 export interface ParsedRound {
@@ -44,6 +50,7 @@ export interface ParsedRound {
   /** issued + options + pool available: the fully diluted shares before the round. */
   existing: Decimal;
   converting: ParsedConvertible[];
+  closingDate: IsoDate;
   preMoney: Decimal;
   investments: { name: string; amount: Decimal }[];
   newMoney: Decimal;
@@ -155,6 +162,7 @@ export function parseRoundInput(input: RoundModelInput): ParsedRound {
     poolAvailable,
     existing,
     converting,
+    closingDate,
     preMoney,
     investments,
     newMoney,
@@ -242,10 +250,41 @@ function parseConvertible(
     holderKey,
     type: c.type,
     mfn,
-    amount: amount.plus(unpaid).plus(interest),
+    amount: amount.plus(interest).plus(unpaid),
     accruedInterest: interest,
     cap,
     discount,
+    instrument: instrumentOf(c, closingDate, { amount, unpaid, cap, discount }),
+  };
+}
+
+/** A note without interest terms accrues nothing: no rate, from the closing itself. */
+function instrumentOf(
+  c: RoundConvertible,
+  closingDate: IsoDate,
+  parsed: { amount: Decimal; unpaid: Decimal; cap?: Decimal; discount: Decimal },
+): ConvertibleInstrument {
+  const terms = {
+    ...(parsed.cap && { valuationCap: parsed.cap }),
+    discount: parsed.discount,
+  };
+  if (c.type !== 'note') {
+    return { key: c.key, kind: c.type, purchaseAmount: parsed.amount, ...terms };
+  }
+  const interest = c.interest;
+  return {
+    key: c.key,
+    kind: 'note',
+    principal: parsed.amount,
+    annualRate: interest?.annualRate ?? 0,
+    interestType: interest?.interestType ?? 'simple',
+    dayCount: interest?.dayCount ?? 'actual/365',
+    ...(interest?.compoundingPeriodsPerYear !== undefined && {
+      compoundingPeriodsPerYear: interest.compoundingPeriodsPerYear,
+    }),
+    interestFrom: interest?.issueDate ?? closingDate,
+    unpaidInterest: parsed.unpaid,
+    ...terms,
   };
 }
 

@@ -1,13 +1,7 @@
 import Decimal from 'decimal.js';
-import {
-  convertAtLowestPrice,
-  PriceCandidate,
-  roundPrice,
-  roundPriceCandidate,
-  sharesFor,
-} from '../conversion/conversion-price';
+import { roundPrice, sharesFor } from '../conversion/conversion-price';
 import { ConversionMethod } from '../conversion/conversion-types';
-import { convertPostMoneySafes } from '../conversion/post-money-safe';
+import { convertInFinancing } from '../conversion/financing';
 import { D } from '../decimal';
 import { CapMathError } from '../errors';
 import { largestRemainder } from '../largest-remainder';
@@ -60,8 +54,10 @@ interface Discrete {
  * round-solver.ts: a closed form per regime, the regime found by policy iteration). Then, in
  * this order: the price is rounded to `priceDecimals` if asked; the pool increase is the exact
  * increase at that price rounded up to a whole share (raised further, when rounded share counts
- * would leave the pool short, until the pool is at least the target); every conversion and
- * investment is computed at that price by the security's own terms and rounded down.
+ * would leave the pool short, until the pool is at least the target); every conversion is
+ * `convertInFinancing`'s at that price and pool increase (the function of the ledger's
+ * conversions and the dashboard's preview, the increase counted by each kind's definition above:
+ * `FinancingPoolIncrease`), every investment amount / price, each rounded down.
  * Without `fractional`, PMFD and the post-money count are sums of whole share counts, so
  * preMoneyValuation / PMFD equals the price only up to that rounding, as in the YC guide.
  */
@@ -133,68 +129,40 @@ export function modelRound(input: RoundModelInput): RoundModel {
 }
 
 /**
- * Every conversion and investment at the final price and pool increase, by each security's
- * own terms (the library's conversion functions), each share count rounded down.
+ * Every conversion and investment at the final price and pool increase, each share count
+ * rounded down: the conversions are `convertInFinancing`'s (the ledger's and the dashboard's)
+ * on the capitalization before the round, with the pool increase counted as each kind's terms
+ * count it (`FinancingPoolIncrease`) and the notes' and pre-money SAFEs' prices rounded to
+ * `priceDecimals`.
  */
 function atPriceAndPool(p: ParsedRound, price: Decimal, increase: Decimal): Discrete {
-  const options = { priceDecimals: p.priceDecimals, fractional: p.fractional };
   const inPreMoney = p.poolInPreMoney ? increase : ZERO;
-  const byKey = new Map<string, { shares: Decimal; price: Decimal; method: ConversionMethod }>();
-  let otherConverting = ZERO;
-  for (const c of p.converting) {
-    if (c.type === 'post_money_safe') {
-      continue;
-    }
-    // Pre-money SAFE: the original safe's capitalization includes the pool increase. Note:
-    // the pre-money fully diluted shares before conversions.
-    const capBase = p.existing.plus(c.type === 'pre_money_safe' ? increase : inPreMoney);
-    const candidates: PriceCandidate[] = [roundPriceCandidate(price, c.discount)];
-    if (c.cap) {
-      candidates.push({ method: 'cap', price: c.cap.div(capBase) });
-    }
-    const conversion = convertAtLowestPrice(c.amount, candidates, options);
-    byKey.set(c.key, {
-      shares: conversion.shares,
-      price: conversion.conversionPrice,
-      method: conversion.method,
-    });
-    otherConverting = otherConverting.plus(conversion.shares);
-  }
-  const postMoneySafes = p.converting.filter((c) => c.type === 'post_money_safe');
-  if (postMoneySafes.length > 0) {
-    const result = convertPostMoneySafes({
-      capitalization: {
-        issuedShares: p.issued,
-        outstandingOptions: p.options,
-        unissuedOptionPool: p.poolAvailable,
-        otherConvertingShares: otherConverting,
-      },
-      standardPreferredPrice: price,
-      safes: postMoneySafes.map((c) => ({
-        key: c.key,
-        purchaseAmount: c.amount,
-        valuationCap: c.cap,
-        discount: c.discount,
-      })),
-      fractional: p.fractional,
-    });
-    for (const r of result.conversions) {
-      byKey.set(r.key, { shares: r.shares, price: r.conversionPrice, method: r.method });
-    }
-  }
+  const converted = convertInFinancing({
+    capitalization: {
+      issuedShares: p.issued,
+      outstandingOptions: p.options,
+      unissuedOptionPool: p.poolAvailable,
+    },
+    poolIncrease: { shares: increase, inPreMoney: p.poolInPreMoney },
+    date: p.closingDate,
+    standardPreferredPrice: price,
+    convertibles: p.converting.map((c) => c.instrument),
+    fractional: p.fractional,
+    ...(p.priceDecimals !== undefined && { priceDecimals: p.priceDecimals }),
+  });
 
   let preMoneyFullyDiluted = p.existing.plus(inPreMoney);
-  const conversions = p.converting.map((c): RoundConversion => {
-    const r = byKey.get(c.key)!;
+  const conversions = p.converting.map((c, i): RoundConversion => {
+    const r = converted[i];
     preMoneyFullyDiluted = preMoneyFullyDiluted.plus(r.shares);
     return {
       key: c.key,
       holderKey: c.holderKey,
       type: c.type,
-      amount: c.amount,
+      amount: r.conversionAmount,
       accruedInterest: c.accruedInterest,
       shares: r.shares,
-      pricePerShare: r.price,
+      pricePerShare: r.conversionPrice,
       basis: basisOf(r.method, c.mfn),
     };
   });

@@ -1,6 +1,6 @@
 import type { DomainEvent } from '../../events';
 import type { User } from '../users/user.entity';
-import { toUserView } from '../users/user.view';
+import { toUserView, type UserView } from '../users/user.view';
 
 /**
  * `user.registered`: an account's event (no organization), recorded in the registration's
@@ -13,3 +13,12 @@ export const registeredEvent = (user: User, via: 'password' | 'idp'): DomainEven
   object: { ...toUserView(user), referralCode: user.referralCode ?? null, via },
   description: `account ${user.email} registered`,
 });
+
+/** What `user.registered` carries: the user's view, the code it signed up with and how. */
+export type RegisteredObject = UserView & { referralCode: string | null; via: 'password' | 'idp' };
+
+declare module '../../events' {
+  interface EventObjects {
+    'user.registered': RegisteredObject;
+  }
+}

@@ -1,3 +1,4 @@
+import { getSchemaPath } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
@@ -5,7 +6,7 @@ import { DataSource, EntityManager, Repository } from 'typeorm';
 import { readTally } from '../../cap-table';
 import { AccessContext, DomainError } from '../../common';
 import { BillingConfig } from '../../config';
-import { Tx, UnitOfWork } from '../../events';
+import { documentEventObjects, Tx, UnitOfWork } from '../../events';
 import { OrganizationsDirectory } from '../../organizations';
 import { CountSyncRepository } from '../counts/count-sync.repository';
 import { CustomersService } from '../customers/customers.service';
@@ -29,6 +30,21 @@ import { SubscriptionPreviewView, SubscriptionView } from './subscription.view';
  * An organization's subscription: signed up for its entity (the provider's customer) with the
  * seat counts of the moment, at most one live; cancelled now or at the period's end.
  */
+
+declare module '../../events' {
+  /** A subscription's events carry it as its route shows it. */
+  interface EventObjects {
+    'subscription.created': SubscriptionView;
+  }
+}
+
+/** A subscription's events carry it as its route shows it (the provider's cancellation too). */
+const subscription = () => ({ $ref: getSchemaPath(SubscriptionView) });
+documentEventObjects({
+  'subscription.created': subscription,
+  'subscription.cancelled': subscription,
+});
+
 @Injectable()
 export class SubscriptionsService {
   constructor(

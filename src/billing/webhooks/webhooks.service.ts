@@ -3,7 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { DomainError } from '../../common';
 import { Env } from '../../config';
-import { DomainEvent, Tx, UnitOfWork } from '../../events';
+import { documentEventObjects, DomainEvent, Tx, UnitOfWork } from '../../events';
 import { OrganizationsDirectory } from '../../organizations';
 import { centsToDecimal } from '../money';
 import type { SubscriptionState } from '../provider/wire';
@@ -43,6 +43,21 @@ const PAYMENT_EVENTS: Record<string, 'payment.succeeded' | 'payment.failed'> = {
  * call back to the provider (it waits 15 s). Subscription views apply unless older than ours;
  * payments become `payment.*` events; anything else is recorded only.
  */
+
+/** A payment's event names the provider's webhook and our subscription (`paymentEvent`). */
+const payment = () => ({
+  type: 'object',
+  required: ['webhook', 'subscription', 'amount', 'currency', 'memo'],
+  properties: {
+    webhook: { type: 'string', description: 'The provider’s webhook id' },
+    subscription: { type: 'string', nullable: true, description: 'Our subscription, if known' },
+    amount: { type: 'string', nullable: true, example: '49.00' },
+    currency: { type: 'string', example: 'USD' },
+    memo: { type: 'string', nullable: true },
+  },
+});
+documentEventObjects({ 'payment.succeeded': payment, 'payment.failed': payment });
+
 @Injectable()
 export class WebhooksService {
   private readonly logger = new Logger(WebhooksService.name);

@@ -60,6 +60,7 @@ export interface CommandEvent<I> {
   readonly type: TransactionEvent<TransactionType>['type'];
   readonly public: boolean;
   readonly audience: TransactionEvent<TransactionType>['audience'];
+  readonly object?: TransactionEvent<TransactionType>['object'];
   /** The records whose views before the command `describe` compares (its steps prepared). */
   before?(input: I, steps: readonly Step[]): { kind: ViewKind; id: string }[];
   describe(run: CommandRun, input: I, answer: object | undefined): Promise<DescribedEvent>;

@@ -1,11 +1,12 @@
-import { toDecimal, toDecimalString } from '../../../libs/cap-math';
-import type {
-  AccelerationTrigger,
-  AllocationType,
-  DayCountConvention,
-  InterestType,
-  PeriodType,
+import { Type, type Static } from '@sinclair/typebox';
+import {
+  ALLOCATION_TYPES,
+  DAY_COUNT_CONVENTIONS,
+  PERIOD_TYPES,
+  toDecimal,
+  toDecimalString,
 } from '../../../libs/cap-math';
+import { DateText, DecimalText, Id, Literals, Nullable } from './payload-fields';
 
 /**
  * The records of equity incentives and convertibles as the log carries them (Open Cap Format's
@@ -45,171 +46,149 @@ export type HoldingStatus = 'active' | 'exercised' | 'converted' | 'repaid' | 'c
 export const CANCELLATION_BEHAVIORS = ['return_to_pool', 'retire'] as const;
 export type CancellationBehavior = (typeof CANCELLATION_BEHAVIORS)[number];
 
-export interface VestingScheduleRecord {
-  id: string;
-  name: string;
-  /** A schedule of one plan (else of the whole organization). */
-  planId: string | null;
-  /** 1 for a new schedule; a PUT stores version + 1 under a new id. */
-  version: number;
-  previousVersionId: string | null;
-  totalPeriods: number;
-  periodLength: number;
-  periodType: PeriodType;
-  cliffPeriods: number;
-  allocationType: AllocationType;
-  vestingDayOfMonth: string | null;
-  acceleration: { trigger: AccelerationTrigger; percent: string } | null;
-}
+const ACCELERATION_TRIGGERS = ['single', 'double'] as const;
+const INTEREST_TYPES = ['simple', 'compound'] as const;
 
-export interface PlanRecord {
-  id: string;
-  name: string;
-  /** The class its grants exercise into. */
-  securityId: string;
-  sharesReserved: string;
-  boardApprovalDate: string | null;
-  stockholderApprovalDate: string | null;
-  defaultCancellationBehavior: CancellationBehavior;
-}
+export const VestingScheduleRecord = Type.Object({
+  id: Id(),
+  name: Type.String(),
+  planId: Nullable(Id(), {
+    description: 'A schedule of one plan (else of the whole organization).',
+  }),
+  version: Type.Integer({
+    minimum: 1,
+    description: '1 for a new schedule; a PUT stores version + 1 under a new id.',
+  }),
+  previousVersionId: Nullable(Id()),
+  totalPeriods: Type.Integer(),
+  periodLength: Type.Integer(),
+  periodType: Literals(PERIOD_TYPES),
+  cliffPeriods: Type.Integer(),
+  allocationType: Literals(ALLOCATION_TYPES),
+  vestingDayOfMonth: Nullable(Type.String()),
+  acceleration: Nullable(
+    Type.Object({ trigger: Literals(ACCELERATION_TRIGGERS), percent: DecimalText() }),
+  ),
+});
+export type VestingScheduleRecord = Static<typeof VestingScheduleRecord>;
 
-export interface PoolRecord {
-  id: string;
-  planId: string;
-  name: string;
-  sharesReserved: string;
-}
+export const PlanRecord = Type.Object({
+  id: Id(),
+  name: Type.String(),
+  securityId: Id({ description: 'The class its grants exercise into.' }),
+  sharesReserved: DecimalText(),
+  boardApprovalDate: Nullable(DateText()),
+  stockholderApprovalDate: Nullable(DateText()),
+  defaultCancellationBehavior: Literals(CANCELLATION_BEHAVIORS),
+});
+export type PlanRecord = Static<typeof PlanRecord>;
 
-export interface TerminationWindow {
-  reason: string;
-  period: number;
-  periodType: PeriodType;
-}
+export const PoolRecord = Type.Object({
+  id: Id(),
+  planId: Id(),
+  name: Type.String(),
+  sharesReserved: DecimalText(),
+});
+export type PoolRecord = Static<typeof PoolRecord>;
 
-/** The terms of a holding, by type (API names; absent fields do not apply to the type). */
+export const TerminationWindow = Type.Object({
+  reason: Type.String(),
+  period: Type.Integer(),
+  periodType: Literals(PERIOD_TYPES),
+});
+export type TerminationWindow = Static<typeof TerminationWindow>;
+
 /** Percentages are on a 0–100 scale in the API and the log; the math takes fractions. */
 export const fractionOf = (percent: string | null | undefined): string | undefined =>
   percent === null || percent === undefined
     ? undefined
     : toDecimalString(toDecimal(percent).div(100));
 
-export interface HoldingTerms {
+/** The terms of a holding, by type (API names; absent fields do not apply to the type). */
+export const HoldingTerms = Type.Object({
   // Grants and warrants.
-  quantity?: string;
-  exercisePrice?: string | null;
-  grantDate?: string;
-  expirationDate?: string | null;
-  vestingStartDate?: string | null;
-  earlyExercisable?: boolean;
-  terminationExerciseWindows?: TerminationWindow[];
+  quantity: Type.Optional(DecimalText()),
+  exercisePrice: Type.Optional(Nullable(DecimalText())),
+  grantDate: Type.Optional(DateText()),
+  expirationDate: Type.Optional(Nullable(DateText())),
+  vestingStartDate: Type.Optional(Nullable(DateText())),
+  earlyExercisable: Type.Optional(Type.Boolean()),
+  terminationExerciseWindows: Type.Optional(Type.Array(TerminationWindow)),
   // Convertible notes and SAFEs.
-  principal?: string;
-  amount?: string;
-  currency?: string;
-  /** Percent a year, 0–100 ("6" for 6%). */
-  interestRate?: string;
-  interestType?: InterestType;
-  dayCount?: DayCountConvention;
-  issueDate?: string;
-  maturityDate?: string;
-  valuationCap?: string | null;
-  /** Percent off the round price, 0–100 ("20" for 20%). */
-  discount?: string | null;
-  safeType?: 'pre_money' | 'post_money';
-  mfn?: boolean;
-  proRata?: boolean;
-}
+  principal: Type.Optional(DecimalText()),
+  amount: Type.Optional(DecimalText()),
+  currency: Type.Optional(Type.String()),
+  interestRate: Type.Optional(DecimalText({ description: 'Percent a year, 0–100 ("6" for 6%).' })),
+  interestType: Type.Optional(Literals(INTEREST_TYPES)),
+  dayCount: Type.Optional(Literals(DAY_COUNT_CONVENTIONS)),
+  issueDate: Type.Optional(DateText()),
+  maturityDate: Type.Optional(DateText()),
+  valuationCap: Type.Optional(Nullable(DecimalText())),
+  discount: Type.Optional(
+    Nullable(DecimalText({ description: 'Percent off the round price, 0–100 ("20" for 20%).' })),
+  ),
+  safeType: Type.Optional(Literals(['pre_money', 'post_money'])),
+  mfn: Type.Optional(Type.Boolean()),
+  proRata: Type.Optional(Type.Boolean()),
+});
+export type HoldingTerms = Static<typeof HoldingTerms>;
 
-export interface HoldingRecord {
-  id: string;
-  memberId: string;
-  type: HoldingType;
-  planId: string | null;
-  poolId: string | null;
-  /** The class it becomes: the plan's for grants, the warrant's own. */
-  securityId: string | null;
-  vestingScheduleId: string | null;
-  terms: HoldingTerms;
-}
+export const HoldingRecord = Type.Object({
+  id: Id(),
+  memberId: Id(),
+  type: Literals(HOLDING_TYPES),
+  planId: Nullable(Id()),
+  poolId: Nullable(Id()),
+  securityId: Nullable(Id(), {
+    description: 'The class it becomes: the plan’s for grants, the warrant’s own.',
+  }),
+  vestingScheduleId: Nullable(Id()),
+  terms: HoldingTerms,
+});
+export type HoldingRecord = Static<typeof HoldingRecord>;
 
-export interface HoldingAmendment {
-  terms?: HoldingTerms;
-  vestingScheduleId?: string | null;
-  memberId?: string;
-}
+export const HoldingAmendment = Type.Object({
+  terms: Type.Optional(HoldingTerms),
+  vestingScheduleId: Type.Optional(Nullable(Id())),
+  memberId: Type.Optional(Id()),
+});
+export type HoldingAmendment = Static<typeof HoldingAmendment>;
 
-export interface ExerciseRequestRecord {
-  id: string;
-  holdingId: string;
-  quantity: string;
-  date: string;
-  paymentMethod: string | null;
-  requestedByUserId: string | null;
-}
+export const ExerciseRequestRecord = Type.Object({
+  id: Id(),
+  holdingId: Id(),
+  quantity: DecimalText(),
+  date: DateText(),
+  paymentMethod: Nullable(Type.String()),
+  requestedByUserId: Nullable(Id()),
+});
+export type ExerciseRequestRecord = Static<typeof ExerciseRequestRecord>;
 
 /** What a conversion turned a note or SAFE into. */
-export interface ConversionRecord {
-  date: string;
-  shareholdingId: string;
-  securityId: string;
-  shares: string;
-  conversionPrice: string;
-  method: 'cap' | 'discount' | 'price';
-  /** What converted: a SAFE's amount, a note's outstanding principal plus accrued interest. */
-  conversionAmount: string;
-  roundPricePerShare: string;
-  preMoneyValuation: string | null;
-}
+export const ConversionRecord = Type.Object({
+  date: DateText(),
+  shareholdingId: Id(),
+  securityId: Id(),
+  shares: DecimalText(),
+  conversionPrice: DecimalText(),
+  method: Literals(['cap', 'discount', 'price']),
+  conversionAmount: DecimalText({
+    description:
+      'What converted: a SAFE’s amount, a note’s outstanding principal plus accrued interest.',
+  }),
+  roundPricePerShare: DecimalText(),
+  preMoneyValuation: Nullable(DecimalText()),
+});
+export type ConversionRecord = Static<typeof ConversionRecord>;
 
-export interface IncentivePayloads {
-  VESTING_TERMS_CREATED: { vestingSchedule: VestingScheduleRecord };
-  VESTING_TERMS_DELETED: { vestingScheduleId: string };
-  STOCK_PLAN_CREATED: { plan: PlanRecord };
-  STOCK_PLAN_UPDATED: {
-    planId: string;
-    changes: Partial<Omit<PlanRecord, 'id' | 'securityId' | 'sharesReserved'>>;
-  };
-  TX_STOCK_PLAN_POOL_ADJUSTMENT: {
-    planId: string;
-    previousSharesReserved: string;
-    sharesReserved: string;
-  };
-  STOCK_PLAN_DELETED: { planId: string };
-  STOCK_PLAN_POOL_CREATED: { pool: PoolRecord };
-  STOCK_PLAN_POOL_UPDATED: { poolId: string; changes: { name?: string; sharesReserved?: string } };
-  STOCK_PLAN_POOL_DELETED: { poolId: string };
-  TX_EQUITY_COMPENSATION_ISSUANCE: { holding: HoldingRecord };
-  TX_WARRANT_ISSUANCE: { holding: HoldingRecord };
-  TX_CONVERTIBLE_ISSUANCE: { holding: HoldingRecord };
-  HOLDING_AMENDED: { holdingId: string; changes: HoldingAmendment };
-  /** Cancels what is outstanding; `returnedToPool` as the plan said at the time. */
-  TX_EQUITY_COMPENSATION_CANCELLATION: {
-    holdingId: string;
-    quantity: string;
-    returnedToPool: boolean;
-    reason: string;
-  };
-  TX_WARRANT_CANCELLATION: { holdingId: string; quantity: string; reason: string };
-  TX_CONVERTIBLE_CANCELLATION: { holdingId: string; reason: string };
-  EXERCISE_REQUESTED: { request: ExerciseRequestRecord };
-  EXERCISE_REQUEST_REJECTED: { requestId: string };
-  /** Plan grants and warrants alike: shares of the holding's class at the exercise price. */
-  TX_EQUITY_COMPENSATION_EXERCISE: ExercisePayload;
-  TX_WARRANT_EXERCISE: ExercisePayload;
-  TX_CONVERTIBLE_REPAYMENT: { holdingId: string; amount: string; date: string };
-  TX_CONVERTIBLE_CONVERSION: {
-    holdingId: string;
-    conversion: ConversionRecord;
-    legendIds: string[];
-  };
-}
-
-export interface ExercisePayload {
-  holdingId: string;
-  requestId: string | null;
-  quantity: string;
-  date: string;
-  paymentMethod: string | null;
-  shareholdingId: string;
-  legendIds: string[];
-}
+/** Plan grants and warrants alike: shares of the holding's class at the exercise price. */
+export const ExercisePayload = Type.Object({
+  holdingId: Id(),
+  requestId: Nullable(Id()),
+  quantity: DecimalText(),
+  date: DateText(),
+  paymentMethod: Nullable(Type.String()),
+  shareholdingId: Id(),
+  legendIds: Type.Array(Id()),
+});
+export type ExercisePayload = Static<typeof ExercisePayload>;

@@ -5,6 +5,7 @@ import type Decimal from 'decimal.js';
 import { toDecimalString } from '../../../libs/cap-math';
 import { readTally, recountTally } from './equity-tally';
 import { LedgerState, LedgerRuleError } from './ledger-state';
+import { MalformedEntryError } from './payload-check';
 import { replay } from './reducer';
 import { LedgerReader } from './ledger-reader';
 import { compareMoves, type MoveDifference } from './moves/moves-check';
@@ -28,7 +29,7 @@ export interface Verification {
    * dates (see `compareMoves`: the dates each entry counts from, or a sample of them).
    */
   moveDifferences: MoveDifference[];
-  /** Set when the log itself does not replay (a transaction broke an invariant). */
+  /** Set when the log itself does not replay (an entry broke an invariant, or is malformed). */
   replayError?: string;
 }
 
@@ -131,7 +132,7 @@ export class LedgerVerifier {
         moveDifferences: await compareMoves(this.dataSource.manager, organizationId, transactions),
       };
     } catch (err) {
-      if (!(err instanceof LedgerRuleError)) throw err;
+      if (!(err instanceof LedgerRuleError || err instanceof MalformedEntryError)) throw err;
       return {
         organizationId,
         transactions: transactions.length,

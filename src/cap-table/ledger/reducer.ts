@@ -1,9 +1,11 @@
 import { LedgerRuleError, LedgerState, emptyState } from './ledger-state';
+import { assertPayload } from './payload-check';
 import type { LedgerTransaction, TransactionType } from './transaction-types';
 import { definitionOf, TRANSACTIONS } from './transactions';
 
 /**
- * Applies one transaction to the state, in place: its definition validates it against the state
+ * Applies one transaction to the state, in place: its payload must be its type's schema's
+ * (MalformedEntryError, strict or not), its definition validates it against the state
  * (`strict`, the default), then applies it. The write path runs every change through here before
  * persisting it, and a replay of the log runs the same code: the tables can only hold what a
  * replay produces. An as-of replay of history recorded out of date order reads it leniently.
@@ -13,6 +15,7 @@ export function applyTransaction(state: LedgerState, tx: LedgerTransaction, stri
   if (!definition)
     throw new LedgerRuleError('invalid', `unknown transaction type ${String(tx.type)}`);
   const payload = (definition.upgrade?.(tx.payload as never) ?? tx.payload) as never;
+  assertPayload(tx, payload);
   if (strict) definition.validate(state, payload, tx.effectiveDate);
   definition.apply(state, payload, strict);
 }

@@ -1,134 +1,100 @@
-import type { IncentivePayloads } from './incentive-types';
+import { Type, type Static } from '@sinclair/typebox';
+import { DateText, DecimalText, Id, Literals, Nullable } from './payload-fields';
 
 /**
  * The kinds of change the equity transaction log records: the keys of TransactionPayloads. Open
  * Cap Format's transaction types keep their names (`TX_STOCK_ISSUANCE` ...); changes OCF models
  * as objects rather than transactions (a class, a legend, a valuation) are logged under names of
  * the same style, so the log alone rebuilds every table of the cap table. A new type declares
- * its payload in its own definition file (by augmenting TransactionPayloads) and has its line in
- * the registry (transactions/index.ts), which the compiler holds to one definition per type.
+ * its payload's schema in its own definition file (`payload`, TypeBox), adds the schema's type
+ * to TransactionPayloads, and has its line in the registry (transactions/index.ts), which the
+ * compiler holds to one definition per type.
  */
 export type TransactionType = keyof TransactionPayloads;
 
-export type ClassType = 'common' | 'preferred';
+export const CLASS_TYPES = ['common', 'preferred'] as const;
+export type ClassType = (typeof CLASS_TYPES)[number];
 
 /** A share class as the log carries it (decimals as strings, dates `YYYY-MM-DD`). */
-export interface SecurityRecord {
-  id: string;
-  name: string;
-  classType: ClassType;
-  idPrefix: string;
-  authorizedShares: string;
-  parValue: string | null;
-  originalIssuePrice: string | null;
-  currency: string;
-  seniority: number;
-  liquidationPreferenceMultiple: string | null;
-  /** Participating preferred: after its preference it shares in what is left, as converted. */
-  participating: boolean;
-  participationCapMultiple: string | null;
-  conversionRatio: string;
-  votesPerShare: string;
-  boardApprovalDate: string | null;
-}
+export const SecurityRecord = Type.Object({
+  id: Id(),
+  name: Type.String(),
+  classType: Literals(CLASS_TYPES),
+  idPrefix: Type.String(),
+  authorizedShares: DecimalText(),
+  parValue: Nullable(DecimalText()),
+  originalIssuePrice: Nullable(DecimalText()),
+  currency: Type.String(),
+  seniority: Type.Integer(),
+  liquidationPreferenceMultiple: Nullable(DecimalText()),
+  participating: Type.Boolean({
+    description:
+      'Participating preferred: after its preference it shares in what is left, as converted.',
+  }),
+  participationCapMultiple: Nullable(DecimalText()),
+  conversionRatio: DecimalText(),
+  votesPerShare: DecimalText(),
+  boardApprovalDate: Nullable(DateText()),
+});
+export type SecurityRecord = Static<typeof SecurityRecord>;
 
-export interface LegendRecord {
-  id: string;
-  name: string;
-  text: string;
-  isDefault: boolean;
-}
+export const LegendRecord = Type.Object({
+  id: Id(),
+  name: Type.String(),
+  text: Type.String(),
+  isDefault: Type.Boolean(),
+});
+export type LegendRecord = Static<typeof LegendRecord>;
 
-export interface ValuationRecord {
-  id: string;
-  type: string;
-  pricePerShare: string;
-  securityId: string | null;
-  effectiveDate: string;
-  provider: string | null;
-  reportFileId: string | null;
-}
+export const ValuationRecord = Type.Object({
+  id: Id(),
+  type: Type.String(),
+  pricePerShare: DecimalText(),
+  securityId: Nullable(Id()),
+  effectiveDate: DateText(),
+  provider: Nullable(Type.String()),
+  reportFileId: Nullable(Id()),
+});
+export type ValuationRecord = Static<typeof ValuationRecord>;
 
-export interface CapitalChangeRecord {
-  id: string;
-  memberId: string;
-  entityId: string;
-  date: string;
-  amount: string;
-  currency: string;
-  type: 'contribution' | 'distribution';
-  description: string | null;
-}
+export const CapitalChangeRecord = Type.Object({
+  id: Id(),
+  memberId: Id(),
+  entityId: Id(),
+  date: DateText(),
+  amount: DecimalText(),
+  currency: Type.String(),
+  type: Literals(['contribution', 'distribution']),
+  description: Nullable(Type.String()),
+});
+export type CapitalChangeRecord = Static<typeof CapitalChangeRecord>;
 
-export type SecurityChanges = Partial<Omit<SecurityRecord, 'id' | 'authorizedShares'>>;
-export type LegendChanges = Partial<Omit<LegendRecord, 'id'>>;
-export type ValuationChanges = Partial<Omit<ValuationRecord, 'id'>>;
-export type CapitalChangeChanges = Partial<
-  Omit<CapitalChangeRecord, 'id' | 'memberId' | 'entityId'>
->;
+export const SecurityChanges = Type.Partial(Type.Omit(SecurityRecord, ['id', 'authorizedShares']));
+export type SecurityChanges = Static<typeof SecurityChanges>;
+export const LegendChanges = Type.Partial(Type.Omit(LegendRecord, ['id']));
+export type LegendChanges = Static<typeof LegendChanges>;
+export const ValuationChanges = Type.Partial(Type.Omit(ValuationRecord, ['id']));
+export type ValuationChanges = Static<typeof ValuationChanges>;
+export const CapitalChangeChanges = Type.Partial(
+  Type.Omit(CapitalChangeRecord, ['id', 'memberId', 'entityId']),
+);
+export type CapitalChangeChanges = Static<typeof CapitalChangeChanges>;
 
-export interface IssuanceAmendment {
-  quantity?: string;
-  pricePerShare?: string | null;
-  issueDate?: string;
-  legendIds?: string[];
-  consideration?: string | null;
-}
+export const IssuanceAmendment = Type.Object({
+  quantity: Type.Optional(DecimalText()),
+  pricePerShare: Type.Optional(Nullable(DecimalText())),
+  issueDate: Type.Optional(DateText()),
+  legendIds: Type.Optional(Type.Array(Id())),
+  consideration: Type.Optional(Nullable(Type.String())),
+});
+export type IssuanceAmendment = Static<typeof IssuanceAmendment>;
 
-/** The payload of each transaction type: everything a replay needs, ids included. */
-export interface TransactionPayloads extends IncentivePayloads {
-  STOCK_CLASS_CREATED: { security: SecurityRecord };
-  STOCK_CLASS_UPDATED: { securityId: string; changes: SecurityChanges };
-  STOCK_CLASS_DELETED: { securityId: string };
-  TX_STOCK_CLASS_AUTHORIZED_SHARES_ADJUSTMENT: {
-    securityId: string;
-    previousSharesAuthorized: string;
-    newSharesAuthorized: string;
-    reason: string | null;
-  };
-  TX_STOCK_CLASS_SPLIT: {
-    securityId: string;
-    /** New shares for `denominator` old ones: 2/1 doubles, 1/10 is a reverse split. */
-    numerator: string;
-    denominator: string;
-    /** Fractional shares are kept (an LLC's units), else each holding is rounded down. */
-    fractional: boolean;
-    date: string;
-    /**
-     * The class's active shareholdings and what each held before the split: what the split
-     * does is the reducer's, this is the record of what it started from (the OCF export issues
-     * them with it).
-     */
-    before: { shareholdingId: string; quantity: string }[];
-  };
-  STOCK_LEGEND_TEMPLATE_CREATED: { legend: LegendRecord };
-  STOCK_LEGEND_TEMPLATE_UPDATED: { legendId: string; changes: LegendChanges };
-  STOCK_LEGEND_TEMPLATE_DELETED: { legendId: string };
-  TX_STOCK_ISSUANCE: {
-    shareholdingId: string;
-    securityId: string;
-    memberId: string;
-    quantity: string;
-    pricePerShare: string | null;
-    issueDate: string;
-    legendIds: string[];
-    consideration: string | null;
-  };
-  TX_STOCK_TRANSFER: {
-    sourceId: string;
-    destinationId: string;
-    toMemberId: string;
-    quantity: string;
-    date: string;
-    pricePerShare: string | null;
-  };
-  TX_STOCK_CANCELLATION: { shareholdingId: string; quantity: string; reason: string };
-  STOCK_ISSUANCE_AMENDED: { shareholdingId: string; changes: IssuanceAmendment };
-  VALUATION_RECORDED: { valuation: ValuationRecord };
-  VALUATION_AMENDED: { valuationId: string; changes: ValuationChanges };
-  CAPITAL_CHANGE_RECORDED: { capitalChange: CapitalChangeRecord };
-  CAPITAL_CHANGE_AMENDED: { capitalChangeId: string; changes: CapitalChangeChanges };
-}
+/**
+ * The payload of each transaction type: everything a replay needs, ids included. Each
+ * definition file adds its type, as the `Static` of the payload schema it holds (`payload`).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by the definitions
+export interface TransactionPayloads {}
 
 /** One entry of the log, as the reducer reads it. */
 export type LedgerTransaction = {

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type Decimal from 'decimal.js';
 import {
-  capAndDiscount,
   CapMathError,
   modelRound,
   RoundConvertible,
@@ -10,8 +9,8 @@ import {
   toDecimalString,
 } from '../../../libs/cap-math';
 import { AccessContext, DomainError } from '../../common';
-import { fractionOf } from '../ledger/incentive-types';
 import type { HoldingState } from '../ledger/ledger-state';
+import { convertibleInstrument } from '../position/convertibles';
 import { ModelPosition, ModelPositionService } from './model-position.service';
 import { modelRefused } from './model-refused';
 import type { RoundModelDto } from './round-model.dto';
@@ -129,32 +128,31 @@ function holdersOf(position: ModelPosition): RoundHolder[] {
   return [...holders].map(([key, r]) => ({ key, shares: r.shares, options: r.options }));
 }
 
-/** A SAFE or note as the round model takes it (our percents become fractions). */
+/**
+ * A SAFE or note as the round model takes it: the one mapping of a holding to an instrument
+ * (`convertibleInstrument`, shared with conversions and the dashboard's preview) in the round
+ * model's shape, with the holder its shares go to.
+ */
 function toRoundConvertible(h: HoldingState): RoundConvertible {
-  const t = h.terms;
+  const i = convertibleInstrument(h);
   const common = {
-    key: h.id,
+    key: i.key,
     holderKey: h.memberId,
-    ...capAndDiscount({ valuationCap: t.valuationCap, discountPercent: t.discount }),
-    ...(t.mfn && { mfn: true }),
+    ...(i.valuationCap !== undefined && { valuationCap: i.valuationCap }),
+    ...(i.discount !== undefined && { discount: i.discount }),
+    ...(h.terms.mfn && { mfn: true }),
   };
-  if (h.type === 'safe') {
-    return {
-      ...common,
-      type: t.safeType === 'pre_money' ? 'pre_money_safe' : 'post_money_safe',
-      amount: t.amount ?? '0',
-    };
-  }
+  if (i.kind !== 'note') return { ...common, type: i.kind, amount: i.purchaseAmount };
   return {
     ...common,
     type: 'note',
-    amount: h.principalOutstanding ?? ZERO,
-    unpaidInterest: h.accruedUnpaid,
+    amount: i.principal,
+    unpaidInterest: i.unpaidInterest,
     interest: {
-      annualRate: fractionOf(t.interestRate) ?? '0',
-      interestType: t.interestType ?? 'simple',
-      dayCount: t.dayCount ?? 'actual/365',
-      issueDate: h.accruedThrough ?? t.issueDate ?? '',
+      annualRate: i.annualRate,
+      interestType: i.interestType,
+      dayCount: i.dayCount,
+      issueDate: i.interestFrom,
     },
   };
 }

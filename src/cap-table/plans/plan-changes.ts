@@ -1,11 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { toDecimal, toDecimalString } from '../../../libs/cap-math';
 import { previousAttributes } from '../../events';
-import type {
-  CancellationBehavior,
-  IncentivePayloads,
-  PlanRecord,
-} from '../ledger/incentive-types';
+import type { CancellationBehavior, PlanRecord } from '../ledger/incentive-types';
+import type { TransactionPayloads } from '../ledger/transaction-types';
 import { LedgerRuleError, LedgerState, PlanState, PoolState } from '../ledger/ledger-state';
 import type { DescribedEvent } from '../ledger/transactions/definition';
 import type { PlanView } from './plan.view';
@@ -18,7 +15,7 @@ type StepType =
   | 'STOCK_PLAN_POOL_DELETED';
 
 /** One transaction of a plan's PUT. */
-export type PlanStep = { [T in StepType]: { type: T; payload: IncentivePayloads[T] } }[StepType];
+export type PlanStep = { [T in StepType]: { type: T; payload: TransactionPayloads[T] } }[StepType];
 
 /** A plan's own fields as a caller gives them (a POST or PUT body); left out: the defaults. */
 export interface PlanFieldsInput {

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { PageQuery } from '../../common';
 import { EquityTransaction } from '../ledger/equity-transaction.entity';
+import { definitionOf } from '../ledger/transactions';
 import { TransactionView } from './transaction.view';
 
 /** `?limit` and `?offset` of the log. */
@@ -29,7 +30,12 @@ export class TransactionsService {
       effectiveDate: r.effectiveDate,
       recordedAt: r.recordedAt.toISOString(),
       actor: r.actorUserId,
-      payload: r.payload,
+      // As a replay reads it (an entry logged before a field existed, upgraded): the document
+      // gives each type's payload its definition's schema.
+      payload: (definitionOf(r.type).upgrade?.(r.payload as never) ?? r.payload) as Record<
+        string,
+        unknown
+      >,
     }));
   }
 }

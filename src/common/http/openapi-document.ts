@@ -1,4 +1,5 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { documentedSchemas } from './json-schemas';
 import { FORMATTED_PARAMS, STRING_PARAMS } from './uuid-params.pipe';
 
 type Json = Record<string, unknown>;
@@ -104,11 +105,13 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
  * parameters), the cross-site refusals of every write (403, 415) but the `@CsrfExempt` ones, the
  * one error body for every refusal, a machine route's 401 and 429, a description naming the
  * permission or the machine credential, the `Idempotency-Key` header and its answers on the
- * routes marked `x-idempotent`, and the tags the operations use.
+ * routes marked `x-idempotent`, the component schemas written as JSON Schema (`documentSchemas`),
+ * and the tags the operations use.
  */
 export function completeDocument<T extends OpenAPIObject>(doc: T): T {
   doc.components = { ...doc.components, schemas: { ...doc.components?.schemas } };
   doc.components.schemas![ERROR_BODY] = ERROR_SCHEMA;
+  for (const [name, schema] of documentedSchemas()) doc.components.schemas![name] = schema;
   const errorContent = {
     'application/json': { schema: { $ref: `#/components/schemas/${ERROR_BODY}` } },
   };

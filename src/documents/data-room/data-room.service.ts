@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AccessContext, Clock, DomainError } from '../../common';
-import { DomainEvent, EventType, previousAttributes, Tx, UnitOfWork } from '../../events';
+import {
+  documentEventObjects,
+  DomainEvent,
+  EventType,
+  previousAttributes,
+  Tx,
+  UnitOfWork,
+} from '../../events';
 import { FileStore, Upload } from '../files/file-store.service';
 import { contentTypeOf, extensionOf } from '../files/file-types';
 import { StoredFileRepository } from '../files/stored-file.repository';
@@ -17,6 +24,28 @@ import { entryNameProblem, nameKeyOf } from './entry-name';
  * lock (see DataRoomEntryRepository.lockDataRoom) and records its event there: uploads
  * `document.uploaded` (one per file), `folder.created`, `document.moved`, `document.deleted`.
  */
+
+/** The data room's events carry the entry as its route shows it, with its organization. */
+const entry = () => ({
+  allOf: [
+    { $ref: '#/components/schemas/DataRoomEntryView' },
+    {
+      type: 'object',
+      required: ['organization'],
+      properties: { organization: { type: 'string' } },
+    },
+  ],
+});
+documentEventObjects({
+  // An upload outside the data room (files.service) carries the file's record.
+  'document.uploaded': () => ({
+    anyOf: [entry(), { $ref: '#/components/schemas/FileRecordView' }],
+  }),
+  'document.moved': entry,
+  'document.deleted': entry,
+  'folder.created': entry,
+});
+
 @Injectable()
 export class DataRoomService {
   constructor(

@@ -1,8 +1,27 @@
+import { getSchemaPath } from '@nestjs/swagger';
 import { AccessContext, DomainError } from '../../common';
-import type { DomainEvent, EventType } from '../../events';
+import { documentEventObjects, type DomainEvent, type EventType } from '../../events';
 import { OWNER_ROLE_ID } from '../permissions/permissions';
 import { Member } from './member.entity';
-import { toMemberView } from './member.view';
+import { MemberView, toMemberView } from './member.view';
+
+declare module '../../events' {
+  /** The member events carry the member as its route shows it (`memberEvent`). */
+  interface EventObjects {
+    'member.added': MemberView;
+    'member.updated': MemberView;
+    'member.removed': MemberView;
+  }
+}
+
+/** The member events carry the member as its route shows it (`memberEvent`). */
+const member = () => ({ $ref: getSchemaPath(MemberView) });
+documentEventObjects({
+  'member.invited': member,
+  'member.added': member,
+  'member.updated': member,
+  'member.removed': member,
+});
 
 /** Only an Owner may make someone Owner or change an Owner. */
 export function assertMayGrant(access: AccessContext, roleId: string) {

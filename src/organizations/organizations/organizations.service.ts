@@ -1,8 +1,9 @@
+import { getSchemaPath } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AccessContext, Clock, DomainError } from '../../common';
 import { UsersDirectory } from '../../auth';
-import { Tx, UnitOfWork, previousAttributes } from '../../events';
+import { documentEventObjects, Tx, UnitOfWork, previousAttributes } from '../../events';
 import { LegalRecordsService } from '../../profiles';
 import { definedOnly, describeChanges } from '../describe-changes';
 import { MemberRepository } from '../members/member.repository';
@@ -13,6 +14,13 @@ import { OrganizationRepository } from './organization.repository';
 import { OrganizationView, toOrganizationView } from './organization.view';
 
 const EDITABLE = ['name', 'legalName', 'country', 'currency', 'type'] as const;
+
+/** An organization's events carry it as its route shows it. */
+const organization = () => ({ $ref: getSchemaPath(OrganizationView) });
+documentEventObjects({
+  'organization.created': organization,
+  'organization.updated': organization,
+});
 
 @Injectable()
 export class OrganizationsService {

@@ -1,12 +1,17 @@
+import { getSchemaPath } from '@nestjs/swagger';
 import { Injectable } from '@nestjs/common';
 import { AccessContext, DomainError } from '../../common';
-import { Tx, UnitOfWork, previousAttributes } from '../../events';
+import { documentEventObjects, Tx, UnitOfWork, previousAttributes } from '../../events';
 import { MemberRepository } from '../members/member.repository';
 import { BUILT_IN_ROLES, builtInRole, ROLE_PERMISSIONS } from '../permissions/permissions';
 import { RoleDto } from './role.dto';
 import { Role } from './role.entity';
 import { RoleRepository } from './role.repository';
 import { RoleView, toRoleView } from './role.view';
+
+/** A role's events carry the role as its route shows it. */
+const role = () => ({ $ref: getSchemaPath(RoleView) });
+documentEventObjects({ 'role.created': role, 'role.updated': role, 'role.deleted': role });
 
 @Injectable()
 export class RolesService {

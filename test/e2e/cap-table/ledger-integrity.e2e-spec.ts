@@ -1,5 +1,8 @@
 import type { Agent } from 'supertest';
 import { DataSource } from 'typeorm';
+import { LedgerReader } from '../../../src/cap-table/ledger/ledger-reader';
+import { MalformedEntryError } from '../../../src/cap-table/ledger/payload-check';
+import { replayAsOf } from '../../../src/cap-table/position/as-of';
 import { verifyLedger } from '../../support/ledger-verify';
 import { createTestApp, TestApp } from '../../support/app';
 import { createHolder, createSecurity, issue } from '../../support/cap-table';
@@ -200,6 +203,31 @@ describe('ledger integrity', () => {
       expect(all.code).toBe(1);
       expect(all.stderr).toContain(`moves make 999`);
     }, 120_000);
+
+    it('a log entry whose payload is not its type’s schema stops every replay, which names the type, the entry and the path', async () => {
+      const { owner, org, security, holders } = await setUp();
+      const held = await issue(owner.agent, org.id, {
+        member: holders[0].id,
+        security: security.id,
+        quantity: '1000',
+      });
+      expect(await verifyLedger(t, org.id)).toMatchObject({ code: 0 });
+      // A row written behind the writer's back (the log is append-only: a new entry), its
+      // quantity a number where the schema says a decimal string.
+      const [{ id }] = await db.query<{ id: string }[]>(
+        `INSERT INTO equity_transaction (id, organization_id, type, effective_date, payload)
+         VALUES (gen_random_uuid(), $1, 'TX_STOCK_CANCELLATION', '2024-02-01', $2) RETURNING id`,
+        [org.id, JSON.stringify({ shareholdingId: held.id, quantity: 10, reason: 'typo' })],
+      );
+      const refused = await verifyLedger(t, org.id);
+      expect(refused.code).toBe(1);
+      expect(refused.replayError).toBe(
+        `TX_STOCK_CANCELLATION entry ${id}: its payload at /quantity is malformed: expected string, not 10`,
+      );
+      // The lenient as-of replay (the cap table of a date) refuses it too, rather than pass it over.
+      const log = await t.get<LedgerReader>(LedgerReader).transactions(org.id);
+      expect(() => replayAsOf(log, '2024-03-01')).toThrow(MalformedEntryError);
+    });
 
     it('keeps the billing tally (members with shares, with equity) through writes racing on two classes; ledger:verify recounts it', async () => {
       const { owner, org, security, holders } = await setUp();

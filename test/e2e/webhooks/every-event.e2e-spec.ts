@@ -1,9 +1,12 @@
 import type { Agent } from 'supertest';
 import { DataSource } from 'typeorm';
+import { definitionOf, TRANSACTION_TYPES } from '../../../src/cap-table/ledger/transactions';
+import type { TransactionType } from '../../../src/cap-table/ledger/transaction-types';
 import { isPublicEventType, PUBLIC_EVENT_TYPES, PublicEvent } from '../../../src/events';
 import { verifyServiceSignature } from '../../../src/webhooks/signing';
 import { verifyStandardSignature } from '../../../src/webhooks/standard-webhooks';
 import { Received, WebhookReceiver } from '../../fakes/webhook-receiver';
+import { openApiDocument } from '../../../src/openapi';
 import { TestApp } from '../../support/app';
 import { eventually } from '../../support/eventually';
 import { FiredEvent, triggerEveryEvent } from '../../support/every-event';
@@ -124,6 +127,31 @@ describe('every public event type from the route that records it (issue 21)', ()
       ).toBe(true);
     },
   );
+
+  it('the contract lists each public type’s data.object and each transaction type’s payload', async () => {
+    const doc = (await openApiDocument(t.app)) as {
+      components: { schemas: Record<string, { allOf?: { properties?: Record<string, any> }[] }> };
+    };
+    const own = (name: string) => doc.components.schemas[name]?.allOf?.[1]?.properties;
+    expect(
+      PUBLIC_EVENT_TYPES.filter((type) => !own(`Event_${type}`)?.data?.properties?.object),
+    ).toEqual([]);
+    expect(
+      TRANSACTION_TYPES.filter((type) => !own(`Transaction_${type}`)?.payload?.properties),
+    ).toEqual([]);
+  });
+
+  it('logs each step’s transaction as its type’s payload schema documents it', async () => {
+    // The after-each check holds every entry of the answer to the document, where the items are
+    // a oneOf discriminated by type, each with its definition's payload schema.
+    const log = (
+      await owner.get(`/v1/organization/${org.id}/transaction`).query({ limit: 1000 }).expect(200)
+    ).body as { type: TransactionType; payload: object }[];
+    const logged = new Set(log.map((e) => e.type));
+    const withPublicEvents = TRANSACTION_TYPES.filter((type) => definitionOf(type).event?.public);
+    expect(withPublicEvents.length).toBeGreaterThan(10);
+    expect(withPublicEvents.filter((type) => !logged.has(type))).toEqual([]);
+  });
 
   it('lists organization.created but never delivers it: the endpoint came after', async () => {
     const created = listed.filter((e) => e.type === 'organization.created');

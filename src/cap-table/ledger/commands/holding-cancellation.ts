@@ -1,3 +1,4 @@
+import { documentedHolding } from '../transactions/definition';
 import { toDecimalString } from '../../../../libs/cap-math';
 import type { HoldingView } from '../../holdings/holding.view';
 import type { LedgerCommand, Step } from '../command';
@@ -50,6 +51,7 @@ export const holdingCancellation: LedgerCommand<{ holdingId: string }> = {
     type: 'holding.deleted',
     public: true,
     audience: 'canViewHolding',
+    object: documentedHolding,
     async describe(run, { holdingId }) {
       const [step] = run.steps;
       const view = (await run.view('holdings', holdingId)) as HoldingView;

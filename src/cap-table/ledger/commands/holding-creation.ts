@@ -1,3 +1,4 @@
+import { documentedHolding } from '../transactions/definition';
 import { randomUUID } from 'node:crypto';
 import type { HoldingTermsDto } from '../../holdings/holding.dto';
 import { sizeOf } from '../../holdings/holding-events';
@@ -74,6 +75,7 @@ export const holdingCreation: LedgerCommand<CreateHoldingInput> = {
     type: 'holding.created',
     public: true,
     audience: 'canViewHolding',
+    object: documentedHolding,
     async describe(run, { type, memberName }) {
       const { holding } = run.steps[0].payload as { holding: HoldingRecord };
       const view = (await run.view('holdings', holding.id)) as HoldingView;

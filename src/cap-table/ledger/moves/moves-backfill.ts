@@ -70,18 +70,32 @@ export class MovesBackfill implements OnApplicationBootstrap {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    // An organization whose log does not replay keeps its row (ledger:verify reports it) and is
+    // passed over until the next start.
+    const failed: string[] = [];
     for (;;) {
-      const done = await this.dataSource.transaction(async (m) => {
-        const [next] = (await m.query(
-          `SELECT organization_id AS id FROM ledger_move_backfill LIMIT 1 FOR UPDATE SKIP LOCKED`,
-        )) as { id: string }[];
-        if (!next) return true;
-        await m.query(`DELETE FROM ledger_move_backfill WHERE organization_id = $1`, [next.id]);
-        const moves = await rebuildMoves(m, next.id);
-        this.logger.log(`moves of ${next.id}: ${moves} made from its log`);
-        return false;
-      });
-      if (done) return;
+      let next: string | undefined;
+      try {
+        next = await this.dataSource.transaction(async (m) => {
+          const [row] = (await m.query(
+            `SELECT organization_id AS id FROM ledger_move_backfill
+             WHERE organization_id <> ALL($1::uuid[]) LIMIT 1 FOR UPDATE SKIP LOCKED`,
+            [failed],
+          )) as { id: string }[];
+          if (!row) return undefined;
+          next = row.id;
+          await m.query(`DELETE FROM ledger_move_backfill WHERE organization_id = $1`, [row.id]);
+          const moves = await rebuildMoves(m, row.id);
+          this.logger.log(`moves of ${row.id}: ${moves} made from its log`);
+          return row.id;
+        });
+      } catch (err) {
+        if (!next) throw err;
+        failed.push(next);
+        this.logger.error(`moves of ${next} not made: ${(err as Error).message}`);
+        continue;
+      }
+      if (!next) return;
     }
   }
 }

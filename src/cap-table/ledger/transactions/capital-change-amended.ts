@@ -1,10 +1,24 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Id } from '../payload-fields';
+import { CapitalChangeChanges } from '../transaction-types';
 import { previousAttributes } from '../../../events';
 import { decimalOrNull } from '../command-values';
 import { LedgerRuleError } from '../ledger-state';
 import { found } from '../rules';
-import type { CapitalChangeChanges } from '../transaction-types';
 import type { TransactionDefinition } from './definition';
 import { KEPT_IN_MANIFEST } from './ocf-mapping';
+
+/** What the log keeps of it: its payload's type, replay check and documentation. */
+export const capitalChangeAmendedPayload = Type.Object({
+  capitalChangeId: Id(),
+  changes: CapitalChangeChanges,
+});
+
+declare module '../transaction-types' {
+  interface TransactionPayloads {
+    CAPITAL_CHANGE_AMENDED: Static<typeof capitalChangeAmendedPayload>;
+  }
+}
 
 /** An edit of a capital change of an entity, as a caller asks for it: the fields given. */
 export interface AmendCapitalChangeInput extends CapitalChangeChanges {
@@ -14,6 +28,7 @@ export interface AmendCapitalChangeInput extends CapitalChangeChanges {
 }
 
 export const capitalChangeAmended: TransactionDefinition<'CAPITAL_CHANGE_AMENDED'> = {
+  payload: capitalChangeAmendedPayload,
   definesRecord: false,
   ocf: KEPT_IN_MANIFEST,
   scope: (p) => ({ capitalChanges: [p.capitalChangeId] }),

@@ -1,9 +1,19 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { CapitalChangeRecord } from '../transaction-types';
 import { randomUUID } from 'node:crypto';
 import { decimalOrNull } from '../command-values';
 import { LedgerRuleError } from '../ledger-state';
-import type { CapitalChangeRecord } from '../transaction-types';
 import { type TransactionDefinition, noRules } from './definition';
 import { KEPT_IN_MANIFEST } from './ocf-mapping';
+
+/** What the log keeps of it: its payload's type, replay check and documentation. */
+export const capitalChangeRecordedPayload = Type.Object({ capitalChange: CapitalChangeRecord });
+
+declare module '../transaction-types' {
+  interface TransactionPayloads {
+    CAPITAL_CHANGE_RECORDED: Static<typeof capitalChangeRecordedPayload>;
+  }
+}
 
 /** A capital change as a caller records it (`POST /v1/entity/:entity/capitalChange`). */
 export interface CapitalChangeInput extends Omit<
@@ -17,6 +27,7 @@ export interface CapitalChangeInput extends Omit<
 
 /** A contribution to or distribution from an entity (an LLC's capital account). */
 export const capitalChangeRecorded: TransactionDefinition<'CAPITAL_CHANGE_RECORDED'> = {
+  payload: capitalChangeRecordedPayload,
   definesRecord: false,
   ocf: KEPT_IN_MANIFEST,
   scope: () => ({}),

@@ -1,3 +1,7 @@
+import { documentedHolding } from './definition';
+import { Type, type Static } from '@sinclair/typebox';
+import { Id } from '../payload-fields';
+import { ConversionRecord } from '../incentive-types';
 import { randomUUID } from 'node:crypto';
 import { CapMathError, toDecimal } from '../../../../libs/cap-math';
 import type { InTransaction } from '../../../database';
@@ -20,6 +24,19 @@ import {
 } from '../rules';
 import type { TransactionDefinition, TransactionFacts } from './definition';
 import { convertibleConversionOcf } from './convertible-conversion.ocf';
+
+/** What the log keeps of it: its payload's type, replay check and documentation. */
+export const conversionPayload = Type.Object({
+  holdingId: Id(),
+  conversion: ConversionRecord,
+  legendIds: Type.Array(Id()),
+});
+
+declare module '../transaction-types' {
+  interface TransactionPayloads {
+    TX_CONVERTIBLE_CONVERSION: Static<typeof conversionPayload>;
+  }
+}
 
 /** The cap table a financing converts on, read in the conversion's transaction (under its locks). */
 export interface Financing {
@@ -57,6 +74,7 @@ export async function conversionResult(facts: TransactionFacts<'TX_CONVERTIBLE_C
 
 /** OCF TX_CONVERTIBLE_CONVERSION: a note or SAFE becomes shares of a class; the note is settled. */
 export const convertibleConversion: TransactionDefinition<'TX_CONVERTIBLE_CONVERSION'> = {
+  payload: conversionPayload,
   definesRecord: false,
   ocf: convertibleConversionOcf,
   refers: { createdShareholding: ['conversion', 'shareholdingId'] },
@@ -122,6 +140,7 @@ export const convertibleConversion: TransactionDefinition<'TX_CONVERTIBLE_CONVER
     type: 'holding.converted',
     public: true,
     audience: 'canViewHolding',
+    object: documentedHolding,
     async describe(facts) {
       const { holding, shareholding } = await conversionResult(facts);
       const { conversion } = facts.payload;

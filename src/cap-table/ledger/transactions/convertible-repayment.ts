@@ -1,3 +1,6 @@
+import { documentedHolding } from './definition';
+import { Type, type Static } from '@sinclair/typebox';
+import { DateText, DecimalText, Id } from '../payload-fields';
 import type Decimal from 'decimal.js';
 import { toDecimal, toDecimalString } from '../../../../libs/cap-math';
 import { decimalOrNull } from '../command-values';
@@ -10,6 +13,19 @@ import { positive } from '../rules';
 import type { TransactionPayloads } from '../transaction-types';
 import type { TransactionDefinition } from './definition';
 import { convertibleRepaymentOcf } from './convertible-repayment.ocf';
+
+/** What the log keeps of it: its payload's type, replay check and documentation. */
+export const repaymentPayload = Type.Object({
+  holdingId: Id(),
+  amount: DecimalText(),
+  date: DateText(),
+});
+
+declare module '../transaction-types' {
+  interface TransactionPayloads {
+    TX_CONVERTIBLE_REPAYMENT: Static<typeof repaymentPayload>;
+  }
+}
 
 type Repayment = TransactionPayloads['TX_CONVERTIBLE_REPAYMENT'];
 
@@ -28,6 +44,7 @@ function owing(state: LedgerState, { holdingId, date }: Repayment, strict: boole
 
 /** OCF TX_CONVERTIBLE_REPAYMENT (OCF has none: exported as a cancellation); interest is paid first. */
 export const convertibleRepayment: TransactionDefinition<'TX_CONVERTIBLE_REPAYMENT'> = {
+  payload: repaymentPayload,
   definesRecord: false,
   ocf: convertibleRepaymentOcf,
   scope: (p) => ({ holdings: [p.holdingId] }),
@@ -46,6 +63,7 @@ export const convertibleRepayment: TransactionDefinition<'TX_CONVERTIBLE_REPAYME
     type: 'holding.repaid',
     public: true,
     audience: 'canViewHolding',
+    object: documentedHolding,
     before: (p) => [{ kind: 'holdings', id: p.holdingId }],
     async describe(facts) {
       const { holdingId, amount, date } = facts.payload;

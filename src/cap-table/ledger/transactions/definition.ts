@@ -1,4 +1,5 @@
 import type { Type } from '@nestjs/common';
+import type { TSchema } from '@sinclair/typebox';
 import type { PermissionTarget } from '../../../common';
 import type { InTransaction } from '../../../database';
 import type { EventType } from '../../../events';
@@ -14,6 +15,12 @@ import type { OcfMapping } from './ocf-mapping';
  * without its definition.
  */
 export interface TransactionDefinition<T extends TransactionType> {
+  /**
+   * Its payload's schema (TypeBox, so JSON Schema), next to the definition: the payload's type
+   * (`TransactionPayloads[T]` is its `Static`), the check of every entry a replay reads, and the
+   * payload `GET .../transaction` documents for the type.
+   */
+  readonly payload: PayloadSchema<TransactionPayloads[T]>;
   /**
    * It defines a record (a class, a legend, vesting terms, a plan): the definition holds for all
    * of history whenever it was recorded, so a replay as of a date always applies it.
@@ -64,6 +71,9 @@ export interface TransactionDefinition<T extends TransactionType> {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly http?: TransactionRoute<T, any>;
 }
+
+/** A schema whose values are `P` (a TypeBox schema carries its type as `static`). */
+export type PayloadSchema<P> = TSchema & { static: P };
 
 /** How a shareholding ends: its status, and how its certificate says so. */
 export interface ShareholdingEnding {
@@ -158,6 +168,11 @@ export interface TransactionEvent<T extends TransactionType> {
   readonly public: boolean;
   /** Who may read it: the read permission of the record it carries (and its subjects). */
   readonly audience: PermissionName;
+  /**
+   * The schema of its `data.object` in the published contract (an OpenAPI schema: a `$ref` to
+   * the view it carries), made when the document is; a public event's is listed under its type.
+   */
+  readonly object?: () => object;
   /** The records whose views before the transaction `describe` compares. */
   before?(payload: TransactionPayloads[T]): { kind: ViewKind; id: string }[];
   /**
@@ -210,6 +225,19 @@ export interface CommandRoute<I, R> {
   /** What a 409 means for it. */
   readonly conflict?: string;
 }
+
+/**
+ * An event's `object`: a view of the document by its class's name (a definition cannot import the
+ * views, which read the registry); `npm run openapi -- check` refuses a name that is not there.
+ */
+export const documentedView = (name: string) => () => ({ $ref: `#/components/schemas/${name}` });
+
+/** An event's `object` that is a holding, of whichever type (as the holdings' routes show it). */
+export const documentedHolding = () => ({
+  oneOf: ['GrantView', 'WarrantView', 'NoteView', 'SafeView'].map((name) => ({
+    $ref: `#/components/schemas/${name}`,
+  })),
+});
 
 /** A definition's `validate` when the type has no rule beyond what `apply` checks. */
 export const noRules = (): void => undefined;

@@ -1,3 +1,5 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { DecimalText, Id } from '../payload-fields';
 import { assertActiveHolding } from '../incentives/holding-rules';
 import { closePendingRequests } from '../incentives/exercise';
 import { holding, plan, pool } from '../incentives/lookups';
@@ -6,12 +8,27 @@ import { security } from '../rules';
 import type { TransactionDefinition } from './definition';
 import { equityCompensationCancellationOcf } from './holding-cancellation.ocf';
 
+/** What the log keeps of it: its payload's type, replay check and documentation. */
+export const grantCancellationPayload = Type.Object({
+  holdingId: Id(),
+  quantity: DecimalText(),
+  returnedToPool: Type.Boolean({ description: 'As the plan said at the time.' }),
+  reason: Type.String(),
+});
+
+declare module '../transaction-types' {
+  interface TransactionPayloads {
+    TX_EQUITY_COMPENSATION_CANCELLATION: Static<typeof grantCancellationPayload>;
+  }
+}
+
 /**
  * OCF TX_EQUITY_COMPENSATION_CANCELLATION: what is outstanding returns to the pool, or is retired
  * from the plan and its class's reservation, as the plan said at the time.
  */
 export const equityCompensationCancellation: TransactionDefinition<'TX_EQUITY_COMPENSATION_CANCELLATION'> =
   {
+    payload: grantCancellationPayload,
     definesRecord: false,
     ocf: equityCompensationCancellationOcf,
     scope: (p) => ({ holdings: [p.holdingId] }),

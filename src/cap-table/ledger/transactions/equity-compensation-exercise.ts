@@ -1,3 +1,6 @@
+import { documentedView } from './definition';
+import type { Static } from '@sinclair/typebox';
+import { ExercisePayload } from '../incentive-types';
 import { randomUUID } from 'node:crypto';
 import { commandQuantity, decimalOrNull } from '../command-values';
 import { exercise, validateExercise } from '../incentives/exercise';
@@ -5,6 +8,15 @@ import { notAfterToday, optionAt, type OptionPath } from '../incentives/option-c
 import { LedgerRuleError } from '../ledger-state';
 import type { TransactionDefinition, TransactionFacts } from './definition';
 import { exerciseOcf } from './exercise.ocf';
+
+/** What the log keeps of it: its payload's type, replay check and documentation. */
+export const grantExercisePayload = ExercisePayload;
+
+declare module '../transaction-types' {
+  interface TransactionPayloads {
+    TX_EQUITY_COMPENSATION_EXERCISE: Static<typeof grantExercisePayload>;
+  }
+}
 
 /**
  * An editor's exercise as they ask for it: with `requestId`, the approval of that pending
@@ -37,6 +49,7 @@ export function exerciseResult(facts: TransactionFacts<'TX_EQUITY_COMPENSATION_E
 /** OCF TX_EQUITY_COMPENSATION_EXERCISE: a plan's grant becomes shares out of the plan's reservation. */
 export const equityCompensationExercise: TransactionDefinition<'TX_EQUITY_COMPENSATION_EXERCISE'> =
   {
+    payload: grantExercisePayload,
     definesRecord: false,
     ocf: exerciseOcf('TX_EQUITY_COMPENSATION_EXERCISE'),
     refers: { createdShareholding: ['shareholdingId'] },
@@ -80,6 +93,7 @@ export const equityCompensationExercise: TransactionDefinition<'TX_EQUITY_COMPEN
       type: 'option.exercised',
       public: true,
       audience: 'canViewOption',
+      object: documentedView('ExerciseView'),
       async describe(facts) {
         const x = facts.payload;
         const option = facts.state.holdings.get(x.holdingId)!;

@@ -1,3 +1,5 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { HoldingRecord } from '../incentive-types';
 import { toDecimalString } from '../../../../libs/cap-math';
 import { LedgerRuleError } from '../ledger-state';
 import { addHolding, assertGrantSchedule, assertSchedule } from '../incentives/holding-rules';
@@ -7,9 +9,19 @@ import { positive } from '../rules';
 import type { TransactionDefinition } from './definition';
 import { equityCompensationIssuanceOcf } from './equity-compensation-issuance.ocf';
 
+/** What the log keeps of it: its payload's type, replay check and documentation. */
+export const grantIssuancePayload = Type.Object({ holding: HoldingRecord });
+
+declare module '../transaction-types' {
+  interface TransactionPayloads {
+    TX_EQUITY_COMPENSATION_ISSUANCE: Static<typeof grantIssuancePayload>;
+  }
+}
+
 /** OCF TX_EQUITY_COMPENSATION_ISSUANCE: a grant out of a pool's available shares. */
 export const equityCompensationIssuance: TransactionDefinition<'TX_EQUITY_COMPENSATION_ISSUANCE'> =
   {
+    payload: grantIssuancePayload,
     definesRecord: false,
     ocf: equityCompensationIssuanceOcf,
     refers: { members: [['holding', 'memberId']] },

@@ -1,8 +1,19 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Id } from '../payload-fields';
 import { optionAt, type OptionPath } from '../incentives/option-commands';
 import { LedgerRuleError } from '../ledger-state';
 import { found } from '../rules';
 import type { TransactionDefinition } from './definition';
 import { KEPT_IN_MANIFEST } from './ocf-mapping';
+
+/** What the log keeps of it: its payload's type, replay check and documentation. */
+export const exerciseRequestRejectedPayload = Type.Object({ requestId: Id() });
+
+declare module '../transaction-types' {
+  interface TransactionPayloads {
+    EXERCISE_REQUEST_REJECTED: Static<typeof exerciseRequestRejectedPayload>;
+  }
+}
 
 /** A rejection as an editor asks for it: the request, under the option's path. */
 export interface RejectRequestInput {
@@ -11,6 +22,7 @@ export interface RejectRequestInput {
 }
 
 export const exerciseRequestRejected: TransactionDefinition<'EXERCISE_REQUEST_REJECTED'> = {
+  payload: exerciseRequestRejectedPayload,
   definesRecord: false,
   ocf: KEPT_IN_MANIFEST,
   scope: (p) => ({ requests: [p.requestId] }),

@@ -1,3 +1,6 @@
+import { documentedView } from './definition';
+import { Type, type Static } from '@sinclair/typebox';
+import { ExerciseRequestRecord } from '../incentive-types';
 import { randomUUID } from 'node:crypto';
 import { commandQuantity } from '../command-values';
 import { assertExercisable } from '../incentives/exercise';
@@ -6,6 +9,15 @@ import { notAfterToday, optionAt, type OptionPath } from '../incentives/option-c
 import { positive } from '../rules';
 import type { TransactionDefinition } from './definition';
 import { KEPT_IN_MANIFEST } from './ocf-mapping';
+
+/** What the log keeps of it: its payload's type, replay check and documentation. */
+export const exerciseRequestedPayload = Type.Object({ request: ExerciseRequestRecord });
+
+declare module '../transaction-types' {
+  interface TransactionPayloads {
+    EXERCISE_REQUESTED: Static<typeof exerciseRequestedPayload>;
+  }
+}
 
 /** A holder's request to exercise, as they ask for it (`date` default today). */
 export interface ExerciseRequestInput {
@@ -17,6 +29,7 @@ export interface ExerciseRequestInput {
 
 /** A holder asks to exercise: pending until an editor approves (an exercise) or rejects it. */
 export const exerciseRequested: TransactionDefinition<'EXERCISE_REQUESTED'> = {
+  payload: exerciseRequestedPayload,
   definesRecord: false,
   ocf: KEPT_IN_MANIFEST,
   scope: (p) => ({ holdings: [p.request.holdingId] }),
@@ -45,6 +58,7 @@ export const exerciseRequested: TransactionDefinition<'EXERCISE_REQUESTED'> = {
     type: 'option.exercise_requested',
     public: true,
     audience: 'canViewOption',
+    object: documentedView('ExerciseRequestView'),
     async describe(facts) {
       const { request } = facts.payload;
       const option = facts.state.holdings.get(request.holdingId)!;

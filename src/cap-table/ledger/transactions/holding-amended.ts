@@ -1,9 +1,13 @@
+import { documentedHolding } from './definition';
+import { Type, type Static } from '@sinclair/typebox';
+import { Id } from '../payload-fields';
+import { HoldingAmendment } from '../incentive-types';
 import { toDecimalString } from '../../../../libs/cap-math';
 import { previousAttributes } from '../../../events';
 import type { AmendHoldingDto } from '../../holdings/holding.dto';
 import { show } from '../../holdings/holding-events';
 import { amendedTerms, changedTerms } from '../../holdings/holding-fields';
-import { holdingLabel, isGrantType, type HoldingAmendment } from '../incentive-types';
+import { holdingLabel, isGrantType } from '../incentive-types';
 import { LedgerRuleError } from '../ledger-state';
 import {
   assertActiveHolding,
@@ -16,6 +20,15 @@ import { holding, pool } from '../incentives/lookups';
 import { positive } from '../rules';
 import type { TransactionDefinition } from './definition';
 import { holdingAmendedOcf } from './holding-amended.ocf';
+
+/** What the log keeps of it: its payload's type, replay check and documentation. */
+export const holdingAmendedPayload = Type.Object({ holdingId: Id(), changes: HoldingAmendment });
+
+declare module '../transaction-types' {
+  interface TransactionPayloads {
+    HOLDING_AMENDED: Static<typeof holdingAmendedPayload>;
+  }
+}
 
 /** A PUT (`replace`) or PATCH of a holding's editable terms, as a caller asks for it. */
 export interface AmendHoldingInput {
@@ -30,6 +43,7 @@ export interface AmendHoldingInput {
  * fixed once it was repaid in part.
  */
 export const holdingAmended: TransactionDefinition<'HOLDING_AMENDED'> = {
+  payload: holdingAmendedPayload,
   definesRecord: false,
   ocf: holdingAmendedOcf,
   refers: { members: [['changes', 'memberId']], amends: ['holdingId'] },
@@ -65,6 +79,7 @@ export const holdingAmended: TransactionDefinition<'HOLDING_AMENDED'> = {
     type: 'holding.updated',
     public: true,
     audience: 'canViewHolding',
+    object: documentedHolding,
     before: (p) => [{ kind: 'holdings', id: p.holdingId }],
     async describe(facts) {
       const id = facts.payload.holdingId;

@@ -1,3 +1,4 @@
+import { documentedView } from './definition';
 import { previousAttributes } from '../../../events';
 import { describeChanges } from '../command-values';
 import type { DescribedEvent } from './definition';
@@ -29,6 +30,7 @@ export const SECURITY_UPDATED = {
   type: 'security.updated',
   public: true,
   audience: 'canViewOrganization',
+  object: documentedView('SecurityView'),
 } as const;
 
 export function describeSecurityUpdate(before: object, after: object): DescribedEvent {

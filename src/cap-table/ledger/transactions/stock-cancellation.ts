@@ -1,10 +1,27 @@
+import { documentedView } from './definition';
+import { Type, type Static } from '@sinclair/typebox';
+import { DecimalText, Id } from '../payload-fields';
 import { toDecimalString } from '../../../../libs/cap-math';
 import { assertActive, security, shareholding } from '../rules';
 import type { TransactionDefinition } from './definition';
 import { stockCancellationOcf } from './stock-cancellation.ocf';
 
+/** What the log keeps of it: its payload's type, replay check and documentation. */
+export const stockCancellationPayload = Type.Object({
+  shareholdingId: Id(),
+  quantity: DecimalText(),
+  reason: Type.String(),
+});
+
+declare module '../transaction-types' {
+  interface TransactionPayloads {
+    TX_STOCK_CANCELLATION: Static<typeof stockCancellationPayload>;
+  }
+}
+
 /** OCF TX_STOCK_CANCELLATION (a void): the shares return to the unissued balance. */
 export const stockCancellation: TransactionDefinition<'TX_STOCK_CANCELLATION'> = {
+  payload: stockCancellationPayload,
   definesRecord: false,
   endsShareholdingAs: {
     status: 'voided',
@@ -28,6 +45,7 @@ export const stockCancellation: TransactionDefinition<'TX_STOCK_CANCELLATION'> =
     type: 'shareholding.voided',
     public: true,
     audience: 'canViewCapitalizationOrSelf',
+    object: documentedView('ShareholdingView'),
     async describe(facts) {
       const view = (await facts.view('shareholdings', facts.payload.shareholdingId)) as {
         certificateNumber: string;

@@ -1,3 +1,5 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { DecimalText, Id, Nullable } from '../payload-fields';
 import { toDecimal, toDecimalString } from '../../../../libs/cap-math';
 import { commandQuantity } from '../command-values';
 import { LedgerRuleError } from '../ledger-state';
@@ -5,6 +7,20 @@ import { assertFits, liveSecurity, security } from '../rules';
 import type { TransactionDefinition } from './definition';
 import { describeSecurityUpdate, SECURITY_UPDATED } from './security-updated-event';
 import { authorizedSharesAdjustmentOcf } from './stock-class-authorized-shares-adjustment.ocf';
+
+/** What the log keeps of it: its payload's type, replay check and documentation. */
+export const authorizedSharesAdjustmentPayload = Type.Object({
+  securityId: Id(),
+  previousSharesAuthorized: DecimalText(),
+  newSharesAuthorized: DecimalText(),
+  reason: Nullable(Type.String()),
+});
+
+declare module '../transaction-types' {
+  interface TransactionPayloads {
+    TX_STOCK_CLASS_AUTHORIZED_SHARES_ADJUSTMENT: Static<typeof authorizedSharesAdjustmentPayload>;
+  }
+}
 
 /** More authorized shares of a class, as a caller asks for them (`POST .../security/:security/shares`). */
 export interface AddSharesInput {
@@ -19,6 +35,7 @@ export interface AddSharesInput {
 /** OCF TX_STOCK_CLASS_AUTHORIZED_SHARES_ADJUSTMENT: never below what is issued and reserved. */
 export const stockClassAuthorizedSharesAdjustment: TransactionDefinition<'TX_STOCK_CLASS_AUTHORIZED_SHARES_ADJUSTMENT'> =
   {
+    payload: authorizedSharesAdjustmentPayload,
     definesRecord: false,
     ocf: authorizedSharesAdjustmentOcf,
     scope: (p) => ({ securities: [p.securityId] }),

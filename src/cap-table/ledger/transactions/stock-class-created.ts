@@ -1,9 +1,20 @@
+import { documentedView } from './definition';
+import { Type, type Static } from '@sinclair/typebox';
+import { SecurityRecord } from '../transaction-types';
 import { randomUUID } from 'node:crypto';
 import { toDecimal } from '../../../../libs/cap-math';
 import { commandQuantity, decimalOrNull } from '../command-values';
 import { assertFits } from '../rules';
-import type { SecurityRecord } from '../transaction-types';
 import type { CommandContext, TransactionDefinition } from './definition';
+
+/** What the log keeps of it: its payload's type, replay check and documentation. */
+export const stockClassCreatedPayload = Type.Object({ security: SecurityRecord });
+
+declare module '../transaction-types' {
+  interface TransactionPayloads {
+    STOCK_CLASS_CREATED: Static<typeof stockClassCreatedPayload>;
+  }
+}
 
 /** A class as a caller gives it (`POST` or `PUT .../security`): omitted fields take defaults. */
 export interface SecurityInput {
@@ -48,6 +59,7 @@ export function securityFields(
 
 /** A share class (OCF StockClass). */
 export const stockClassCreated: TransactionDefinition<'STOCK_CLASS_CREATED'> = {
+  payload: stockClassCreatedPayload,
   definesRecord: true,
   // Written as an object once the log is read; with the shares authorized as created.
   ocf: {
@@ -75,6 +87,7 @@ export const stockClassCreated: TransactionDefinition<'STOCK_CLASS_CREATED'> = {
     type: 'security.created',
     public: true,
     audience: 'canViewOrganization',
+    object: documentedView('SecurityView'),
     async describe(facts) {
       const view = (await facts.view('securities', facts.payload.security.id)) as {
         name: string;
@@ -98,8 +111,12 @@ export const stockClassCreated: TransactionDefinition<'STOCK_CLASS_CREATED'> = {
       nextShareNumber: toDecimal(1),
     });
   },
-  // Classes logged before the field existed are not participating.
+  // Classes logged before the fields existed are not participating, so have no cap either.
   upgrade: (p) => ({
-    security: { ...p.security, participating: p.security.participating ?? false },
+    security: {
+      ...p.security,
+      participating: p.security.participating ?? false,
+      participationCapMultiple: p.security.participationCapMultiple ?? null,
+    },
   }),
 };

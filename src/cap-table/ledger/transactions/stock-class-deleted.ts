@@ -1,10 +1,23 @@
+import { documentedView } from './definition';
+import { Type, type Static } from '@sinclair/typebox';
+import { Id } from '../payload-fields';
 import { LedgerRuleError } from '../ledger-state';
 import { liveSecurity, security } from '../rules';
 import type { TransactionDefinition } from './definition';
 import { WRITTEN_AS_OBJECT } from './ocf-mapping';
 
+/** What the log keeps of it: its payload's type, replay check and documentation. */
+export const stockClassDeletedPayload = Type.Object({ securityId: Id() });
+
+declare module '../transaction-types' {
+  interface TransactionPayloads {
+    STOCK_CLASS_DELETED: Static<typeof stockClassDeletedPayload>;
+  }
+}
+
 /** Only a class with no issued or reserved shares goes; its history stays in the log. */
 export const stockClassDeleted: TransactionDefinition<'STOCK_CLASS_DELETED'> = {
+  payload: stockClassDeletedPayload,
   definesRecord: false,
   ocf: WRITTEN_AS_OBJECT,
   scope: (p) => ({ securities: [p.securityId] }),
@@ -27,6 +40,7 @@ export const stockClassDeleted: TransactionDefinition<'STOCK_CLASS_DELETED'> = {
     type: 'security.deleted',
     public: true,
     audience: 'canViewOrganization',
+    object: documentedView('SecurityView'),
     before: (p) => [{ kind: 'securities', id: p.securityId }],
     // The class as it was: it has no view once deleted.
     async describe(facts) {

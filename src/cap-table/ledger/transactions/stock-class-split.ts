@@ -1,3 +1,5 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { DateText, DecimalText, Id } from '../payload-fields';
 import { applySplit, toDecimal, toDecimalString } from '../../../../libs/cap-math';
 import { previousAttributes } from '../../../events';
 import { LedgerRuleError, LedgerState, SecurityState, ShareholdingState } from '../ledger-state';
@@ -5,6 +7,30 @@ import { assertFits, liveSecurity, security } from '../rules';
 import type { TransactionPayloads } from '../transaction-types';
 import type { TransactionDefinition } from './definition';
 import { stockClassSplitOcf } from './stock-class-split.ocf';
+
+/** What the log keeps of it: its payload's type, replay check and documentation. */
+export const stockClassSplitPayload = Type.Object({
+  securityId: Id(),
+  numerator: DecimalText({
+    description: 'New shares for `denominator` old ones: 2/1 doubles, 1/10 is a reverse split.',
+  }),
+  denominator: DecimalText(),
+  fractional: Type.Boolean({
+    description: 'Fractional shares are kept (an LLC’s units), else each holding is rounded down.',
+  }),
+  date: DateText(),
+  // What the split does is the reducer's, this is the record of what it started from (the OCF
+  // export issues them with it).
+  before: Type.Array(Type.Object({ shareholdingId: Id(), quantity: DecimalText() }), {
+    description: 'The class’s active shareholdings and what each held before the split.',
+  }),
+});
+
+declare module '../transaction-types' {
+  interface TransactionPayloads {
+    TX_STOCK_CLASS_SPLIT: Static<typeof stockClassSplitPayload>;
+  }
+}
 
 type Split = TransactionPayloads['TX_STOCK_CLASS_SPLIT'];
 
@@ -48,6 +74,7 @@ const perShare = (price: string | null, p: Split) =>
  * refused.
  */
 export const stockClassSplit: TransactionDefinition<'TX_STOCK_CLASS_SPLIT'> = {
+  payload: stockClassSplitPayload,
   definesRecord: false,
   ocf: stockClassSplitOcf,
   scope: (p) => ({ securities: [p.securityId], holdingsOfClass: p.securityId }),

@@ -1,11 +1,24 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Id } from '../payload-fields';
+import { SecurityChanges } from '../transaction-types';
 import { toDecimal, toDecimalString } from '../../../../libs/cap-math';
 import { obj } from '../../../../libs/ocf';
 import { liveSecurity, security } from '../rules';
 import type { TransactionDefinition } from './definition';
 import { WRITTEN_AS_OBJECT, TX_FIELDS } from './ocf-mapping';
 
+/** What the log keeps of it: its payload's type, replay check and documentation. */
+export const stockClassUpdatedPayload = Type.Object({ securityId: Id(), changes: SecurityChanges });
+
+declare module '../transaction-types' {
+  interface TransactionPayloads {
+    STOCK_CLASS_UPDATED: Static<typeof stockClassUpdatedPayload>;
+  }
+}
+
 /** New fields of a class (its replacement, with its authorized shares: commands/replace-security.ts). */
 export const stockClassUpdated: TransactionDefinition<'STOCK_CLASS_UPDATED'> = {
+  payload: stockClassUpdatedPayload,
   definesRecord: true,
   ocf: {
     ...WRITTEN_AS_OBJECT,

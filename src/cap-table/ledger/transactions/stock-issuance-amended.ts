@@ -1,10 +1,25 @@
+import { documentedView } from './definition';
+import { Type, type Static } from '@sinclair/typebox';
+import { Id } from '../payload-fields';
+import { IssuanceAmendment } from '../transaction-types';
 import { toDecimalString } from '../../../../libs/cap-math';
 import { previousAttributes } from '../../../events';
 import { commandQuantity, decimalOrNull, describeChanges } from '../command-values';
 import { LedgerRuleError } from '../ledger-state';
 import { assertActive, assertLegends, positive, resize, shareholding } from '../rules';
-import type { IssuanceAmendment } from '../transaction-types';
 import type { TransactionDefinition } from './definition';
+
+/** What the log keeps of it: its payload's type, replay check and documentation. */
+export const issuanceAmendedPayload = Type.Object({
+  shareholdingId: Id(),
+  changes: IssuanceAmendment,
+});
+
+declare module '../transaction-types' {
+  interface TransactionPayloads {
+    STOCK_ISSUANCE_AMENDED: Static<typeof issuanceAmendedPayload>;
+  }
+}
 
 /**
  * A correction as a caller asks for it: the fields given (PATCH), or all of them with an omitted
@@ -24,6 +39,7 @@ export interface AmendIssuanceInput {
 
 /** A correction of an issuance: what it should have said (a quantity change renumbers at the top). */
 export const stockIssuanceAmended: TransactionDefinition<'STOCK_ISSUANCE_AMENDED'> = {
+  payload: issuanceAmendedPayload,
   definesRecord: false,
   refers: { amends: ['shareholdingId'] },
   // Folded into the issuance it corrects (see stock-issuance.ocf.ts).
@@ -84,6 +100,7 @@ export const stockIssuanceAmended: TransactionDefinition<'STOCK_ISSUANCE_AMENDED
     type: 'shareholding.updated',
     public: true,
     audience: 'canViewCapitalizationOrSelf',
+    object: documentedView('ShareholdingView'),
     before: (p) => [{ kind: 'shareholdings', id: p.shareholdingId }],
     async describe(facts) {
       const id = facts.payload.shareholdingId;

@@ -1,3 +1,6 @@
+import { documentedView } from './definition';
+import { Type, type Static } from '@sinclair/typebox';
+import { DateText, DecimalText, Id, Nullable } from '../payload-fields';
 import {
   assertIssuable,
   assertLegends,
@@ -11,6 +14,24 @@ import { randomUUID } from 'node:crypto';
 import { commandQuantity, decimalOrNull } from '../command-values';
 import type { TransactionDefinition } from './definition';
 import { stockIssuanceOcf } from './stock-issuance.ocf';
+
+/** What the log keeps of it: its payload's type, replay check and documentation. */
+export const stockIssuancePayload = Type.Object({
+  shareholdingId: Id(),
+  securityId: Id(),
+  memberId: Id(),
+  quantity: DecimalText(),
+  pricePerShare: Nullable(DecimalText()),
+  issueDate: DateText(),
+  legendIds: Type.Array(Id()),
+  consideration: Nullable(Type.String()),
+});
+
+declare module '../transaction-types' {
+  interface TransactionPayloads {
+    TX_STOCK_ISSUANCE: Static<typeof stockIssuancePayload>;
+  }
+}
 
 /** Shares to issue, as a caller asks for them. */
 export interface IssueInput {
@@ -26,6 +47,7 @@ export interface IssueInput {
 
 /** OCF TX_STOCK_ISSUANCE: a new certificate out of the class's unissued shares. */
 export const stockIssuance: TransactionDefinition<'TX_STOCK_ISSUANCE'> = {
+  payload: stockIssuancePayload,
   definesRecord: false,
   ocf: stockIssuanceOcf,
   refers: { createdShareholding: ['shareholdingId'], members: [['memberId']] },
@@ -57,6 +79,7 @@ export const stockIssuance: TransactionDefinition<'TX_STOCK_ISSUANCE'> = {
     type: 'shareholding.created',
     public: true,
     audience: 'canViewCapitalizationOrSelf',
+    object: documentedView('ShareholdingView'),
     async describe(facts) {
       const view = (await facts.view('shareholdings', facts.payload.shareholdingId)) as {
         certificateNumber: string;

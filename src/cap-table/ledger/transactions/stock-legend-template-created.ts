@@ -1,6 +1,17 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { LegendRecord } from '../transaction-types';
 import { randomUUID } from 'node:crypto';
 import { type TransactionDefinition, noRules } from './definition';
 import { WRITTEN_AS_OBJECT } from './ocf-mapping';
+
+/** What the log keeps of it: its payload's type, replay check and documentation. */
+export const legendCreatedPayload = Type.Object({ legend: LegendRecord });
+
+declare module '../transaction-types' {
+  interface TransactionPayloads {
+    STOCK_LEGEND_TEMPLATE_CREATED: Static<typeof legendCreatedPayload>;
+  }
+}
 
 /** A legend as a caller gives it (`POST .../legend`). */
 export interface LegendInput {
@@ -11,6 +22,7 @@ export interface LegendInput {
 }
 
 export const stockLegendTemplateCreated: TransactionDefinition<'STOCK_LEGEND_TEMPLATE_CREATED'> = {
+  payload: legendCreatedPayload,
   definesRecord: true,
   ocf: WRITTEN_AS_OBJECT,
   scope: () => ({}),

@@ -1,10 +1,22 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Id } from '../payload-fields';
 import { LedgerRuleError } from '../ledger-state';
 import { legend, liveLegend } from '../rules';
 import type { TransactionDefinition } from './definition';
 import { WRITTEN_AS_OBJECT } from './ocf-mapping';
 
+/** What the log keeps of it: its payload's type, replay check and documentation. */
+export const legendDeletedPayload = Type.Object({ legendId: Id() });
+
+declare module '../transaction-types' {
+  interface TransactionPayloads {
+    STOCK_LEGEND_TEMPLATE_DELETED: Static<typeof legendDeletedPayload>;
+  }
+}
+
 /** A legend still on an active shareholding stays. */
 export const stockLegendTemplateDeleted: TransactionDefinition<'STOCK_LEGEND_TEMPLATE_DELETED'> = {
+  payload: legendDeletedPayload,
   definesRecord: false,
   ocf: WRITTEN_AS_OBJECT,
   scope: (p) => ({ legendToDelete: p.legendId }),

@@ -1,8 +1,19 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Id } from '../payload-fields';
+import { LegendChanges } from '../transaction-types';
 import { previousAttributes } from '../../../events';
 import { legend, liveLegend } from '../rules';
-import type { LegendChanges } from '../transaction-types';
 import type { TransactionDefinition } from './definition';
 import { WRITTEN_AS_OBJECT } from './ocf-mapping';
+
+/** What the log keeps of it: its payload's type, replay check and documentation. */
+export const legendUpdatedPayload = Type.Object({ legendId: Id(), changes: LegendChanges });
+
+declare module '../transaction-types' {
+  interface TransactionPayloads {
+    STOCK_LEGEND_TEMPLATE_UPDATED: Static<typeof legendUpdatedPayload>;
+  }
+}
 
 /** A legend's fields as a caller changes them (`PATCH .../legend/:legend`): the given ones. */
 export interface UpdateLegendInput extends LegendChanges {
@@ -10,6 +21,7 @@ export interface UpdateLegendInput extends LegendChanges {
 }
 
 export const stockLegendTemplateUpdated: TransactionDefinition<'STOCK_LEGEND_TEMPLATE_UPDATED'> = {
+  payload: legendUpdatedPayload,
   definesRecord: true,
   ocf: WRITTEN_AS_OBJECT,
   scope: (p) => ({ legends: [p.legendId] }),

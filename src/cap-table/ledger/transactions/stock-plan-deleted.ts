@@ -1,3 +1,5 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Id } from '../payload-fields';
 import { toDecimalString } from '../../../../libs/cap-math';
 import { planToChange } from '../../plans/plan-changes';
 import type { PlanView } from '../../plans/plan.view';
@@ -8,8 +10,18 @@ import { security } from '../rules';
 import type { TransactionDefinition } from './definition';
 import { WRITTEN_AS_OBJECT } from './ocf-mapping';
 
+/** What the log keeps of it: its payload's type, replay check and documentation. */
+export const stockPlanDeletedPayload = Type.Object({ planId: Id() });
+
+declare module '../transaction-types' {
+  interface TransactionPayloads {
+    STOCK_PLAN_DELETED: Static<typeof stockPlanDeletedPayload>;
+  }
+}
+
 /** A plan without outstanding grants: its reservation returns to the class, its pools go with it. */
 export const stockPlanDeleted: TransactionDefinition<'STOCK_PLAN_DELETED'> = {
+  payload: stockPlanDeletedPayload,
   definesRecord: false,
   ocf: WRITTEN_AS_OBJECT,
   scope: (p) => ({ plans: [p.planId] }),

@@ -1,3 +1,5 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { DecimalText, Id } from '../payload-fields';
 import { toDecimalString } from '../../../../libs/cap-math';
 import { LedgerRuleError, LedgerState, PlanState } from '../ledger-state';
 import { livePlan, poolsOf } from '../incentives/lookups';
@@ -5,6 +7,19 @@ import { nonNegative, reserve, sumOf } from '../incentives/plan-reservation';
 import { security } from '../rules';
 import type { TransactionDefinition } from './definition';
 import { stockPlanPoolAdjustmentOcf } from './stock-plan-pool-adjustment.ocf';
+
+/** What the log keeps of it: its payload's type, replay check and documentation. */
+export const poolAdjustmentPayload = Type.Object({
+  planId: Id(),
+  previousSharesReserved: DecimalText(),
+  sharesReserved: DecimalText(),
+});
+
+declare module '../transaction-types' {
+  interface TransactionPayloads {
+    TX_STOCK_PLAN_POOL_ADJUSTMENT: Static<typeof poolAdjustmentPayload>;
+  }
+}
 
 /** The least a plan may reserve: what its pools reserve, or what was exercised or retired. */
 function floorOf(state: LedgerState, pl: PlanState) {
@@ -15,6 +30,7 @@ function floorOf(state: LedgerState, pl: PlanState) {
 
 /** OCF TX_STOCK_PLAN_POOL_ADJUSTMENT: the plan's reservation grows from, or shrinks back to, its class. */
 export const stockPlanPoolAdjustment: TransactionDefinition<'TX_STOCK_PLAN_POOL_ADJUSTMENT'> = {
+  payload: poolAdjustmentPayload,
   definesRecord: false,
   ocf: stockPlanPoolAdjustmentOcf,
   scope: (p) => ({ plans: [p.planId] }),

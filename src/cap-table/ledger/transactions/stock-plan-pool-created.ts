@@ -1,3 +1,5 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { PoolRecord } from '../incentive-types';
 import { randomUUID } from 'node:crypto';
 import { planToChange, planUpdated } from '../../plans/plan-changes';
 import type { PlanView } from '../../plans/plan.view';
@@ -8,6 +10,15 @@ import { ZERO } from '../rules';
 import type { TransactionDefinition } from './definition';
 import { WRITTEN_AS_OBJECT } from './ocf-mapping';
 
+/** What the log keeps of it: its payload's type, replay check and documentation. */
+export const poolCreatedPayload = Type.Object({ pool: PoolRecord });
+
+declare module '../transaction-types' {
+  interface TransactionPayloads {
+    STOCK_PLAN_POOL_CREATED: Static<typeof poolCreatedPayload>;
+  }
+}
+
 /** One new pool of a plan (`POST /v1/plan/:plan/pool`). */
 export interface NewPoolInput {
   planId: string;
@@ -17,6 +28,7 @@ export interface NewPoolInput {
 
 /** A pool of a plan: the pools together reserve no more than the plan. */
 export const stockPlanPoolCreated: TransactionDefinition<'STOCK_PLAN_POOL_CREATED'> = {
+  payload: poolCreatedPayload,
   definesRecord: true,
   ocf: WRITTEN_AS_OBJECT,
   scope: (p) => ({ plans: [p.pool.planId] }),

@@ -1,11 +1,23 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Id } from '../payload-fields';
 import { toDecimalString } from '../../../../libs/cap-math';
 import { LedgerRuleError } from '../ledger-state';
 import { plan, pool } from '../incentives/lookups';
 import type { TransactionDefinition } from './definition';
 import { WRITTEN_AS_OBJECT } from './ocf-mapping';
 
+/** What the log keeps of it: its payload's type, replay check and documentation. */
+export const poolDeletedPayload = Type.Object({ poolId: Id() });
+
+declare module '../transaction-types' {
+  interface TransactionPayloads {
+    STOCK_PLAN_POOL_DELETED: Static<typeof poolDeletedPayload>;
+  }
+}
+
 /** A pool with nothing granted or exercised from it. */
 export const stockPlanPoolDeleted: TransactionDefinition<'STOCK_PLAN_POOL_DELETED'> = {
+  payload: poolDeletedPayload,
   definesRecord: false,
   ocf: WRITTEN_AS_OBJECT,
   scope: (p) => ({ pools: [p.poolId] }),

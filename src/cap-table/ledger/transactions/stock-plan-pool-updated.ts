@@ -1,3 +1,5 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { DecimalText, Id } from '../payload-fields';
 import { toDecimalString } from '../../../../libs/cap-math';
 import { LedgerRuleError } from '../ledger-state';
 import { assertPoolsFit, nonNegative } from '../incentives/plan-reservation';
@@ -5,8 +7,24 @@ import { plan, pool, poolsOf } from '../incentives/lookups';
 import type { TransactionDefinition } from './definition';
 import { WRITTEN_AS_OBJECT } from './ocf-mapping';
 
+/** What the log keeps of it: its payload's type, replay check and documentation. */
+export const poolUpdatedPayload = Type.Object({
+  poolId: Id(),
+  changes: Type.Object({
+    name: Type.Optional(Type.String()),
+    sharesReserved: Type.Optional(DecimalText()),
+  }),
+});
+
+declare module '../transaction-types' {
+  interface TransactionPayloads {
+    STOCK_PLAN_POOL_UPDATED: Static<typeof poolUpdatedPayload>;
+  }
+}
+
 /** A pool renamed or resized: never below what it granted, its plan's pools within the plan. */
 export const stockPlanPoolUpdated: TransactionDefinition<'STOCK_PLAN_POOL_UPDATED'> = {
+  payload: poolUpdatedPayload,
   definesRecord: false,
   ocf: WRITTEN_AS_OBJECT,
   scope: (p) => ({ pools: [p.poolId] }),

@@ -1,12 +1,25 @@
+import { Type, type Static } from '@sinclair/typebox';
 import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { compareDates, toDecimal, toDecimalString } from '../../../../libs/cap-math';
 import { DateField, DecimalField } from '../../../common';
 import { commandQuantity, decimalOrNull } from '../command-values';
 import { LedgerRuleError } from '../ledger-state';
+import { DateText, DecimalText, Id, Nullable } from '../payload-fields';
 import { assertActive, positive, security, shareholding, takeLowest } from '../rules';
 import type { TransactionDefinition, TransactionFacts } from './definition';
 import { stockRepurchaseOcf } from './stock-repurchase.ocf';
+
+/** What the log keeps of a repurchase: its payload's type, replay check and documentation. */
+export const StockRepurchasePayload = Type.Object({
+  shareholdingId: Id(),
+  quantity: DecimalText(),
+  pricePerShare: DecimalText({ description: 'The price paid per share, in `currency`.' }),
+  currency: Type.String(),
+  date: DateText(),
+  consideration: Nullable(Type.String()),
+});
+export type StockRepurchasePayload = Static<typeof StockRepurchasePayload>;
 
 declare module '../transaction-types' {
   interface TransactionPayloads {
@@ -18,17 +31,6 @@ declare module '../ledger-state' {
   interface ShareholdingEndings {
     repurchased: 'TX_STOCK_REPURCHASE';
   }
-}
-
-/** What the log keeps of a repurchase. */
-export interface StockRepurchasePayload {
-  shareholdingId: string;
-  quantity: string;
-  /** The price paid per share, in `currency`. */
-  pricePerShare: string;
-  currency: string;
-  date: string;
-  consideration: string | null;
 }
 
 /** `POST .../shareholding/:shareholding/repurchase`. */
@@ -74,6 +76,21 @@ export class RepurchaseView {
   shareholding: object;
 }
 
+/** What the repurchase event carries of the repurchase beside the shareholding (its view's rest). */
+const REPURCHASE_FACTS = {
+  type: 'object',
+  required: ['id', 'quantity', 'pricePerShare', 'currency', 'amount', 'date', 'consideration'],
+  properties: {
+    id: { type: 'string', format: 'uuid', description: 'The ledger transaction' },
+    quantity: { type: 'string', example: '1000' },
+    pricePerShare: { type: 'string', example: '1.25' },
+    currency: { type: 'string', example: 'USD' },
+    amount: { type: 'string', example: '1250', description: 'quantity × pricePerShare' },
+    date: { type: 'string', format: 'date' },
+    consideration: { type: 'string', nullable: true },
+  },
+};
+
 interface RepurchaseInput extends RepurchaseDto {
   shareholdingId: string;
 }
@@ -102,6 +119,7 @@ async function repurchaseView(facts: TransactionFacts<'TX_STOCK_REPURCHASE'>) {
  * balance security), or is `repurchased` when none are left.
  */
 export const stockRepurchase: TransactionDefinition<'TX_STOCK_REPURCHASE'> = {
+  payload: StockRepurchasePayload,
   definesRecord: false,
   endsShareholdingAs: {
     status: 'repurchased',
@@ -167,6 +185,16 @@ export const stockRepurchase: TransactionDefinition<'TX_STOCK_REPURCHASE'> = {
     type: 'shareholding.repurchased',
     public: true,
     audience: 'canViewCapitalizationOrSelf',
+    object: () => ({
+      allOf: [
+        { $ref: getSchemaPath('ShareholdingView') },
+        {
+          type: 'object',
+          required: ['repurchase'],
+          properties: { repurchase: REPURCHASE_FACTS },
+        },
+      ],
+    }),
     // The resource is the shareholding (as its route shows it), with the repurchase that changed
     // it, as a split's event carries its class with the split.
     async describe(facts) {

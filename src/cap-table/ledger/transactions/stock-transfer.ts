@@ -1,3 +1,6 @@
+import { documentedView } from './definition';
+import { Type, type Static } from '@sinclair/typebox';
+import { DateText, DecimalText, Id, Nullable } from '../payload-fields';
 import { compareDates, toDecimalString } from '../../../../libs/cap-math';
 import { LedgerRuleError } from '../ledger-state';
 import { assertActive, positive, security, shareholding, takeLowest } from '../rules';
@@ -5,6 +8,22 @@ import { randomUUID } from 'node:crypto';
 import { commandQuantity, decimalOrNull } from '../command-values';
 import type { TransactionDefinition, TransactionFacts } from './definition';
 import { stockTransferOcf } from './stock-transfer.ocf';
+
+/** What the log keeps of it: its payload's type, replay check and documentation. */
+export const stockTransferPayload = Type.Object({
+  sourceId: Id(),
+  destinationId: Id(),
+  toMemberId: Id(),
+  quantity: DecimalText(),
+  date: DateText(),
+  pricePerShare: Nullable(DecimalText()),
+});
+
+declare module '../transaction-types' {
+  interface TransactionPayloads {
+    TX_STOCK_TRANSFER: Static<typeof stockTransferPayload>;
+  }
+}
 
 /** What a transfer answers and its event carries: the transaction and both shareholdings after it. */
 export async function transferResult(facts: TransactionFacts<'TX_STOCK_TRANSFER'>) {
@@ -30,6 +49,7 @@ export interface TransferInput {
  * the receiving holder; the source keeps the rest (or is `transferred` when none are left).
  */
 export const stockTransfer: TransactionDefinition<'TX_STOCK_TRANSFER'> = {
+  payload: stockTransferPayload,
   definesRecord: false,
   endsShareholdingAs: {
     status: 'transferred',
@@ -63,6 +83,7 @@ export const stockTransfer: TransactionDefinition<'TX_STOCK_TRANSFER'> = {
     type: 'shareholding.transferred',
     public: true,
     audience: 'canViewCapitalizationOrSelf',
+    object: documentedView('TransferView'),
     async describe(facts) {
       const result = await transferResult(facts);
       return {

@@ -1,9 +1,24 @@
+import { documentedView } from './definition';
+import { Type, type Static } from '@sinclair/typebox';
+import { Id } from '../payload-fields';
+import { ValuationChanges } from '../transaction-types';
 import { previousAttributes } from '../../../events';
 import { found } from '../rules';
-import type { ValuationChanges } from '../transaction-types';
 import type { TransactionDefinition } from './definition';
 import { WRITTEN_AS_OBJECT } from './ocf-mapping';
 import { assertValuedClass, type ValuationInput } from './valuation-recorded';
+
+/** What the log keeps of it: its payload's type, replay check and documentation. */
+export const valuationAmendedPayload = Type.Object({
+  valuationId: Id(),
+  changes: ValuationChanges,
+});
+
+declare module '../transaction-types' {
+  interface TransactionPayloads {
+    VALUATION_AMENDED: Static<typeof valuationAmendedPayload>;
+  }
+}
 
 /** A valuation's fields as a caller replaces them (`PUT /v1/valuation` with its `id`). */
 export interface AmendValuationInput extends ValuationInput {
@@ -12,6 +27,7 @@ export interface AmendValuationInput extends ValuationInput {
 
 /** A valuation corrected: the fields that changed. */
 export const valuationAmended: TransactionDefinition<'VALUATION_AMENDED'> = {
+  payload: valuationAmendedPayload,
   definesRecord: false,
   ocf: WRITTEN_AS_OBJECT,
   scope: (p) => ({
@@ -42,6 +58,7 @@ export const valuationAmended: TransactionDefinition<'VALUATION_AMENDED'> = {
     type: 'valuation.updated',
     public: true,
     audience: 'canViewValuation',
+    object: documentedView('ValuationView'),
     before: (p) => [{ kind: 'valuations', id: p.valuationId }],
     async describe(facts) {
       const id = facts.payload.valuationId;

@@ -1,8 +1,19 @@
+import { documentedView } from './definition';
+import { Type, type Static } from '@sinclair/typebox';
+import { ValuationRecord } from '../transaction-types';
 import { randomUUID } from 'node:crypto';
 import { LedgerRuleError, type LedgerState } from '../ledger-state';
-import type { ValuationRecord } from '../transaction-types';
 import type { TransactionDefinition } from './definition';
 import { WRITTEN_AS_OBJECT } from './ocf-mapping';
+
+/** What the log keeps of it: its payload's type, replay check and documentation. */
+export const valuationRecordedPayload = Type.Object({ valuation: ValuationRecord });
+
+declare module '../transaction-types' {
+  interface TransactionPayloads {
+    VALUATION_RECORDED: Static<typeof valuationRecordedPayload>;
+  }
+}
 
 /** A valuation's fields as a caller gives them (`PUT /v1/valuation`, canonical decimals). */
 export type ValuationInput = Omit<ValuationRecord, 'id'>;
@@ -18,6 +29,7 @@ export function assertValuedClass(state: LedgerState, securityId: string | null 
 
 /** A valuation (409A and the like): a price per share in effect from a date. */
 export const valuationRecorded: TransactionDefinition<'VALUATION_RECORDED'> = {
+  payload: valuationRecordedPayload,
   definesRecord: false,
   ocf: WRITTEN_AS_OBJECT,
   scope: ({ valuation }) => ({ securities: valuation.securityId ? [valuation.securityId] : [] }),
@@ -37,6 +49,7 @@ export const valuationRecorded: TransactionDefinition<'VALUATION_RECORDED'> = {
     type: 'valuation.created',
     public: true,
     audience: 'canViewValuation',
+    object: documentedView('ValuationView'),
     async describe(facts) {
       const view = (await facts.view('valuations', facts.payload.valuation.id)) as Record<
         string,

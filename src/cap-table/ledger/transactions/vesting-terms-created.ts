@@ -1,3 +1,5 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { VestingScheduleRecord } from '../incentive-types';
 import { randomUUID } from 'node:crypto';
 import {
   assertComputable,
@@ -11,11 +13,21 @@ import { schedule } from '../incentives/lookups';
 import type { TransactionDefinition } from './definition';
 import { WRITTEN_AS_OBJECT } from './ocf-mapping';
 
+/** What the log keeps of it: its payload's type, replay check and documentation. */
+export const vestingTermsCreatedPayload = Type.Object({ vestingSchedule: VestingScheduleRecord });
+
+declare module '../transaction-types' {
+  interface TransactionPayloads {
+    VESTING_TERMS_CREATED: Static<typeof vestingTermsCreatedPayload>;
+  }
+}
+
 /**
  * Vesting terms, or a new version of them (a PUT) that supersedes the latest one. Its command is
  * a new schedule's (version 1); a new version is the command `replaceVestingTerms`.
  */
 export const vestingTermsCreated: TransactionDefinition<'VESTING_TERMS_CREATED'> = {
+  payload: vestingTermsCreatedPayload,
   definesRecord: true,
   ocf: WRITTEN_AS_OBJECT,
   scope: (p) =>

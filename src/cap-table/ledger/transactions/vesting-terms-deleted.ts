@@ -1,9 +1,20 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Id } from '../payload-fields';
 import { termsDeleted } from '../../vesting-schedules/vesting-terms';
 import type { VestingScheduleView } from '../../vesting-schedules/vesting-schedule.view';
 import { LedgerRuleError } from '../ledger-state';
 import { schedule } from '../incentives/lookups';
 import type { TransactionDefinition } from './definition';
 import { WRITTEN_AS_OBJECT } from './ocf-mapping';
+
+/** What the log keeps of it: its payload's type, replay check and documentation. */
+export const vestingTermsDeletedPayload = Type.Object({ vestingScheduleId: Id() });
+
+declare module '../transaction-types' {
+  interface TransactionPayloads {
+    VESTING_TERMS_DELETED: Static<typeof vestingTermsDeletedPayload>;
+  }
+}
 
 /** A schedule to delete, through the plan the caller names (`DELETE /v1/plan/:plan/vestingSchedule/:id`). */
 export interface DeleteTermsInput {
@@ -13,6 +24,7 @@ export interface DeleteTermsInput {
 
 /** Vesting terms no active grant uses. */
 export const vestingTermsDeleted: TransactionDefinition<'VESTING_TERMS_DELETED'> = {
+  payload: vestingTermsDeletedPayload,
   definesRecord: false,
   ocf: WRITTEN_AS_OBJECT,
   scope: (p) => ({ scheduleToChange: p.vestingScheduleId }),
