@@ -38,7 +38,7 @@ export type {
   VestingScheduleRecord,
 } from './ledger/incentive-types';
 // The OCF export keeps the entries of its date by the position's as-of rule.
-export { countsFromSql, includedAsOf } from './position/as-of';
+export { AsOfReplay, countsFromSql, includedAsOf } from './position/as-of';
 // The OCF export (src/ocf/export) reads the log through cursors of its own read-only transaction.
 export { LedgerLogReader } from './ledger/ledger-log-reader';
 export type { LedgerLogSnapshot } from './ledger/ledger-log-reader';

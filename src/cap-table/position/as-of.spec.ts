@@ -6,7 +6,7 @@ import {
   stockIssuance,
   tx,
 } from '../../../test/support/ledger-records';
-import { countsFromSql, includedAsOf, replayAsOf } from './as-of';
+import { AsOfReplay, countsFromSql, includedAsOf, replayAsOf } from './as-of';
 
 const created = classCreated;
 const issuance = stockIssuance;
@@ -97,5 +97,40 @@ describe('replayAsOf', () => {
     expect(toDecimalString(march.securities.get(s.id)!.issued)).toBe('70');
     expect(march.shareholdings.get(earlier.shareholdingId)!.issueDate).toBe('2024-01-01');
     expect(replayAsOf(log, '2024-07-01').shareholdings.size).toBe(2);
+  });
+});
+
+describe('AsOfReplay, the stream the OCF export reads', () => {
+  it('without shareholdings, keeps the records replayAsOf keeps, entry by entry', () => {
+    const s = securityRecord();
+    const a = issuance(s.id, '1000', 'm1', '2024-01-15');
+    const split = tx(
+      'TX_STOCK_CLASS_SPLIT',
+      {
+        securityId: s.id,
+        numerator: '2',
+        denominator: '1',
+        fractional: false,
+        date: '2024-05-01',
+        before: [{ shareholdingId: a.shareholdingId, quantity: '1000' }],
+      },
+      '2024-05-01',
+    );
+    const log = [created(s), a.tx, split];
+    for (const date of ['2024-01-01', '2024-02-01', '2024-06-01']) {
+      const stream = new AsOfReplay(date, { shareholdings: false });
+      const seen: number[] = [];
+      for (const entry of log) {
+        if (!stream.includes(entry)) continue;
+        stream.apply(entry);
+        seen.push(stream.state.shareholdings.size);
+      }
+      const whole = replayAsOf(log, date);
+      expect({ date, seen: seen.every((n) => n === 0) }).toEqual({ date, seen: true });
+      expect([...stream.state.securities.keys()]).toEqual([...whole.securities.keys()]);
+      expect(toDecimalString(stream.state.securities.get(s.id)!.authorized)).toBe(
+        toDecimalString(whole.securities.get(s.id)!.authorized),
+      );
+    }
   });
 });

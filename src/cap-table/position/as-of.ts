@@ -55,27 +55,56 @@ function correctedIssueDates(log: LedgerTransaction[]): Map<string, string> {
 }
 
 /**
- * The cap table as it stood on `asOf`: the log in recording order, keeping the entries
- * `includedAsOf` keeps. Read leniently: an entry about a record that did not exist yet is
- * passed over.
+ * The one lenient replay of the log as of a date, one entry at a time in recording order: the
+ * oracle of the moves (`replayAsOf`, read whole) and the OCF export's stream (each entry mapped
+ * with the records as they stood just before it, a cap table of 100,000 shareholdings streaming
+ * through without them: `shareholdings: false`). `asOf` undefined: the whole log. Read leniently:
+ * an entry about a record that did not exist yet (as of the date) is passed over; without
+ * shareholdings, so is any entry whose rule needs them.
  */
+export class AsOfReplay {
+  readonly state: LedgerState = emptyState();
+
+  constructor(
+    private readonly asOf: string | undefined,
+    private readonly options: { shareholdings: boolean } = { shareholdings: true },
+  ) {}
+
+  /** Whether the entry belongs to the cap table as of the date (see `includedAsOf`). */
+  includes(entry: { type: TransactionType; effectiveDate: string }, facts: AsOfFacts = {}) {
+    return this.asOf === undefined || includedAsOf(entry, this.asOf, facts);
+  }
+
+  /** Applies an entry that `includes` admitted. */
+  apply(tx: LedgerTransaction): void {
+    try {
+      applyTransaction(this.state, tx, false);
+    } catch (err) {
+      const passedOver =
+        err instanceof LedgerRuleError && (!this.options.shareholdings || err.rule === 'notFound');
+      if (!passedOver) throw err;
+    }
+    if (!this.options.shareholdings) {
+      this.state.shareholdings.clear();
+      this.state.blocks.clear();
+    }
+    this.state.takeChanges();
+  }
+}
+
+/** The cap table as it stood on `asOf`: the whole log through the one lenient replay. */
 export function replayAsOf(transactions: Iterable<LedgerTransaction>, asOf: string): LedgerState {
   const log = [...transactions];
   const issueDates = correctedIssueDates(log);
-  const state = emptyState();
+  const replay = new AsOfReplay(asOf);
   for (const tx of log) {
     const facts: AsOfFacts =
       tx.type === 'TX_STOCK_ISSUANCE'
         ? { issueDate: issueDates.get(tx.payload.shareholdingId) }
         : tx.type === 'STOCK_ISSUANCE_AMENDED'
-          ? { amendsIncluded: state.shareholdings.has(tx.payload.shareholdingId) }
+          ? { amendsIncluded: replay.state.shareholdings.has(tx.payload.shareholdingId) }
           : {};
-    if (!includedAsOf(tx, asOf, facts)) continue;
-    try {
-      applyTransaction(state, tx, false);
-    } catch (err) {
-      if (!(err instanceof LedgerRuleError && err.rule === 'notFound')) throw err;
-    }
+    if (replay.includes(tx, facts)) replay.apply(tx);
   }
-  return state;
+  return replay.state;
 }

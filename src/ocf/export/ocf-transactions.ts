@@ -1,9 +1,7 @@
 import { ledgerComment, type OcfItem } from '../../../libs/ocf';
 import {
-  applyTransaction,
-  emptyState,
+  AsOfReplay,
   includedAsOf,
-  LedgerRuleError,
   ocfMappingOf,
   type HoldingRecord,
   type HoldingTerms,
@@ -19,8 +17,9 @@ import {
  * entry as its transaction definition's OCF export says (src/cap-table/ledger/transactions).
  *
  * The mapper keeps a small state: the definitions (classes, legends, plans, pools, vesting
- * terms, valuations) and the incentive holdings (grants, warrants, notes, SAFEs), replayed with
- * the ledger's own reducer, and the OCF security id of each partially transferred shareholding.
+ * terms, valuations) and the incentive holdings (grants, warrants, notes, SAFEs), replayed as of
+ * the package's date by the cap table's one lenient replay (`AsOfReplay`, without shareholdings),
+ * and the OCF security id of each partially transferred shareholding.
  * Shareholdings themselves are not kept (a cap table of 100,000 of them streams through): what a
  * transfer needs of its source comes with the log row (`LogRow.source`, read by the same query).
  */
@@ -31,8 +30,8 @@ export type LogRow = LedgerLogEntry;
 export type Amendment = LedgerLogAmendment;
 
 export class OcfTransactionMapper implements OcfExportContext {
-  /** Definitions and incentive holdings, replayed. */
-  readonly state: LedgerState = emptyState();
+  /** Definitions and incentive holdings, replayed as of the package's date. */
+  private readonly replay: AsOfReplay;
   /** Authorized shares of each class as created; reserved shares of each plan as created. */
   readonly initialAuthorized = new Map<string, string>();
   readonly initialReserved = new Map<string, string>();
@@ -47,6 +46,7 @@ export class OcfTransactionMapper implements OcfExportContext {
     readonly currency: string,
     amendments: Amendment[] = [],
   ) {
+    this.replay = new AsOfReplay(asOf, { shareholdings: false });
     for (const a of amendments) {
       const list = this.amendments.get(a.holdingId) ?? [];
       list.push(a);
@@ -59,7 +59,11 @@ export class OcfTransactionMapper implements OcfExportContext {
    * issuance by its corrected issue date, which the row carries).
    */
   private included(row: LogRow): boolean {
-    return !this.asOf || includedAsOf(row, this.asOf, { issueDate: row.made?.issueDate });
+    return this.replay.includes(row, { issueDate: row.made?.issueDate });
+  }
+
+  get state(): LedgerState {
+    return this.replay.state;
   }
 
   /** The OCF transactions of one log entry (none for most definitions), in the order to write. */
@@ -86,22 +90,13 @@ export class OcfTransactionMapper implements OcfExportContext {
   }
 
   private apply(row: LogRow) {
-    const tx = {
+    // Shareholdings (made by exercises and conversions) are not kept; nor what changed.
+    this.replay.apply({
       id: row.id,
       type: row.type,
       effectiveDate: row.effectiveDate,
       payload: row.payload,
-    } as LedgerTransaction;
-    try {
-      applyTransaction(this.state, tx, false);
-    } catch (err) {
-      // Read leniently, as an as-of replay: an entry about a record not there yet is passed over.
-      if (!(err instanceof LedgerRuleError)) throw err;
-    }
-    // Shareholdings (made by exercises and conversions) are not kept; nor what changed.
-    this.state.shareholdings.clear();
-    this.state.blocks.clear();
-    this.state.takeChanges();
+    } as LedgerTransaction);
   }
 
   currencyOf(securityId: string | null | undefined) {
