@@ -8,6 +8,7 @@ import { EquityTransaction } from './equity-transaction.entity';
 import type { LedgerLogAmendment, LedgerLogEntry, LoggedShareholding } from './ledger-log-entry';
 import type { TransactionType } from './transaction-types';
 import { payloadWithMade, referring } from './transactions';
+import { countsFromSql } from '../position/as-of';
 
 type Referral = { type: TransactionType; paths: readonly (readonly string[])[] };
 
@@ -113,7 +114,7 @@ const NAMED_MEMBERS_SQL = `
     .join(', ')}) v(member)
   WHERE t.organization_id = $1 AND v.member IS NOT NULL
     AND t.type IN (${sqlTypes(NAMING)})
-    AND ($2::date IS NULL OR coalesce(sh.issue_date, t.effective_date) <= $2::date)`;
+    AND ($2::date IS NULL OR ${countsFromSql('t', 'sh')} <= $2::date)`;
 
 interface RawLogRow {
   id: string;
