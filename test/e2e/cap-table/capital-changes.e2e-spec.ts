@@ -724,7 +724,7 @@ describe('capital changes', () => {
         .expect(200);
     }
     const verification = await t.get<LedgerVerifier>(LedgerVerifier).verify(org.id);
-    expect(verification).toMatchObject({ transactions: 6, differences: [] });
+    expect(verification).toMatchObject({ transactions: 6, differences: [], moveDifferences: [] });
     expect(verification.replayError).toBeUndefined();
     expect(await stored(c1.id)).toMatchObject({
       amount: '1500.0000000000',

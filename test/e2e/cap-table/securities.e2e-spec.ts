@@ -879,6 +879,7 @@ describe('share classes (securities)', () => {
         organizationId: org.id,
         transactions: (await log(org.id)).length,
         differences: [],
+        moveDifferences: [],
       });
       expect(verification.transactions).toBe(9);
     });

@@ -807,7 +807,7 @@ describe('valuations', () => {
       security: security.id,
     }).expect(200);
     const verification = await t.get<LedgerVerifier>(LedgerVerifier).verify(org.id);
-    expect(verification).toMatchObject({ differences: [], transactions: 6 });
+    expect(verification).toMatchObject({ differences: [], moveDifferences: [], transactions: 6 });
     expect(verification.replayError).toBeUndefined();
     const types = (await logRows(org.id)).map((r) => r.type);
     expect(types.filter((x) => x.startsWith('VALUATION_'))).toEqual([
