@@ -31,7 +31,8 @@
  *                                          (target < 1 s; no database), which every run also
  *                                          does at the end, once the servers are stopped
  *   npm run bench -- --only=modeling       only the round model and the exit waterfall on the
- *                                          10,000 holders with 5,000 option grants (see modeling.ts)
+ *                                          10,000 holders with 5,000 option grants (see modeling.ts),
+ *                                          then their dashboard today and as of a past date
  *   npm run bench -- --only=csv            only the cap table CSV import and export of 100,000
  *                                          rows (targets < 10 s, RSS growth < 100 MB; see csv.ts)
  *                                          and the OCF export of those holdings (RSS growth
@@ -226,6 +227,11 @@ async function main() {
       if (ONLY === 'modeling') {
         modeling = await benchModeling(service.url, cookie, databaseUrl, capTable);
         reportModeling(modeling);
+        // The as-of dashboard where options weigh: the grants' moves are read beside the shares'.
+        console.log(`\nthe dashboard with the ${modeling.options} option grants:`);
+        const timed = await timeDashboard(service.url, cookie, capTable);
+        if (timed.warning) console.log(`WARNING: ${timed.warning}`);
+        report([], { ...timed, asOfDate: capTable.lastIssueDate, pastDate: capTable.pastDate });
         return;
       }
       if (ONLY === 'transfers') {

@@ -1,3 +1,4 @@
+import type Decimal from 'decimal.js';
 import type { EntityManager } from 'typeorm';
 import { toDecimal } from '../../../../libs/cap-math';
 import { emptyState, type LedgerState } from '../ledger-state';
@@ -58,43 +59,38 @@ export async function recordsAsOf(
   date: string,
   state: LedgerState = emptyState(),
 ): Promise<LedgerState> {
-  const fieldRows = (await m.query(
-    `SELECT DISTINCT ON (m.kind, m.record_id, f.key)
-            m.kind, m.record_id AS id, f.key, f.value, m.id AS seq
-     FROM ledger_move m CROSS JOIN LATERAL jsonb_each(m.fields) f
+  // One indexed read of the moves, merged here in recording order: expanding each move's JSON
+  // into rows in SQL cost more than the merge (5,000 grants: see docs/performance.md).
+  const rows = (await m.query(
+    `SELECT m.kind, m.record_id AS id, m.fields, m.deltas FROM ledger_move m
      WHERE m.organization_id = $1 AND m.kind <> 'shareholdings' AND m.effective_date <= $2
-       AND m.fields IS NOT NULL
-     ORDER BY m.kind, m.record_id, f.key, m.id DESC`,
+     ORDER BY m.id`,
     [organizationId, date],
-  )) as { kind: MovedKind; id: string; key: string; value: unknown; seq: string }[];
-  const sumRows = (await m.query(
-    `SELECT m.kind, m.record_id AS id, d.key, sum(d.value::numeric)::text AS total
-     FROM ledger_move m CROSS JOIN LATERAL jsonb_each_text(m.deltas) d
-     WHERE m.organization_id = $1 AND m.kind <> 'shareholdings' AND m.effective_date <= $2
-       AND m.deltas IS NOT NULL
-     GROUP BY m.kind, m.record_id, d.key`,
-    [organizationId, date],
-  )) as { kind: MovedKind; id: string; key: string; total: string }[];
-  const sums = new Map(sumRows.map((r) => [`${r.kind}:${r.id}:${r.key}`, r.total]));
+  )) as {
+    kind: MovedKind;
+    id: string;
+    fields: Record<string, unknown> | null;
+    deltas: Record<string, string> | null;
+  }[];
   const records = new Map<
     string,
-    { kind: MovedKind; made: bigint; record: Record<string, unknown> }
+    { kind: MovedKind; fields: Record<string, unknown>; sums: Map<string, Decimal> }
   >();
-  for (const r of fieldRows) {
+  for (const r of rows) {
     const key = `${r.kind}:${r.id}`;
-    const entry = records.get(key) ?? { kind: r.kind, made: 0n, record: {} };
-    records.set(key, entry);
-    entry.record[r.key] =
-      r.value === DECIMAL_FIELD ? toDecimal(sums.get(`${key}:${r.key}`) ?? '0') : r.value;
-    // Its id is set once, when it is made.
-    if (r.key === 'id') entry.made = BigInt(r.seq);
+    let entry = records.get(key);
+    if (!entry) records.set(key, (entry = { kind: r.kind, fields: {}, sums: new Map() }));
+    for (const [field, delta] of Object.entries(r.deltas ?? {}))
+      entry.sums.set(field, (entry.sums.get(field) ?? toDecimal(0)).plus(delta));
+    // A record's id is set once, when it is made: the map keeps that order, a replay's.
+    if (r.fields) Object.assign(entry.fields, r.fields);
   }
-  const made = [...records.values()]
-    .filter((r) => r.record.id !== undefined)
-    .sort((a, b) => (a.made < b.made ? -1 : a.made > b.made ? 1 : 0));
-  for (const { kind, record } of made) {
-    if ((MOVED_KINDS as readonly string[]).includes(kind))
-      (state[kind] as Map<string, unknown>).set(record.id as string, record);
+  for (const { kind, fields, sums } of records.values()) {
+    if (fields.id === undefined || !(MOVED_KINDS as readonly string[]).includes(kind)) continue;
+    const record: Record<string, unknown> = {};
+    for (const [field, value] of Object.entries(fields))
+      record[field] = value === DECIMAL_FIELD ? (sums.get(field) ?? toDecimal(0)) : value;
+    (state[kind] as Map<string, unknown>).set(record.id as string, record);
   }
   return state;
 }
