@@ -92,7 +92,8 @@ describe('activity log audiences', () => {
       .send({
         organization: org.id,
         type: '409A',
-        pricePerShare: '3.21',
+        // Four decimals: a timestamp's milliseconds (three digits, then Z) never spell it.
+        pricePerShare: '3.2175',
         effectiveDate: '2024-04-01',
       })
       .expect(200);
@@ -196,7 +197,7 @@ describe('activity log audiences', () => {
     const text = JSON.stringify(holder);
     expect(text).not.toContain(w.bobs.id);
     expect(text).not.toContain(w.bob.id);
-    expect(text).not.toContain('3.21');
+    expect(text).not.toContain('3.2175');
     expect(text).not.toContain('Restricted securities');
   });
 
