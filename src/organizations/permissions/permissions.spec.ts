@@ -63,8 +63,8 @@ describe('the permission table', () => {
     expect(new Set(BUILT_IN_ROLES.map((r) => r.id)).size).toBe(BUILT_IN_ROLES.length);
   });
 
-  it('is documented in the README as a table', () => {
-    const readme = readFileSync(join(__dirname, '../../../README.md'), 'utf8');
+  it('is documented in docs/api.md as a table', () => {
+    const readme = readFileSync(join(__dirname, '../../../docs/api.md'), 'utf8');
     for (const p of PERMISSIONS) expect(readme).toContain(`| \`${p}\` |`);
   });
 });
