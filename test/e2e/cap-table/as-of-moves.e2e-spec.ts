@@ -1,7 +1,7 @@
 import type { Agent } from 'supertest';
 import { DataSource } from 'typeorm';
 import { TRANSACTIONS } from '../../../src/cap-table/ledger/transactions';
-import { coherentPackage, packageZip, sample } from '../../fixtures/ocf/ocf-packages';
+import { packageZip, warrantExercisedPackage } from '../../fixtures/ocf/ocf-packages';
 import { createTestApp, TestApp } from '../../support/app';
 import { answered, writeEveryTransaction } from '../../support/every-transaction';
 import { ledgerRoutes, writeByExample } from '../../support/ledger-routes';
@@ -66,24 +66,7 @@ describe('as-of reads from the moves', () => {
 
   it('the OCF import (a warrant exercised: no route writes it)', async () => {
     const org = await createOrg(owner, 'Imported Moves Inc.');
-    const files = coherentPackage();
-    const txs = files['Transactions.ocf.json'] as { items: Record<string, unknown>[] };
-    txs.items.push(
-      sample('Transactions.ocf.json', 'test-warrant-exercise-minimal', {
-        security_id: 'test-warrant-id',
-        date: '2022-06-01',
-        resulting_security_ids: ['warrant-shares'],
-      }),
-      sample('Transactions.ocf.json', 'test-stock-issuance-minimal', {
-        id: 'warrant-shares',
-        security_id: 'warrant-shares',
-        stakeholder_id: 'stakeholder-sample-institution-all-fields',
-        stock_class_id: '8d8371e8-d41d-4a49-9f42-b91758fd155d',
-        stock_legend_ids: [],
-        quantity: '1000',
-        date: '2022-06-01',
-      }),
-    );
+    const files = warrantExercisedPackage();
     await answered(
       owner
         .post(`/v1/organization/${org.id}/ocf`)

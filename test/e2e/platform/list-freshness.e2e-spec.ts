@@ -4,7 +4,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Agent } from 'supertest';
 import { DataSource } from 'typeorm';
 import { TRANSACTIONS } from '../../../src/cap-table/ledger/transactions';
-import { coherentPackage, packageZip, sample } from '../../fixtures/ocf/ocf-packages';
+import { packageZip, warrantExercisedPackage } from '../../fixtures/ocf/ocf-packages';
 import { FakeLlm } from '../../fakes/llm';
 import { createTestApp, createTestDatabase, TestApp, TestDatabase } from '../../support/app';
 import { ledgerRoutes, writeByExample } from '../../support/ledger-routes';
@@ -161,24 +161,7 @@ describe('cached lists after every kind of write', () => {
     const ocf = await readers();
     const imported = await createOrg(ocf.owner, 'Imported Inc.');
     await checked(ocf, imported.id)('OCF import', async () => {
-      const files = coherentPackage();
-      const txs = files['Transactions.ocf.json'] as { items: Record<string, unknown>[] };
-      txs.items.push(
-        sample('Transactions.ocf.json', 'test-warrant-exercise-minimal', {
-          security_id: 'test-warrant-id',
-          date: '2022-06-01',
-          resulting_security_ids: ['warrant-shares'],
-        }),
-        sample('Transactions.ocf.json', 'test-stock-issuance-minimal', {
-          id: 'warrant-shares',
-          security_id: 'warrant-shares',
-          stakeholder_id: 'stakeholder-sample-institution-all-fields',
-          stock_class_id: '8d8371e8-d41d-4a49-9f42-b91758fd155d',
-          stock_legend_ids: [],
-          quantity: '1000',
-          date: '2022-06-01',
-        }),
-      );
+      const files = warrantExercisedPackage();
       return answered(
         ocf.owner
           .post(`/v1/organization/${imported.id}/ocf`)
