@@ -1,12 +1,13 @@
 import { Transform } from 'class-transformer';
-import { IsOptional, IsString, IsUrl } from 'class-validator';
+import { IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
 import { configSlice } from './slice';
-import { blankTo, emptyToUndefined, toList, urlOpts } from './variable-rules';
+import { blankTo, emptyToUndefined, integer, toInt, toList, urlOpts } from './variable-rules';
 
 /**
- * The identity provider: its ID tokens (login), and its OAuth 2.0 web-server flow (contacts for
- * referral invitations; a later cloud-drive sync shares the client), on when IDP_DRIVE_CLIENT_ID
- * is set. Google's by default.
+ * The identity provider: its ID tokens (login), and its OAuth 2.0 web-server flow, shared by two
+ * features each with its own redirect page (contacts for referral invitations, the documents'
+ * cloud-drive sync). Google's by default. Nothing here refuses start-up: a feature missing the
+ * client, its secret or its redirect answers 500 `driveNotConfigured` naming the variable.
  */
 export class IdpConfig {
   @IsUrl(urlOpts, { message: 'IDP_JWKS_URL must be an http(s) URL' })
@@ -53,22 +54,23 @@ export class IdpConfig {
   @IsUrl(urlOpts, { message: 'IDP_PEOPLE_API_URL must be an http(s) URL' })
   IDP_PEOPLE_API_URL = 'https://people.googleapis.com/';
 
-  /** The identity provider's OAuth client is used only when its client id is set. */
-  get idpDriveConfigured(): boolean {
-    return Boolean(this.IDP_DRIVE_CLIENT_ID);
-  }
+  /** The SPA's cloud-drive page, where the provider returns the browser with the drive's code. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsUrl(urlOpts, { message: 'IDP_DRIVE_SYNC_REDIRECT_URI must be an http(s) URL' })
+  IDP_DRIVE_SYNC_REDIRECT_URI?: string;
+
+  /** The Drive API's base; its paths (`drive/v3/...`) are appended after one `/`. */
+  @Transform(blankTo('https://www.googleapis.com/', (value) => String(value).replace(/\/?$/, '/')))
+  @IsUrl(urlOpts, { message: 'IDP_DRIVE_API_URL must be an http(s) URL' })
+  IDP_DRIVE_API_URL = 'https://www.googleapis.com/';
+
+  /** How often every enabled sync configuration is run; 0 turns the schedule off. */
+  @Transform(blankTo(60, (value) => toInt({ value })))
+  @IsInt(integer(0, 10_080))
+  @Min(0, integer(0, 10_080))
+  @Max(10_080, integer(0, 10_080))
+  DRIVE_SYNC_INTERVAL_MINUTES = 60;
 }
 
-export const idpSlice = configSlice({
-  name: 'idp',
-  schema: IdpConfig,
-  check: (env) => {
-    if (!env.IDP_DRIVE_CLIENT_ID) return [];
-    const problems: string[] = [];
-    if (!env.IDP_DRIVE_CLIENT_SECRET)
-      problems.push('  IDP_DRIVE_CLIENT_SECRET: required with IDP_DRIVE_CLIENT_ID');
-    if (!env.IDP_CONTACTS_REDIRECT_URI)
-      problems.push('  IDP_CONTACTS_REDIRECT_URI: required with IDP_DRIVE_CLIENT_ID');
-    return problems;
-  },
-});
+export const idpSlice = configSlice({ name: 'idp', schema: IdpConfig });

@@ -19,6 +19,11 @@ declare module 'express-session' {
      * `POST /v1/idp/connect`.
      */
     idpContactsAuth?: { state: string; codeVerifier: string; expiresAt: number };
+    /**
+     * The pending authorizations of the cloud-drive sync, one per organization (a user may connect
+     * several in one session): each used up by that organization's `POST .../google-drive/connect`.
+     */
+    idpDriveAuth?: Record<string, { state: string; codeVerifier: string; expiresAt: number }>;
   }
 }
 

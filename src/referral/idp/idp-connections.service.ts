@@ -1,15 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { SessionData } from 'express-session';
 import type { Credentials } from 'google-auth-library';
-import { Clock, constantTimeEqual, DomainError } from '../../common';
-import { providerUnavailable } from './idp-errors';
 import {
-  CONTACTS_SCOPE,
   describeFailure,
   IdpOAuth,
   providerFailure,
+  providerUnavailable,
   unexpected,
-} from './idp-oauth';
+} from '../../auth';
+import { Clock, constantTimeEqual, DomainError } from '../../common';
 import { IdpContacts } from './idp-contacts.service';
 import type { IdpAuthUrlView, IdpConnectedView } from './idp-contacts.view';
 import { IdpGrants } from './store/idp-grants';
@@ -34,7 +33,7 @@ export class IdpConnections {
 
   /** The consent URL; its `state` and PKCE verifier wait in the session for the connect. */
   async authUrl(session: IdpSession): Promise<IdpAuthUrlView> {
-    const { url, state, codeVerifier } = await this.oauth.authorization();
+    const { url, state, codeVerifier } = await this.oauth.authorization('contacts');
     session.idpContactsAuth = {
       state,
       codeVerifier,
@@ -67,7 +66,7 @@ export class IdpConnections {
       );
     }
     const tokens = await this.exchange(userId, code, pending.codeVerifier);
-    if (tokens.scope && !tokens.scope.split(' ').includes(CONTACTS_SCOPE)) {
+    if (!this.oauth.granted('contacts', tokens)) {
       throw DomainError.badRequest(
         'the contacts permission was not granted: connect again and allow reading contacts',
       );
@@ -104,7 +103,7 @@ export class IdpConnections {
   private async exchange(userId: string, code: string, codeVerifier: string) {
     let tokens: Credentials;
     try {
-      tokens = await this.oauth.exchange(code, codeVerifier);
+      tokens = await this.oauth.exchange('contacts', code, codeVerifier);
     } catch (err) {
       const failure = providerFailure(err);
       if (failure === 'invalidGrant') {

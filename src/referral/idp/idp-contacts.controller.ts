@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
+import { IdpConfiguredGuard } from '../../auth';
 import {
   ApiErrors,
   ApiKeyedErrors,
@@ -8,7 +9,6 @@ import {
   CurrentUserId,
   SuccessResponse,
 } from '../../common';
-import { IdpConfiguredGuard } from './idp-configured.guard';
 import { IdpConnections } from './idp-connections.service';
 import { CONTACTS_LIMIT, CONTACTS_TTL_MS, IdpContacts } from './idp-contacts.service';
 import { IdpConnectDto } from './idp-contacts.dto';
@@ -22,12 +22,12 @@ const UNAVAILABLE: [number, string] = [
 
 /**
  * The identity provider's contacts to invite (spec 4.8): the caller connects their account
- * (OAuth 2.0 web-server flow) and lists its contacts. While IDP_DRIVE_CLIENT_ID is unset every
- * route answers 500 `driveNotConfigured`.
+ * (OAuth 2.0 web-server flow) and lists its contacts. While IDP_DRIVE_CLIENT_ID, its secret or
+ * IDP_CONTACTS_REDIRECT_URI is unset every route answers 500 `driveNotConfigured` naming it.
  */
 @ApiTags('referral')
 @Controller('v1/idp')
-@UseGuards(IdpConfiguredGuard)
+@UseGuards(IdpConfiguredGuard('contacts'))
 export class IdpContactsController {
   constructor(
     private readonly connections: IdpConnections,

@@ -1,10 +1,9 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { IdpConfiguredGuard } from './idp-configured.guard';
+import { IdpOAuthModule } from '../../auth';
 import { IdpConnections } from './idp-connections.service';
 import { IdpContactsController } from './idp-contacts.controller';
 import { IdpContacts } from './idp-contacts.service';
-import { IdpOAuth } from './idp-oauth';
 import { IdpContactGrant } from './store/idp-contact-grant.entity';
 import { IdpGrants } from './store/idp-grants';
 
@@ -14,8 +13,8 @@ import { IdpGrants } from './store/idp-grants';
  * grant is stored sealed (`idp_contact_grant`), and the contacts are read from its People API.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([IdpContactGrant])],
+  imports: [IdpOAuthModule, TypeOrmModule.forFeature([IdpContactGrant])],
   controllers: [IdpContactsController],
-  providers: [IdpOAuth, IdpGrants, IdpConnections, IdpContacts, IdpConfiguredGuard],
+  providers: [IdpGrants, IdpConnections, IdpContacts],
 })
 export class IdpContactsModule {}

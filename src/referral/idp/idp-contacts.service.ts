@@ -2,11 +2,11 @@ import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import type { OAuth2Client } from 'google-auth-library';
 import type Redis from 'ioredis';
 import { AnswerCache, Clock, RateLimiter, SecretBox } from '../../common';
+import { IdpOAuth, providerFailure, providerUnavailable, unexpected } from '../../auth';
 import { Env } from '../../config';
 import { RedisConnections } from '../../redis';
 import { ContactsCache } from './contacts-cache';
-import { notConnected, providerUnavailable } from './idp-errors';
-import { IdpOAuth, providerFailure, unexpected } from './idp-oauth';
+import { notConnected } from './idp-errors';
 import { ConnectionsPage, Contact, contactsOf, Person } from './people';
 import { IdpGrants, StoredIdpGrant } from './store/idp-grants';
 
@@ -66,7 +66,7 @@ export class IdpContacts implements OnModuleDestroy {
     if (!stored) throw notConnected();
     const kept = await this.kept.get(userId, stored.version);
     if (kept) return kept;
-    const client = this.oauth.clientFor(stored.grant);
+    const client = this.oauth.clientFor('contacts', stored.grant);
     let people: Person[];
     try {
       people = await this.connections(client);

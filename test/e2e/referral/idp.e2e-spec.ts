@@ -498,3 +498,46 @@ describe('identity provider contacts without IDP_DRIVE_CLIENT_ID', () => {
     await t.http.post('/v1/idp/connect').send({}).expect(401);
   });
 });
+
+describe('identity provider contacts configured in part', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // The client id alone: start-up no longer refuses it; each feature names what it lacks.
+    t = await createTestApp({
+      env: {
+        IDP_DRIVE_CLIENT_ID: 'client-only.apps.example.test',
+        IDP_DRIVE_CLIENT_SECRET: '',
+        IDP_CONTACTS_REDIRECT_URI: '',
+      },
+    });
+  });
+  afterAll(() => t.close());
+
+  it('starts, and the contacts answer 500 naming the first missing variable', async () => {
+    const user = await loggedInAgent(t);
+    const res = await user.agent.get('/v1/idp/auth-url').expect(500);
+    expect(res.body).toEqual(keyed('Internal Server Error', 'driveNotConfigured'));
+    expect(res.body.message).toContain('IDP_DRIVE_CLIENT_SECRET');
+  });
+});
+
+describe('identity provider contacts without their redirect URI', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({
+      env: {
+        IDP_DRIVE_CLIENT_ID: 'client.apps.example.test',
+        IDP_DRIVE_CLIENT_SECRET: 'secret',
+        IDP_CONTACTS_REDIRECT_URI: '',
+      },
+    });
+  });
+  afterAll(() => t.close());
+
+  it('answers 500 naming IDP_CONTACTS_REDIRECT_URI', async () => {
+    const user = await loggedInAgent(t);
+    const res = await user.agent.get('/v1/idp').expect(500);
+    expect(res.body).toEqual(keyed('Internal Server Error', 'driveNotConfigured'));
+    expect(res.body.message).toContain('IDP_CONTACTS_REDIRECT_URI');
+  });
+});

@@ -1,25 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { SecretBox } from '../../../common';
+import { IdpGrant, IdpGrantSeal, StoredIdpGrant } from '../../../auth';
 import { IdpContactGrant } from './idp-contact-grant.entity';
-
-/** What a grant holds, in the clear only in memory. */
-export interface IdpGrant {
-  accessToken: string;
-  /** Null when the provider gave none (the access token then works until it expires). */
-  refreshToken: string | null;
-  /** When the access token expires (epoch ms); null when the provider did not say. */
-  expiryDate: number | null;
-  /** The connected account's e-mail; null when the provider did not share it. */
-  email: string | null;
-}
-
-/** A stored grant and the sealed value it was read from (its version: each sealing differs). */
-export interface StoredIdpGrant {
-  grant: IdpGrant;
-  version: string;
-}
 
 /** The associated data a user's sealed grant is bound to (a copied row opens for no one else). */
 const grantAad = (userId: string) => `idp-contact-grant:${userId}`;
@@ -31,7 +14,7 @@ export class IdpGrants {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly box: SecretBox,
+    private readonly seal: IdpGrantSeal,
   ) {}
 
   /**
@@ -41,10 +24,8 @@ export class IdpGrants {
   async find(userId: string): Promise<StoredIdpGrant | null> {
     const row = await this.dataSource.manager.findOneBy(IdpContactGrant, { userId });
     if (!row) return null;
-    let grant: IdpGrant;
-    try {
-      grant = JSON.parse(this.box.decrypt(row.grantCiphertext, grantAad(userId))) as IdpGrant;
-    } catch {
+    const grant = this.seal.open(row.grantCiphertext, grantAad(userId));
+    if (!grant) {
       this.logger.warn(`the contacts grant of user ${userId} does not open: deleted`);
       await this.delete(userId, row.grantCiphertext);
       return null;
@@ -56,7 +37,7 @@ export class IdpGrants {
   async save(userId: string, grant: IdpGrant): Promise<void> {
     await this.dataSource.manager.upsert(
       IdpContactGrant,
-      { userId, grantCiphertext: this.seal(userId, grant) },
+      { userId, grantCiphertext: this.seal.seal(grant, grantAad(userId)) },
       ['userId'],
     );
   }
@@ -66,7 +47,7 @@ export class IdpGrants {
    * answers the new version, or null when it was not replaced.
    */
   async replace(userId: string, version: string, grant: IdpGrant): Promise<string | null> {
-    const sealed = this.seal(userId, grant);
+    const sealed = this.seal.seal(grant, grantAad(userId));
     const result = await this.dataSource.manager.update(
       IdpContactGrant,
       { userId, grantCiphertext: version },
@@ -82,8 +63,6 @@ export class IdpGrants {
       ...(version === undefined ? {} : { grantCiphertext: version }),
     });
   }
-
-  private seal(userId: string, grant: IdpGrant): string {
-    return this.box.encrypt(JSON.stringify(grant), grantAad(userId));
-  }
 }
+
+export type { IdpGrant, StoredIdpGrant };

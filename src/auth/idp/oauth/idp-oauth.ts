@@ -1,14 +1,33 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { CodeChallengeMethod, Credentials, gaxios, OAuth2Client } from 'google-auth-library';
+import { CodeChallengeMethod, Credentials, OAuth2Client } from 'google-auth-library';
 import { decodeJwt } from 'jose';
-import { OutboundHttp } from '../../common';
-import { Env } from '../../config';
-import type { IdpGrant } from './store/idp-grants';
+import { OutboundHttp } from '../../../common';
+import { Env } from '../../../config';
+import type { IdpGrant } from './idp-grant-seal';
 
-/** Read-only contacts, and the e-mail of the account that grants them (`openid email`). */
+/** Read-only contacts (referral invitations). */
 export const CONTACTS_SCOPE = 'https://www.googleapis.com/auth/contacts.readonly';
-const SCOPES = [CONTACTS_SCOPE, 'openid', 'email'];
+/** Read-only drive (the documents' cloud-drive sync). */
+export const DRIVE_SCOPE = 'https://www.googleapis.com/auth/drive.readonly';
+
+/**
+ * What a grant is asked for: each purpose its own scope (and the e-mail of the account that
+ * grants it, `openid email`) and its own redirect page of the SPA. Scopes are never merged
+ * (no `include_granted_scopes`): a contacts grant cannot read a drive.
+ */
+export type IdpPurpose = 'contacts' | 'drive';
+
+export const PURPOSE_SCOPE: Record<IdpPurpose, string> = {
+  contacts: CONTACTS_SCOPE,
+  drive: DRIVE_SCOPE,
+};
+
+/** The variable naming each purpose's redirect URI. */
+export const PURPOSE_REDIRECT = {
+  contacts: 'IDP_CONTACTS_REDIRECT_URI',
+  drive: 'IDP_DRIVE_SYNC_REDIRECT_URI',
+} as const satisfies Record<IdpPurpose, keyof Env>;
 
 /** Every call to the provider waits this long; a 5xx or 429 is retried once, a timeout never. */
 export const PROVIDER_TIMEOUT_MS = 10_000;
@@ -31,42 +50,6 @@ function providerHttp(): OutboundHttp {
   });
 }
 
-/**
- * How a call to the provider failed: `invalidGrant` (the code, or the refresh token, is refused:
- * used, expired or revoked), `unauthorized` (an API refused the access token, a refresh did not
- * help), `unavailable` (no answer in time, a network error, a 5xx or 429), `refused` (any other
- * 4xx: our client's configuration). Null for an error that is not the provider's answer.
- */
-export type ProviderFailure = 'invalidGrant' | 'unauthorized' | 'unavailable' | 'refused';
-
-export function providerFailure(err: unknown): ProviderFailure | null {
-  if (!(err instanceof gaxios.GaxiosError)) return null;
-  const res = err.response;
-  if ((res?.data as { error?: unknown } | undefined)?.error === 'invalid_grant') {
-    return 'invalidGrant';
-  }
-  if (!res || res.status >= 500 || res.status === 429) return 'unavailable';
-  return res.status === 401 ? 'unauthorized' : 'refused';
-}
-
-/** A provider's error for the log: its status and OAuth error code, never a token or a URL. */
-export function describeFailure(err: unknown): string {
-  if (!(err instanceof gaxios.GaxiosError)) return err instanceof Error ? err.name : 'error';
-  const data = err.response?.data as { error?: unknown } | undefined;
-  const code = typeof data?.error === 'string' ? ` ${data.error}` : '';
-  return `${err.response?.status ?? err.code ?? 'no answer'}${code}`;
-}
-
-/**
- * What to throw for an unexpected failure: a provider's refusal becomes a plain error naming
- * only its status and code (the request it carries, tokens and all, stays out of the logs);
- * anything else is thrown as it is.
- */
-export function unexpected(context: string, err: unknown): unknown {
-  if (!providerFailure(err)) return err;
-  return new Error(`${context}: the identity provider refused the call (${describeFailure(err)})`);
-}
-
 /** An authorization request: where to send the browser, and what the session keeps of it. */
 export interface Authorization {
   url: string;
@@ -76,8 +59,9 @@ export interface Authorization {
 
 /**
  * The identity provider's OAuth 2.0 web-server flow through google-auth-library's OAuth2Client,
- * at the IDP_DRIVE_* endpoints: the consent URL (offline access, PKCE), the code exchange, a
- * client holding a user's grant (it refreshes the access token itself), and revocation.
+ * at the IDP_DRIVE_* endpoints, for one purpose at a time: the consent URL (offline access,
+ * PKCE), the code exchange (at the purpose's redirect URI, as the code was issued for it), a
+ * client holding a grant (it refreshes the access token itself), and revocation.
  */
 @Injectable()
 export class IdpOAuth {
@@ -85,14 +69,14 @@ export class IdpOAuth {
 
   constructor(private readonly env: Env) {}
 
-  async authorization(): Promise<Authorization> {
-    const client = this.client();
+  async authorization(purpose: IdpPurpose): Promise<Authorization> {
+    const client = this.client(purpose);
     const { codeVerifier, codeChallenge } = await client.generateCodeVerifierAsync();
     const state = randomBytes(32).toString('base64url');
     const url = client.generateAuthUrl({
       access_type: 'offline',
       prompt: 'consent',
-      scope: SCOPES,
+      scope: [PURPOSE_SCOPE[purpose], 'openid', 'email'],
       state,
       code_challenge: codeChallenge,
       code_challenge_method: CodeChallengeMethod.S256,
@@ -101,8 +85,13 @@ export class IdpOAuth {
   }
 
   /** Exchanges an authorization code at the token endpoint. */
-  async exchange(code: string, codeVerifier: string): Promise<Credentials> {
-    return (await this.client().getToken({ code, codeVerifier })).tokens;
+  async exchange(purpose: IdpPurpose, code: string, codeVerifier: string): Promise<Credentials> {
+    return (await this.client(purpose).getToken({ code, codeVerifier })).tokens;
+  }
+
+  /** Whether the token answer grants the purpose's scope (an answer naming none is taken as so). */
+  granted(purpose: IdpPurpose, tokens: Credentials): boolean {
+    return !tokens.scope || tokens.scope.split(' ').includes(PURPOSE_SCOPE[purpose]);
   }
 
   /** The connected account's e-mail, from the ID token the token endpoint gave with the tokens. */
@@ -124,8 +113,8 @@ export class IdpOAuth {
    * A client holding the grant. Without a refresh token no expiry is given, so an expired access
    * token is sent as it is and refused (401) rather than refreshed.
    */
-  clientFor(grant: IdpGrant): OAuth2Client {
-    const client = this.client();
+  clientFor(purpose: IdpPurpose, grant: IdpGrant): OAuth2Client {
+    const client = this.client(purpose);
     client.setCredentials({
       access_token: grant.accessToken,
       refresh_token: grant.refreshToken,
@@ -138,11 +127,12 @@ export class IdpOAuth {
     await this.client().revokeToken(token);
   }
 
-  private client(): OAuth2Client {
+  /** A client for `purpose` (its redirect URI); none needed to revoke. */
+  private client(purpose?: IdpPurpose): OAuth2Client {
     return new OAuth2Client({
       clientId: this.env.IDP_DRIVE_CLIENT_ID,
       clientSecret: this.env.IDP_DRIVE_CLIENT_SECRET,
-      redirectUri: this.env.IDP_CONTACTS_REDIRECT_URI,
+      redirectUri: purpose && this.env[PURPOSE_REDIRECT[purpose]],
       endpoints: {
         oauth2AuthBaseUrl: this.env.IDP_DRIVE_AUTH_URL,
         oauth2TokenUrl: this.env.IDP_DRIVE_TOKEN_URL,
