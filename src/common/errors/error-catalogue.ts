@@ -53,6 +53,8 @@ export const ERROR_CATALOGUE = {
   // The identity provider's contacts: its OAuth client is not configured, or the caller connected none.
   driveNotConfigured: { wire: 'driveNotConfigured', status: 500 },
   idpNotConnected: { wire: 'idpNotConnected', status: 404 },
+  // The cloud-drive sync: the organization has no active drive connection.
+  driveNotConnected: { wire: 'driveNotConnected', status: 409 },
 } as const satisfies Record<string, { wire: string; status: number }>;
 
 export type ErrorKey = keyof typeof ERROR_CATALOGUE;
