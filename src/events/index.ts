@@ -11,11 +11,13 @@ export {
   AGENT_HOOK_RUN,
   BILLING_COUNT_PUSH,
   CREDIT_REDEMPTION,
+  DRIVE_SYNC,
   ONBOARDING_ANALYSIS,
   QueueName,
   WEBHOOK_DELIVERY,
 } from './queues';
 export type { EventEnvelope } from './event-envelope';
+export type { DriveSyncJob } from './queues';
 export { documentedEventObject, documentEventObjects, eventObject } from './event-objects';
 export type { EventObject, EventObjects } from './event-objects';
 export { resourceVersionsSql } from './resource-versions';

@@ -12,6 +12,7 @@ export enum QueueName {
   AgentHookRun = 'agent-hook-run',
   Referral = 'referral',
   CreditRedemption = 'credit-redemption',
+  DriveSync = 'drive-sync',
 }
 
 /** The payload type of each queue's jobs. */
@@ -25,6 +26,21 @@ export interface QueuePayloads {
   [QueueName.AgentHookRun]: { runId: string; request: unknown };
   [QueueName.Referral]: EventEnvelope;
   [QueueName.CreditRedemption]: { entityId: string };
+  [QueueName.DriveSync]: DriveSyncJob;
+}
+
+/**
+ * A run of one cloud-drive sync configuration (queue DriveSync, no events). `runId` names the
+ * history row the run writes, so the trigger that queued it can wait for that row; a scheduled
+ * run has no `triggeredByUserId` (it acts as the configuration's creator).
+ */
+export interface DriveSyncJob {
+  runId: string;
+  organizationId: string;
+  configurationId: string;
+  triggeredByUserId: string | null;
+  /** Epoch milliseconds. */
+  triggeredAt: number;
 }
 
 /**
@@ -124,4 +140,16 @@ export const CREDIT_REDEMPTION = {
     removeOnComplete: true,
     removeOnFail: { age: 7 * 24 * 3600 },
   } satisfies JobOptions,
+};
+
+/**
+ * A run of a cloud-drive sync configuration (queue DriveSync): one job per configuration at a
+ * time (`drive-sync:<configuration>`), so a trigger while one is queued or running joins it.
+ * Removed once done or failed, or Bull would ignore the next trigger while the old job is kept.
+ * Not retried: a failed run is recorded in its history row, and the next trigger runs again.
+ */
+export const DRIVE_SYNC = {
+  name: 'sync',
+  jobId: (configurationId: string) => `drive-sync:${configurationId}`,
+  options: { attempts: 1, removeOnComplete: true, removeOnFail: true } satisfies JobOptions,
 };

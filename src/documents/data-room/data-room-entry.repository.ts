@@ -4,6 +4,7 @@ import { In, IsNull, Not, Repository } from 'typeorm';
 import { AggregateRepository, InTransaction } from '../../database';
 import { StoredFile } from '../files/stored-file.entity';
 import { DataRoomEntry } from './data-room-entry.entity';
+import { nameKeyOf } from './entry-name';
 
 /** An entry with the size and type of its file (files only). */
 export interface EntryWithFile {
@@ -71,6 +72,16 @@ export class DataRoomEntryRepository extends AggregateRepository<DataRoomEntry> 
       },
     });
     return rows.map((r) => r.name);
+  }
+
+  /** The live entry named so (whatever its case) in the folder. */
+  findNamed(organizationId: string, parentKey: string, name: string, tx: InTransaction) {
+    return this.repo(tx).findOneBy({
+      organizationId,
+      parentKey,
+      nameKey: nameKeyOf(name),
+      deletedAt: IsNull(),
+    });
   }
 
   async hasEntries(folderId: string, tx: InTransaction): Promise<boolean> {

@@ -11,6 +11,8 @@ import { DataRoomService } from './data-room.service';
   imports: [DocumentsCoreModule],
   controllers: [DataRoomController],
   providers: [DataRoomEntryRepository, DataRoomService, DataRoomReadsService],
+  // The cloud-drive sync writes its files through the data room's own rules and events.
+  exports: [DataRoomService],
 })
 export class DataRoomModule implements NestModule {
   // A middleware, so that in production nothing else (no guard, no upload) runs.

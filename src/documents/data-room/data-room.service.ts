@@ -225,6 +225,69 @@ export class DataRoomService {
       description,
     };
   }
+
+  /**
+   * The folder at `path` (folder names from the top level down; [] is the top level), each
+   * missing one created as `createFolder` creates it (`folder.created`), each in its own
+   * transaction. 409 when a name on the way is a file's; 400 for a name no entry may have.
+   */
+  async folderAt(access: AccessContext, path: string[]): Promise<string | null> {
+    const organizationId = access.organizationId!;
+    let parentFolder: string | null = null;
+    for (const name of path) {
+      assertName(name);
+      const under: string | null = parentFolder;
+      parentFolder = await this.uow.run(async (tx) => {
+        await this.entries.lockDataRoom(organizationId, tx);
+        const parentKey = await parentKeyOf(this.entries, organizationId, under, tx);
+        const found = await this.entries.findNamed(organizationId, parentKey, name, tx);
+        if (found?.type === 'folder') return found.id;
+        if (found) throw DomainError.conflict(`${found.name} is a file, not a folder`);
+        const folder = newEntry(access, 'folder', name, under, parentKey, null, this.clock.now());
+        await this.entries.insertMany([folder], tx);
+        const view = toEntryView(folder);
+        await tx.record(this.event(access, 'folder.created', view, `folder ${view.name}: created`));
+        return folder.id;
+      });
+    }
+    return parentFolder;
+  }
+
+  /**
+   * Gives a file new content: the bytes are stored as `upload` stores them, the document keeps
+   * its id, name and folder, and `document.uploaded` is recorded as for an upload. The content
+   * must keep the file's type (400); a folder, or a document deleted meanwhile, is 404.
+   */
+  async replaceContent(
+    access: AccessContext,
+    id: string,
+    content: Upload,
+  ): Promise<DataRoomEntryView> {
+    const organizationId = access.organizationId!;
+    const request = {
+      organizationId,
+      uploadedByUserId: access.userId,
+      purpose: 'document' as const,
+    };
+    const { result } = await this.store.store([content], request, async (tx, [file]) => {
+      await this.entries.lockDataRoom(organizationId, tx);
+      const entry = await this.entries.findLive(organizationId, id, tx);
+      if (!entry || entry.type !== 'file') throw DomainError.notFound('no such document');
+      if (contentTypeOf(extensionOf(entry.name)) !== file.contentType) {
+        throw DomainError.badRequest(
+          `${entry.name} keeps its type; the new content would be served as ${file.contentType}`,
+        );
+      }
+      if (entry.fileId) await this.files.markDeleted([entry.fileId], tx);
+      entry.fileId = file.id;
+      const view = toEntryView(await this.entries.save(entry, tx), file);
+      await tx.record(
+        this.event(access, 'document.uploaded', view, `document ${view.name}: new content uploaded`),
+      );
+      return view;
+    });
+    return result;
+  }
 }
 
 /** An uploaded file's name is its entry's: it must be a valid one too (400). */
