@@ -1,4 +1,4 @@
-import type { OAuth2Client } from 'google-auth-library';
+import { gaxios, type OAuth2Client } from 'google-auth-library';
 
 export const FOLDER_MIME_TYPE = 'application/vnd.google-apps.folder';
 const NATIVE_PREFIX = 'application/vnd.google-apps.';
@@ -87,6 +87,22 @@ function checkedId(id: string, what: string): string {
   return id;
 }
 
+/**
+ * A streamed call's refusal carries its body as text (gaxios does not parse it); parsed here, so
+ * that every call's GaxiosError has the API's JSON error, `error.errors[0].reason` and all.
+ */
+function withParsedBody(err: unknown): unknown {
+  const response = err instanceof gaxios.GaxiosError ? err.response : undefined;
+  if (response && typeof response.data === 'string') {
+    try {
+      response.data = JSON.parse(response.data);
+    } catch {
+      // Not JSON (a proxy's page): left as the text it is.
+    }
+  }
+  return err;
+}
+
 function itemOf(file: FileResource): DriveItem | null {
   if (typeof file.id !== 'string' || typeof file.mimeType !== 'string') return null;
   const size = file.size === undefined ? NaN : Number(file.size);
@@ -151,7 +167,7 @@ export class DriveApi {
 
   /**
    * The files and folders (not trashed) of a folder, page by page as they are read: a large
-   * folder is never held whole. The id is checked before the first request.
+   * folder is never held whole. A malformed id throws here, before any request.
    */
   children(folderId: string): AsyncIterable<DriveItem> {
     const q = this.childrenQuery(folderId, '');
@@ -175,13 +191,13 @@ export class DriveApi {
   }
 
   /** A binary file's bytes; TooLargeError as soon as more than `maxBytes` arrive. */
-  download(fileId: string, maxBytes: number): Promise<Buffer> {
+  async download(fileId: string, maxBytes: number): Promise<Buffer> {
     const url = this.url(`files/${checkedId(fileId, 'file')}`);
     return this.bytes(url, { alt: 'media', supportsAllDrives: true }, maxBytes);
   }
 
   /** A native file exported to `mimeType`; TooLargeError past `maxBytes`. */
-  export(fileId: string, mimeType: string, maxBytes = EXPORT_MAX_BYTES): Promise<Buffer> {
+  async export(fileId: string, mimeType: string, maxBytes = EXPORT_MAX_BYTES): Promise<Buffer> {
     const url = this.url(`files/${checkedId(fileId, 'file')}/export`);
     return this.bytes(url, { mimeType }, maxBytes);
   }
@@ -229,12 +245,11 @@ export class DriveApi {
     maxBytes: number,
   ): Promise<Buffer> {
     const abort = new AbortController();
-    const res = await this.client.request<Body>({
-      url,
-      params,
-      responseType: 'stream',
-      signal: abort.signal,
-    });
+    const res = await this.client
+      .request<Body>({ url, params, responseType: 'stream', signal: abort.signal })
+      .catch((err: unknown) => {
+        throw withParsedBody(err);
+      });
     const body = res.data;
     try {
       const declared = Number(res.headers.get('content-length') ?? NaN);
