@@ -282,7 +282,12 @@ export class DataRoomService {
       entry.fileId = file.id;
       const view = toEntryView(await this.entries.save(entry, tx), file);
       await tx.record(
-        this.event(access, 'document.uploaded', view, `document ${view.name}: new content uploaded`),
+        this.event(
+          access,
+          'document.uploaded',
+          view,
+          `document ${view.name}: new content uploaded`,
+        ),
       );
       return view;
     });

@@ -135,7 +135,12 @@ describe('cloud-drive sync runs (issue 37)', () => {
     const res = await agent.get(`${base(org)}/document`).expect(200);
     return {
       etag: res.headers.etag as string,
-      entries: res.body as { id: string; name: string; type: string; parentFolder: string | null }[],
+      entries: res.body as {
+        id: string;
+        name: string;
+        type: string;
+        parentFolder: string | null;
+      }[],
     };
   };
 
@@ -154,7 +159,11 @@ describe('cloud-drive sync runs (issue 37)', () => {
       const folder = drive.addFolder(email, { name: 'Board' });
       const sub = drive.addFolder(email, { name: 'Minutes', parentId: folder });
       drive.addFile(email, { name: 'deck.pdf', parentId: folder, content: pdf('deck') });
-      const notes = drive.addFile(email, { name: 'notes.txt', parentId: folder, content: txt('v1') });
+      const notes = drive.addFile(email, {
+        name: 'notes.txt',
+        parentId: folder,
+        content: txt('v1'),
+      });
       drive.addNativeFile(email, { name: 'Plan', parentId: folder, kind: 'document' });
       drive.addNativeFile(email, { name: 'Survey', parentId: folder, kind: 'form' });
       drive.addFile(email, { name: 'march.txt', parentId: sub, content: txt('march') });
@@ -195,7 +204,9 @@ describe('cloud-drive sync runs (issue 37)', () => {
       const after = await list(owner.agent, org);
       expect(after.etag).not.toBe(first.etag);
       expect(after.entries.map((e) => e.id).sort()).toEqual(first.entries.map((e) => e.id).sort());
-      expect((await content(owner.agent, org, byName.get('notes.txt')!.id)).toString()).toBe('v2\n');
+      expect((await content(owner.agent, org, byName.get('notes.txt')!.id)).toString()).toBe(
+        'v2\n',
+      );
 
       const runs = await history(config);
       expect(runs).toHaveLength(4);
@@ -221,7 +232,11 @@ describe('cloud-drive sync runs (issue 37)', () => {
       const { owner, org, email } = await connected();
       const folder = drive.addFolder(email, { name: 'Mixed' });
       drive.addFile(email, { name: 'good.txt', parentId: folder, content: txt('good') });
-      const broken = drive.addFile(email, { name: 'broken.txt', parentId: folder, content: txt('x') });
+      const broken = drive.addFile(email, {
+        name: 'broken.txt',
+        parentId: folder,
+        content: txt('x'),
+      });
       drive.addFile(email, {
         name: 'huge.pdf',
         parentId: folder,
@@ -348,10 +363,7 @@ describe('cloud-drive sync runs (issue 37)', () => {
       const editor = await memberAgent(t, owner.agent, org, 'Editor');
       expect(await sync(editor.agent, org)).toHaveLength(1);
       // Another organization's member is refused before anything is said of its configurations.
-      await other.owner.agent
-        .post(syncPath(org))
-        .send({ organization: org })
-        .expect(403);
+      await other.owner.agent.post(syncPath(org)).send({ organization: org }).expect(403);
 
       const unconnected = await loggedInAgent(t);
       const lonely = await createOrg(unconnected.agent);
@@ -412,10 +424,12 @@ describe('cloud-drive sync runs (issue 37)', () => {
         startedAt: at(i),
         completedAt: at(i),
       });
-      await db.getRepository(DriveSyncRun).insert([
-        ...Array.from({ length: 57 }, (_, i) => row(mine, i)),
-        ...Array.from({ length: 3 }, (_, i) => row(few, i)),
-      ]);
+      await db
+        .getRepository(DriveSyncRun)
+        .insert([
+          ...Array.from({ length: 57 }, (_, i) => row(mine, i)),
+          ...Array.from({ length: 3 }, (_, i) => row(few, i)),
+        ]);
       const scheduler = t.get<Scheduler>(Scheduler);
       expect(scheduler.list()).toContainEqual({
         name: 'documents:drive-sync-history-cleanup',

@@ -99,10 +99,7 @@ export class DriveSyncRunner {
   }
 
   private async assertMayEdit(userId: string, organizationId: string): Promise<void> {
-    const permitting = await this.organizations.organizationsPermitting(
-      userId,
-      'canEditDocuments',
-    );
+    const permitting = await this.organizations.organizationsPermitting(userId, 'canEditDocuments');
     if (!permitting.includes(organizationId)) {
       throw new RunRefused(
         'the member the run acts as (who triggered it, or for a scheduled run who created the ' +

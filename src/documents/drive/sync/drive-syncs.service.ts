@@ -16,8 +16,7 @@ const POLL_MS = 200;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The schedule's period: DRIVE_SYNC_INTERVAL_MINUTES, off at 0 and in production. */
-const syncEvery = (env: Env) =>
-  isProduction(env) ? 0 : env.DRIVE_SYNC_INTERVAL_MINUTES * MINUTE;
+const syncEvery = (env: Env) => (isProduction(env) ? 0 : env.DRIVE_SYNC_INTERVAL_MINUTES * MINUTE);
 
 /**
  * Sync runs asked for by a member (`POST .../google-drive/sync`, answered once they end) or by
@@ -76,7 +75,9 @@ export class DriveSyncs {
     const deadline = performance.now() + SYNC_WAIT_MS;
     const dropped = new Set<string>();
     for (;;) {
-      const rows = new Map((await this.records.runs(runs.map((r) => r.runId))).map((r) => [r.id, r]));
+      const rows = new Map(
+        (await this.records.runs(runs.map((r) => r.runId))).map((r) => [r.id, r]),
+      );
       const open = [];
       for (const r of runs) {
         const row = rows.get(r.runId);
@@ -90,7 +91,9 @@ export class DriveSyncs {
       }
       const stillOpen = open.filter((r) => !dropped.has(r.runId));
       if (!stillOpen.length || performance.now() >= deadline) {
-        return runs.map((r) => resultOf(r.configurationId, rows.get(r.runId), dropped.has(r.runId)));
+        return runs.map((r) =>
+          resultOf(r.configurationId, rows.get(r.runId), dropped.has(r.runId)),
+        );
       }
       await sleep(POLL_MS);
     }
