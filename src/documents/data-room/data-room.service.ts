@@ -56,11 +56,15 @@ export class DataRoomService {
     private readonly clock: Clock,
   ) {}
 
-  /** Stores the files and adds them to the folder, all or none (409 when a name is taken). */
+  /**
+   * Stores the files and adds them to the folder, all or none (409 when a name is taken);
+   * `alongside` writes the caller's own rows in the same transaction.
+   */
   async upload(
     access: AccessContext,
     uploads: Upload[] | undefined,
     parentFolder: string | null,
+    alongside?: (tx: Tx, views: DataRoomEntryView[]) => Promise<void>,
   ): Promise<DataRoomEntryView[]> {
     const organizationId = access.organizationId!;
     const request = {
@@ -88,6 +92,7 @@ export class DataRoomService {
           this.event(access, 'document.uploaded', view, `document ${view.name}: uploaded`),
         ),
       );
+      await alongside?.(tx, views);
       return views;
     });
     return result;
@@ -257,11 +262,13 @@ export class DataRoomService {
    * Gives a file new content: the bytes are stored as `upload` stores them, the document keeps
    * its id, name and folder, and `document.uploaded` is recorded as for an upload. The content
    * must keep the file's type (400); a folder, or a document deleted meanwhile, is 404.
+   * `alongside` writes the caller's own rows in the same transaction.
    */
   async replaceContent(
     access: AccessContext,
     id: string,
     content: Upload,
+    alongside?: (tx: Tx, view: DataRoomEntryView) => Promise<void>,
   ): Promise<DataRoomEntryView> {
     const organizationId = access.organizationId!;
     const request = {
@@ -289,6 +296,7 @@ export class DataRoomService {
           `document ${view.name}: new content uploaded`,
         ),
       );
+      await alongside?.(tx, view);
       return view;
     });
     return result;

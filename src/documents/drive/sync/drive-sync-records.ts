@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, IsNull } from 'typeorm';
-import type { DriveSyncJob } from '../../../events';
+import type { DriveSyncJob, Tx } from '../../../events';
 import { DriveConnection } from '../store/drive-connection.entity';
 import { DriveSyncConfiguration } from '../store/drive-sync-configuration.entity';
 import { DriveSyncRun, DriveSyncStatus } from '../store/drive-sync-run.entity';
@@ -108,13 +108,15 @@ export class DriveSyncRecords {
     return this.manager.findOneBy(DriveSyncedFile, { configurationId, idpFileId });
   }
 
+  /** Notes the version a document holds, in the transaction that wrote it. */
   async keepSyncedFile(
+    tx: Tx,
     configurationId: string,
     idpFileId: string,
     documentId: string,
     changeKey: string,
   ): Promise<void> {
-    await this.manager.upsert(
+    await tx.manager.upsert(
       DriveSyncedFile,
       { configurationId, idpFileId, documentId, changeKey },
       ['configurationId', 'idpFileId'],

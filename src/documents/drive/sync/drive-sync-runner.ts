@@ -2,12 +2,12 @@ import { Injectable, Logger } from '@nestjs/common';
 import { describeFailure, providerFailure } from '../../../auth';
 import { AccessContext, Clock, DomainError } from '../../../common';
 import { Env } from '../../../config';
-import type { DriveSyncJob } from '../../../events';
+import type { DriveSyncJob, Tx } from '../../../events';
 import { OrganizationsDirectory } from '../../../organizations';
 import { DataRoomService } from '../../data-room/data-room.service';
 import { extensionOf } from '../../files/file-types';
 import { DriveAccess, DriveGrantRefused } from '../drive-access';
-import { DriveApi, DriveItem, exportFormat, TooLargeError } from '../drive-api';
+import { DriveApi, DriveItem, EXPORT_MAX_BYTES, exportFormat, TooLargeError } from '../drive-api';
 import { DriveConnectionStore } from '../store/drive-connection.store';
 import type { DriveSyncConfiguration } from '../store/drive-sync-configuration.entity';
 import { DriveSyncRecords, FileCounts } from './drive-sync-records';
@@ -176,27 +176,32 @@ export class DriveSyncRunner {
       throw new TooLargeError(context.maxBytes);
     }
     const buffer = landing.exportAs
-      ? await context.api.export(item.id, landing.exportAs, context.maxBytes)
+      ? await context.api.export(
+          item.id,
+          landing.exportAs,
+          Math.min(context.maxBytes, EXPORT_MAX_BYTES),
+        )
       : await context.api.download(item.id, context.maxBytes);
     const upload = { originalname: landing.name, buffer, size: buffer.length };
-    let documentId: string | null = null;
+    // The document and the version it holds commit together: a crash between them would leave
+    // a document the next run does not know as its own (its name then taken).
+    const keep = (tx: Tx, documentId: string) =>
+      this.records.keepSyncedFile(tx, configurationId, item.id, documentId, landing.changeKey);
     if (known) {
-      documentId = await this.dataRoom
-        .replaceContent(context.access, known.documentId, upload)
-        .then((view) => view.id)
+      const replaced = await this.dataRoom
+        .replaceContent(context.access, known.documentId, upload, (tx, view) => keep(tx, view.id))
+        .then(() => true)
         // The document was deleted from the data room: the file comes back as a new one.
         .catch((err: unknown) => {
-          if (err instanceof DomainError && err.status === 404) return null;
+          if (err instanceof DomainError && err.status === 404) return false;
           throw err;
         });
+      if (replaced) return 'filesUpdated';
     }
-    const outcome = documentId ? 'filesUpdated' : 'filesAdded';
-    if (!documentId) {
-      const [view] = await this.dataRoom.upload(context.access, [upload], parentFolder);
-      documentId = view.id;
-    }
-    await this.records.keepSyncedFile(configurationId, item.id, documentId, landing.changeKey);
-    return outcome;
+    await this.dataRoom.upload(context.access, [upload], parentFolder, (tx, [view]) =>
+      keep(tx, view.id),
+    );
+    return 'filesAdded';
   }
 }
 
