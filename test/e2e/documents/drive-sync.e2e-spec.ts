@@ -265,6 +265,27 @@ describe('cloud-drive sync runs (issue 37)', () => {
       ]);
     });
 
+    it('adds a changed file again when its document was deleted from the data room; files gone from the drive stay', async () => {
+      const { owner, org, email } = await connected();
+      const folder = drive.addFolder(email, { name: 'Returns' });
+      const file = drive.addFile(email, { name: 'r.txt', parentId: folder, content: txt('1') });
+      const gone = drive.addFile(email, { name: 'gone.txt', parentId: folder, content: txt('g') });
+      await configure(org, owner.user.id, folder);
+      await sync(owner.agent, org);
+      const [first] = (await list(owner.agent, org)).entries.filter((e) => e.name === 'r.txt');
+      await owner.agent.delete(`${base(org)}/document/${first.id}`).expect(200);
+      drive.removeFile(gone);
+      drive.updateFile(file, { content: txt('2') });
+      expect(await sync(owner.agent, org)).toEqual([
+        expect.objectContaining({ status: 'completed', ...counts(1, 0, 0, 0) }),
+      ]);
+      const entries = (await list(owner.agent, org)).entries;
+      expect(entries.map((e) => e.name).sort()).toEqual(['gone.txt', 'r.txt']);
+      const again = entries.find((e) => e.name === 'r.txt')!;
+      expect(again.id).not.toBe(first.id);
+      expect((await content(owner.agent, org, again.id)).toString()).toBe('2\n');
+    });
+
     it('joins a run queued or running instead of starting a second one', async () => {
       const { owner, org, email } = await connected();
       const folder = drive.addFolder(email, { name: 'Joined' });
@@ -372,6 +393,28 @@ describe('cloud-drive sync runs (issue 37)', () => {
         .send({ organization: lonely.id })
         .expect(409);
       expect(res.body).toMatchObject({ key: 'driveNotConnected' });
+    });
+
+    it('answers 500 driveNotConfigured naming the missing variable, after the permission', async () => {
+      const unconfigured = await createTestApp({
+        env: { ...drive.env(), IDP_DRIVE_SYNC_REDIRECT_URI: '', STORAGE_DIR: storage.dir },
+        database: t.database,
+        redisPrefix: t.redisPrefix,
+      });
+      try {
+        const owner = await loggedInAgent(unconfigured);
+        const org = await createOrg(owner.agent);
+        const res = await owner.agent
+          .post(syncPath(org.id))
+          .send({ organization: org.id })
+          .expect(500);
+        expect(res.body).toMatchObject({ key: 'driveNotConfigured' });
+        expect(res.body.message).toContain('IDP_DRIVE_SYNC_REDIRECT_URI');
+        const viewer = await memberAgent(unconfigured, owner.agent, org.id, 'Viewer');
+        await viewer.agent.post(syncPath(org.id)).send({ organization: org.id }).expect(403);
+      } finally {
+        await unconfigured.close({ keepData: true });
+      }
     });
 
     it('records each synced file as document.uploaded: the activity log and webhooks get it', async () => {
