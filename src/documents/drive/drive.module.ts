@@ -1,12 +1,23 @@
-import { Module } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { IdpOAuthModule } from '../../auth';
 import { DriveAccess } from './drive-access';
+import { DriveAvailability } from './drive-availability.middleware';
+import { DriveConnections } from './drive-connections.service';
+import { DriveFolders } from './drive-folders.service';
+import { DriveRecords } from './drive-records';
+import { GoogleDriveController } from './google-drive.controller';
 import { DriveConnection } from './store/drive-connection.entity';
 import { DriveConnectionStore } from './store/drive-connection.store';
 import { DriveSyncConfiguration } from './store/drive-sync-configuration.entity';
+import { DriveSyncConfigurationRepository } from './store/drive-sync-configuration.repository';
+import { DriveSyncHistoryRepository } from './store/drive-sync-history.repository';
 import { DriveSyncRun } from './store/drive-sync-run.entity';
 import { DriveSyncedFile } from './store/drive-synced-file.entity';
+import { SyncConfigurations } from './sync-configurations.service';
+
+/** Every route of the cloud drive, the sync's included, whichever controller declares it. */
+const DRIVE_ROUTES = 'v1/organization/:organization/google-drive';
 
 /**
  * The cloud-drive sync (spec 4.4, issue 37): an organization connects its identity provider's
@@ -23,6 +34,30 @@ import { DriveSyncedFile } from './store/drive-synced-file.entity';
       DriveSyncedFile,
     ]),
   ],
-  providers: [DriveConnectionStore, DriveAccess],
+  controllers: [
+    // The routes: connection, folders, configurations, history.
+    GoogleDriveController,
+  ],
+  providers: [
+    DriveConnectionStore,
+    DriveAccess,
+    // The routes: connection, folders, configurations, history.
+    DriveRecords,
+    DriveConnections,
+    DriveFolders,
+    DriveSyncConfigurationRepository,
+    DriveSyncHistoryRepository,
+    SyncConfigurations,
+  ],
 })
-export class DriveModule {}
+export class DriveModule implements NestModule {
+  // A middleware, so that in production nothing else (no session, no guard) runs.
+  configure(consumer: MiddlewareConsumer) {
+    consumer
+      .apply(DriveAvailability)
+      .forRoutes(
+        { path: DRIVE_ROUTES, method: RequestMethod.ALL },
+        { path: `${DRIVE_ROUTES}/*rest`, method: RequestMethod.ALL },
+      );
+  }
+}
