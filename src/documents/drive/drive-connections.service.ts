@@ -50,7 +50,11 @@ export class DriveConnections {
     const { url, state, codeVerifier } = await this.oauth.authorization('drive');
     session.idpDriveAuth = {
       ...this.unexpired(session.idpDriveAuth),
-      [organizationId]: { state, codeVerifier, expiresAt: this.clock.nowMs() + AUTHORIZATION_TTL_MS },
+      [organizationId]: {
+        state,
+        codeVerifier,
+        expiresAt: this.clock.nowMs() + AUTHORIZATION_TTL_MS,
+      },
     };
     return { url };
   }
@@ -160,7 +164,9 @@ export class DriveConnections {
       throw unexpected(`drive code exchange of organization ${organizationId}`, err);
     }
     if (!tokens.access_token) {
-      this.logger.error(`drive code exchange of ${organizationId}: the provider gave no access token`);
+      this.logger.error(
+        `drive code exchange of ${organizationId}: the provider gave no access token`,
+      );
       throw providerUnavailable();
     }
     return tokens;

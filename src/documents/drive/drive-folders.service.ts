@@ -22,7 +22,8 @@ export class DriveFolders {
       );
     } catch (err) {
       // The grant is noted as refused on the connection: the organization must connect again.
-      if (err instanceof DriveGrantRefused) throw DomainError.keyed('driveNotConnected', GRANT_REFUSED);
+      if (err instanceof DriveGrantRefused)
+        throw DomainError.keyed('driveNotConnected', GRANT_REFUSED);
       const failure = providerFailure(err);
       if (failure === 'unavailable') throw providerUnavailable();
       if (failure === 'refused') {

@@ -110,8 +110,13 @@ export class SyncConfigurations {
 
   /** The newest runs, of one configuration when named (of this organization: else 404). */
   async list(organizationId: string, configurationId?: string): Promise<SyncHistoryView> {
-    if (configurationId && !(await this.configurations.find(organizationId, configurationId, false))) {
-      throw DomainError.notFound('configurationId is not a sync configuration of this organization');
+    if (
+      configurationId &&
+      !(await this.configurations.find(organizationId, configurationId, false))
+    ) {
+      throw DomainError.notFound(
+        'configurationId is not a sync configuration of this organization',
+      );
     }
     const runs = await this.history.newest(organizationId, configurationId);
     return { history: runs.map(toRunView) };

@@ -15,7 +15,11 @@ export class DriveSyncConfigurationRepository extends AggregateRepository<DriveS
 
   /** The organization's configuration `id`, deleted ones too unless `live`. */
   find(organizationId: string, id: string, live = true) {
-    return this.repository.findOneBy({ id, organizationId, ...(live ? { deletedAt: IsNull() } : {}) });
+    return this.repository.findOneBy({
+      id,
+      organizationId,
+      ...(live ? { deletedAt: IsNull() } : {}),
+    });
   }
 
   /** The organization's live configurations, oldest first. */
