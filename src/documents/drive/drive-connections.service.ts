@@ -77,7 +77,9 @@ export class DriveConnections {
     const pending = session.idpDriveAuth?.[organizationId];
     if (session.idpDriveAuth) {
       const { [organizationId]: _used, ...others } = session.idpDriveAuth;
-      session.idpDriveAuth = this.unexpired(others);
+      const waiting = this.unexpired(others);
+      if (Object.keys(waiting).length) session.idpDriveAuth = waiting;
+      else delete session.idpDriveAuth;
     }
     if (
       !pending ||

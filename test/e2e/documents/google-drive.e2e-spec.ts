@@ -2,6 +2,7 @@ import type { Agent, Test } from 'supertest';
 import { DataSource } from 'typeorm';
 import { DRIVE_READONLY, FakeDrive } from '../../fakes/drive';
 import { createTestApp, TestApp } from '../../support/app';
+import { captureOutput } from '../../support/output';
 import { ERROR_BODIES } from '../../support/errors';
 import { createOrg, memberAgent } from '../../support/orgs';
 import { sessionSetCookie } from '../../support/sessions';
@@ -22,8 +23,11 @@ describe('cloud drive routes (spec 4.4, issue 37)', () => {
   let t: TestApp;
   let db: DataSource;
   let drive: FakeDrive;
+  let output: ReturnType<typeof captureOutput>;
 
   beforeAll(async () => {
+    // Every line the process writes, to check no token is ever logged.
+    output = captureOutput();
     drive = await FakeDrive.start();
     t = await createTestApp({
       env: { ...drive.env(), DRIVE_SYNC_INTERVAL_MINUTES: '0', STORAGE_DIR: storage.dir },
@@ -34,6 +38,7 @@ describe('cloud drive routes (spec 4.4, issue 37)', () => {
     await t.close();
     await drive.close();
     storage.remove();
+    output.restore();
   });
 
   async function world() {
@@ -150,6 +155,24 @@ describe('cloud drive routes (spec 4.4, issue 37)', () => {
         .send({ organization: org, code })
         .expect(200);
       expect(res.body.email).toBe(email);
+    });
+
+    it('reads the e-mail from the drive when the token answer has no ID token', async () => {
+      const { owner, org } = await world();
+      const email = accountEmail();
+      const { state } = Object.fromEntries((await authUrl(owner.agent, org)).searchParams);
+      const code = drive.issueCode(email, {
+        scope: DRIVE_READONLY,
+        redirectUri: drive.driveRedirectUri,
+      });
+      const abouts = drive.requestsTo('GET', /^\/drive\/v3\/about$/).length;
+      const res = await owner.agent
+        .post(`${drivePath(org)}/connect`)
+        .send({ organization: org, code, state })
+        .expect(200);
+      expect(res.body.email).toBe(email);
+      expect(drive.requestsTo('GET', /^\/drive\/v3\/about$/)).toHaveLength(abouts + 1);
+      expect((await connectionRow(org))!.email).toBe(email);
     });
 
     it('connects two organizations’ flows of one session, each with its own state', async () => {
@@ -647,6 +670,14 @@ describe('cloud drive routes (spec 4.4, issue 37)', () => {
       await owner.agent.delete(`${drivePath(org)}/connection`).expect(200);
       await owner.agent.get(`${drivePath(org)}/sync-history`).expect(200);
     });
+  });
+
+  it('logged none of the tokens the provider issued, nor a code', () => {
+    const log = output.text();
+    const codes = drive.requestsTo('POST', /^\/oauth2\/token$/).map((r) => r.form.code);
+    const secrets = [...drive.issuedTokens(), ...codes.filter(Boolean)];
+    expect(secrets.length).toBeGreaterThan(20);
+    expect(secrets.filter((secret) => log.includes(secret))).toEqual([]);
   });
 
   describe('permissions', () => {
