@@ -2064,7 +2064,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/organization/{organization}/google-drive/sync": {
+    "/v1/organization/{organization}/google-drive/auth-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where to send the browser to connect the organization’s cloud drive
+         * @description Requires `canEditDocuments`. The provider’s consent URL (drive read-only and the account’s e-mail, `access_type=offline`, `prompt=consent`, an S256 PKCE challenge, a random 32-byte `state`). The state and verifier wait 10 minutes in the session under this organization, for one `POST .../google-drive/connect`; a later call for the same organization replaces them, other organizations’ stay. Disabled when NODE_ENV=production: the route then answers 404 like an unknown path. While IDP_DRIVE_CLIENT_ID, IDP_DRIVE_CLIENT_SECRET or IDP_DRIVE_SYNC_REDIRECT_URI is unset: 500 `driveNotConfigured` naming it (after the session and permission checks).
+         */
+        get: operations["GoogleDrive_authUrl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organization/{organization}/google-drive/connect": {
         parameters: {
             query?: never;
             header?: never;
@@ -2074,10 +2094,134 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Sync the drive’s folders into the data room now
-         * @description Requires `canEditDocuments`. Runs the configuration named by `configurationId` (even disabled), or every enabled one, as the caller: new drive files are added to the data room, changed ones get new content (same document), unchanged ones are skipped; a file over DATA_ROOM_UPLOAD_SIZE_LIMIT_MB, whose name another document has, or that cannot be read counts as failed and the run goes on. A run of a configuration already queued or running is joined, not started twice. Answers once every run ended, from their history entries, or after 50 s with those still going as `running`; a failed run (the grant refused, the caller no longer allowed) is answered `failed`, still 200. A configuration deleted or of another organization → 404. Disabled when NODE_ENV=production.
+         * Connect the organization’s cloud drive with the code of its redirect
+         * @description Requires `canEditDocuments`. Uses up this session’s pending authorization of the organization (every call, whatever its outcome) and exchanges the code with its PKCE verifier. `state` is optional (the PKCE verifier already ties the code to this session); when given it must be the pending one. 400: `organization` is not the path’s, no pending authorization (none, expired after 10 minutes, already used), a wrong `state`, the provider refuses the code (`invalid_grant`: wrong, used, or consented in another session), or the drive permission was not granted. The e-mail comes from the ID token, else the drive’s `about`. The organization has one connection: a reconnect replaces its tokens (even for another account, whose grant is then revoked) and keeps its id and configurations. Tokens are stored sealed (AES-256-GCM). Disabled when NODE_ENV=production: the route then answers 404 like an unknown path. While IDP_DRIVE_CLIENT_ID, IDP_DRIVE_CLIENT_SECRET or IDP_DRIVE_SYNC_REDIRECT_URI is unset: 500 `driveNotConfigured` naming it (after the session and permission checks).
          */
-        post: operations["DriveSync_sync"];
+        post: operations["GoogleDrive_connect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organization/{organization}/google-drive/connection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Disconnect the organization’s cloud drive
+         * @description Requires `canEditDocuments`. The connection becomes inactive, its tokens are wiped and the grant is revoked at the provider (best effort: a failure is only logged). Sync configurations and the documents synced into the data room stay. 404 when no drive is connected. Disabled when NODE_ENV=production: the route then answers 404 like an unknown path. While IDP_DRIVE_CLIENT_ID, IDP_DRIVE_CLIENT_SECRET or IDP_DRIVE_SYNC_REDIRECT_URI is unset: 500 `driveNotConfigured` naming it (after the session and permission checks).
+         */
+        delete: operations["GoogleDrive_disconnect"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organization/{organization}/google-drive/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization’s cloud-drive connection and its sync configurations
+         * @description Requires `canViewOrganization`. `{connected: false}` alone when no drive is connected (never, or disconnected); else the connection (`syncError` says why the drive refused its grant) and its live configurations, oldest first. Disabled when NODE_ENV=production: the route then answers 404 like an unknown path. While IDP_DRIVE_CLIENT_ID, IDP_DRIVE_CLIENT_SECRET or IDP_DRIVE_SYNC_REDIRECT_URI is unset: 500 `driveNotConfigured` naming it (after the session and permission checks).
+         */
+        get: operations["GoogleDrive_status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organization/{organization}/google-drive/folders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The folders of the connected drive
+         * @description Requires `canViewOrganization`. The folders (not trashed) directly in `parentId` (`root`, the default: the top level), by name, at most 1,000. `parentId` must match `^[A-Za-z0-9_-]{1,128}$` (400); a folder the drive does not know → 404. 409 `driveNotConnected` while no drive is connected. A grant the drive refuses (revoked) → 409 `driveNotConnected` too, noted as the connection’s `syncError`. Disabled when NODE_ENV=production: the route then answers 404 like an unknown path. While IDP_DRIVE_CLIENT_ID, IDP_DRIVE_CLIENT_SECRET or IDP_DRIVE_SYNC_REDIRECT_URI is unset: 500 `driveNotConfigured` naming it (after the session and permission checks).
+         */
+        get: operations["GoogleDrive_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organization/{organization}/google-drive/sync-config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sync a drive folder into the data room
+         * @description Requires `canEditDocuments`. `organization` must be the path’s (400). `targetDataRoomPath` and `fileTypeFilter` are normalised as their fields say (400 when they cannot be). Enabled unless `syncEnabled: false`; subfolders only with `syncSubfolders: true`. Runs act as their trigger user or, scheduled, as the configuration’s creator. 409 `driveNotConnected` while no drive is connected. Disabled when NODE_ENV=production: the route then answers 404 like an unknown path. While IDP_DRIVE_CLIENT_ID, IDP_DRIVE_CLIENT_SECRET or IDP_DRIVE_SYNC_REDIRECT_URI is unset: 500 `driveNotConfigured` naming it (after the session and permission checks).
+         */
+        post: operations["GoogleDrive_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organization/{organization}/google-drive/sync-config/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a sync configuration
+         * @description Requires `canEditDocuments`. A soft delete: it never runs again and answers 404 afterwards; its history and the documents it synced stay. A configuration id of another organization, deleted or unknown → 404 (by the permission check). 409 `driveNotConnected` while no drive is connected. Disabled when NODE_ENV=production: the route then answers 404 like an unknown path. While IDP_DRIVE_CLIENT_ID, IDP_DRIVE_CLIENT_SECRET or IDP_DRIVE_SYNC_REDIRECT_URI is unset: 500 `driveNotConfigured` naming it (after the session and permission checks).
+         */
+        delete: operations["GoogleDrive_remove"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a sync configuration
+         * @description Requires `canEditDocuments`. Any of `syncEnabled`, `targetDataRoomPath`, `syncSubfolders`, `fileTypeFilter` (normalised as on creation); what is left out stays. Answers the configuration. A configuration id of another organization, deleted or unknown → 404 (by the permission check). 409 `driveNotConnected` while no drive is connected. Disabled when NODE_ENV=production: the route then answers 404 like an unknown path. While IDP_DRIVE_CLIENT_ID, IDP_DRIVE_CLIENT_SECRET or IDP_DRIVE_SYNC_REDIRECT_URI is unset: 500 `driveNotConfigured` naming it (after the session and permission checks).
+         */
+        patch: operations["GoogleDrive_update"];
+        trace?: never;
+    };
+    "/v1/organization/{organization}/google-drive/sync-history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization’s sync runs
+         * @description Requires `canViewOrganization`. Newest first (by when they were asked for), at most 50; with `configurationId`, that configuration’s only (one of this organization’s, deleted ones included: else 404). Answered whether or not a drive is connected. Disabled when NODE_ENV=production: the route then answers 404 like an unknown path. While IDP_DRIVE_CLIENT_ID, IDP_DRIVE_CLIENT_SECRET or IDP_DRIVE_SYNC_REDIRECT_URI is unset: 500 `driveNotConfigured` naming it (after the session and permission checks).
+         */
+        get: operations["GoogleDrive_history"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -6366,35 +6510,159 @@ export interface components {
             file: components["schemas"]["FileRecordView"] | null;
             imported: components["schemas"]["CsvImportSummaryView"];
         };
-        DriveSyncDto: {
+        DriveAuthUrlView: {
+            /**
+             * @description The identity provider's consent page (drive read-only, the account's e-mail, offline access,
+             *     `prompt=consent`, PKCE); its `state` is good for one connect of this organization in this
+             *     session within 10 minutes.
+             */
+            url: string;
+        };
+        DriveConnectDto: {
             /**
              * Format: uuid
-             * @description The organization of the path (another → 400).
+             * @description The organization of the path (another one → 400).
              */
             organization: string;
+            /** @description The authorization code the provider put on the drive redirect URI. */
+            code: string;
+            /**
+             * @description The `state` the provider sent back with the code (that of `GET .../google-drive/auth-url`);
+             *     checked when given. Without it the PKCE verifier alone ties the code to this session.
+             */
+            state?: string;
+        };
+        DriveConnectedView: {
+            /** @example true */
+            success: boolean;
+            /** Format: uuid */
+            connectionId: string;
+            /** @description The connected account's e-mail; null when the provider did not share it. */
+            email: string | null;
+        };
+        SyncConfigurationView: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When it last ran; null before its first run.
+             */
+            lastSyncAt: string | null;
+            /** @description Why its last run failed; null when it did not. */
+            syncError: string | null;
+            /** @description The drive folder synced. */
+            idpFolderId: string;
+            idpFolderName: string;
+            /** @description `/`-separated data-room folder names; '' is the top level. */
+            targetDataRoomPath: string;
+            syncEnabled: boolean;
+            syncSubfolders: boolean;
+            /** @description Normalised extensions (`pdf,txt`); '' = every accepted type. */
+            fileTypeFilter: string;
+        };
+        DriveStatusView: {
+            /** Format: uuid */
+            connectionId?: string;
+            /** @description The connected account's e-mail; null when the provider did not share it. */
+            email?: string | null;
+            /**
+             * Format: date-time
+             * @description When a run last ended; null before the first.
+             */
+            lastSyncAt?: string | null;
+            /** @description Why the drive refused the connection's grant; null when it did not. */
+            syncError?: string | null;
+            /** @description The live (not deleted) configurations, oldest first. */
+            syncConfigurations?: components["schemas"]["SyncConfigurationView"][];
+            connected: boolean;
+        };
+        DriveFolderView: {
+            /** @description The folder's drive id (a `parentId`, an `idpFolderId`). */
+            id: string;
+            name: string;
+        };
+        CreateSyncConfigDto: {
+            /** @description The drive folder to sync (`root`: the whole drive). */
+            idpFolderId?: string;
+            /**
+             * @description `/`-separated data-room folder names (outer slashes trimmed; "" or left out: the top level); each name 1 to 255 characters, no `\`, control characters, `.` or `..`.
+             * @default
+             * @example Board/Minutes
+             */
+            targetDataRoomPath?: string;
+            /**
+             * @description Comma-separated extensions without dots, whatever their case, each one the storage accepts (STORAGE_ALLOWED_EXTENSIONS); stored lower-cased, sorted, each once (`pdf,txt`). "" or left out: every accepted type.
+             * @default
+             * @example pdf,docx
+             */
+            fileTypeFilter?: string;
             /**
              * Format: uuid
-             * @description One of the organization's configurations (even disabled); left out: every enabled one.
+             * @description The organization of the path (another one → 400).
              */
-            configurationId?: string;
+            organization: string;
+            /** @description The folder's name, as the folder list showed it (for display). */
+            idpFolderName: string;
+            /** @description Whether subfolders are synced too (as data-room folders); false unless said. */
+            syncSubfolders?: boolean;
+            /** @description Whether the configuration runs (on demand and on the schedule); true unless said. */
+            syncEnabled?: boolean;
         };
-        DriveSyncResultView: {
+        SyncConfigCreatedView: {
+            /** @example true */
+            success: boolean;
             /** Format: uuid */
             configurationId: string;
+        };
+        UpdateSyncConfigDto: {
             /**
-             * @description `running` when it had not ended within the wait (its history entry tells the rest later).
-             * @enum {string}
+             * @description `/`-separated data-room folder names (outer slashes trimmed; "" or left out: the top level); each name 1 to 255 characters, no `\`, control characters, `.` or `..`.
+             * @example Board/Minutes
              */
+            targetDataRoomPath?: string;
+            /**
+             * @description Comma-separated extensions without dots, whatever their case, each one the storage accepts (STORAGE_ALLOWED_EXTENSIONS); stored lower-cased, sorted, each once (`pdf,txt`). "" or left out: every accepted type.
+             * @example pdf,docx
+             */
+            fileTypeFilter?: string;
+            /** @description Whether the configuration runs (on demand and on the schedule). */
+            syncEnabled?: boolean;
+            /** @description Whether subfolders are synced too. */
+            syncSubfolders?: boolean;
+        };
+        SyncRunView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            configurationId: string;
+            /** @enum {string} */
             status: "running" | "completed" | "failed";
-            /** @description The sum of the four counts below. */
+            /** @description Why the run failed; null when it did not. */
+            errorMessage: string | null;
             filesProcessed: number;
             filesAdded: number;
             filesUpdated: number;
             filesSkipped: number;
             filesFailed: number;
+            /**
+             * Format: date-time
+             * @description When it was asked for.
+             */
+            triggeredAt: string;
+            /**
+             * Format: date-time
+             * @description When it began; null while it waits.
+             */
+            startedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When it ended; null while it runs.
+             */
+            completedAt: string | null;
         };
-        DriveSyncResultsView: {
-            results: components["schemas"]["DriveSyncResultView"][];
+        SyncHistoryView: {
+            /** @description Newest first, at most 50. */
+            history: components["schemas"]["SyncRunView"][];
         };
         OcfImportCountsView: {
             /** @description Stakeholders of the package: each became a member, new or matched. */
@@ -19799,7 +20067,82 @@ export interface operations {
             };
         };
     };
-    DriveSync_sync: {
+    GoogleDrive_authUrl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organization: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DriveAuthUrlView"];
+                };
+            };
+            /** @description `{error, message}` for a malformed body; or a query parameter the route does not know `{message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Requires `canEditDocuments` in the organization `{error, message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization or record does not exist, or is not the path organization’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keyed error: `driveNotConfigured` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GoogleDrive_connect: {
         parameters: {
             query?: never;
             header?: never;
@@ -19810,7 +20153,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["DriveSyncDto"];
+                "application/json": components["schemas"]["DriveConnectDto"];
             };
         };
         responses: {
@@ -19819,14 +20162,440 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DriveSyncResultsView"];
+                    "application/json": components["schemas"]["DriveConnectedView"];
                 };
             };
-            /**
-             * @description `organization` is not the path’s, or `configurationId` is not a UUID
-             *
-             *     `{error, message}` for a malformed body
-             */
+            /** @description Keyed errors: `invalidFields`; or `{error, message}` for a malformed body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Requires `canEditDocuments` in the organization `{error, message}`; or refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization or record does not exist, or is not the path organization’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keyed error: `driveNotConfigured` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The identity provider did not answer within 10 s or failed (5xx, 429) `{error, message}`; try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GoogleDrive_disconnect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organization: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `{}`: disconnected */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description `{error, message}` for a malformed body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Requires `canEditDocuments` in the organization `{error, message}`; or refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization or record does not exist, or is not the path organization’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keyed error: `driveNotConfigured` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GoogleDrive_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organization: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DriveStatusView"];
+                };
+            };
+            /** @description `{error, message}` for a malformed body; or a query parameter the route does not know `{message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Requires `canViewOrganization` in the organization `{error, message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization or record does not exist, or is not the path organization’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keyed error: `driveNotConfigured` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GoogleDrive_list: {
+        parameters: {
+            query?: {
+                /** @description A drive folder id; `root` (the default) is the account's top level. */
+                parentId?: string;
+            };
+            header?: never;
+            path: {
+                organization: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DriveFolderView"][];
+                };
+            };
+            /** @description `{error, message}` for a malformed body; or a query parameter the route does not know `{message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Requires `canViewOrganization` in the organization `{error, message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization or record does not exist, or is not the path organization’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keyed error: `driveNotConnected` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keyed error: `driveNotConfigured` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The identity provider did not answer within 10 s or failed (5xx, 429) `{error, message}`; try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GoogleDrive_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organization: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSyncConfigDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SyncConfigCreatedView"];
+                };
+            };
+            /** @description Keyed errors: `invalidFields`; or `{error, message}` for a malformed body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Requires `canEditDocuments` in the organization `{error, message}`; or refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization or record does not exist, or is not the path organization’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `{error, key: "driveNotConnected", message}`: no drive is connected; or `{error, message}`: another live configuration syncs the same drive folder into the same data-room folder */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keyed error: `driveNotConfigured` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GoogleDrive_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                organization: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `{}`: deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description `{error, message}` for a malformed body */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19873,6 +20642,182 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keyed error: `driveNotConfigured` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GoogleDrive_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                organization: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSyncConfigDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SyncConfigurationView"];
+                };
+            };
+            /** @description `{error, message}` for a malformed body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Requires `canEditDocuments` in the organization `{error, message}`; or refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization or record does not exist, or is not the path organization’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `{error, key: "driveNotConnected", message}`: no drive is connected; or `{error, message}`: another live configuration syncs the same drive folder into the same data-room folder */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keyed error: `driveNotConfigured` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GoogleDrive_history: {
+        parameters: {
+            query?: {
+                /** @description Only this configuration's runs (one of this organization's, deleted ones included). */
+                configurationId?: string;
+            };
+            header?: never;
+            path: {
+                organization: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SyncHistoryView"];
+                };
+            };
+            /** @description `{error, message}` for a malformed body; or a query parameter the route does not know `{message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Requires `canViewOrganization` in the organization `{error, message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization or record does not exist, or is not the path organization’s */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -57,7 +57,8 @@ type Kind =
   | 'webhook'
   | 'onboarding'
   | 'teamId'
-  | 'chatUserId';
+  | 'chatUserId'
+  | 'syncConfiguration';
 
 interface Side {
   org: { id: string; entity: string; address: string };
@@ -232,6 +233,14 @@ describe('BOLA matrix over the route table', () => {
         `chat${owner.user.id.slice(0, 8)}`,
       ],
     );
+    // A cloud-drive sync configuration, as the drive routes would have stored it (the drive is
+    // not configured in this app: its routes must refuse every attacker regardless).
+    const [syncConfiguration] = await t.get<DataSource>(DataSource).query(
+      `INSERT INTO drive_sync_configuration
+         (id, organization_id, idp_folder_id, idp_folder_name, target_data_room_path, created_by_user_id)
+       VALUES (gen_random_uuid(), $1, 'folder1', 'Board', '', $2) RETURNING id`,
+      [org.id, owner.user.id],
+    );
     return {
       owner,
       org,
@@ -267,6 +276,7 @@ describe('BOLA matrix over the route table', () => {
         onboarding: onboarding.body.id,
         teamId: chat.teamId,
         chatUserId: chat.chatUserId,
+        syncConfiguration: syncConfiguration.id,
       },
     };
   }
@@ -453,6 +463,15 @@ describe('BOLA matrix over the route table', () => {
     ['GET', '/v1/entity/:entity/history', 'canEditOrganizationBilling'],
     ['GET', '/v1/referral/:entity', 'canEditOrganizationBilling'],
     ['GET', '/v1/organization/:organization/referral', 'canViewOrganization'],
+    ['GET', '/v1/organization/:organization/google-drive/auth-url', 'canEditDocuments'],
+    ['POST', '/v1/organization/:organization/google-drive/connect', 'canEditDocuments'],
+    ['DELETE', '/v1/organization/:organization/google-drive/connection', 'canEditDocuments'],
+    ['GET', '/v1/organization/:organization/google-drive/status', 'canViewOrganization'],
+    ['GET', '/v1/organization/:organization/google-drive/folders', 'canViewOrganization'],
+    ['POST', '/v1/organization/:organization/google-drive/sync-config', 'canEditDocuments'],
+    ['PATCH', '/v1/organization/:organization/google-drive/sync-config/:id', 'canEditDocuments'],
+    ['DELETE', '/v1/organization/:organization/google-drive/sync-config/:id', 'canEditDocuments'],
+    ['GET', '/v1/organization/:organization/google-drive/sync-history', 'canViewOrganization'],
     ['POST', '/v1/organization/:organization/google-drive/sync', 'canEditDocuments'],
   ];
 

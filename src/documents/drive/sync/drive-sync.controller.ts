@@ -2,6 +2,7 @@ import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdpConfiguredGuard } from '../../../auth';
 import { Access, AccessContext, ApiErrors, ApiKeyedErrors, Permission } from '../../../common';
+import { SYNC_CONFIGURATION } from '../drive-records';
 import { DriveSyncDto } from './drive-sync.dto';
 import { DriveSyncResultsView } from './drive-sync.view';
 import { DriveSyncs, SYNC_WAIT_MS } from './drive-syncs.service';
@@ -18,7 +19,7 @@ export class DriveSyncController {
 
   @Post('sync')
   @HttpCode(200)
-  @Permission('canEditDocuments')
+  @Permission('canEditDocuments', { bodyRecords: { configurationId: SYNC_CONFIGURATION } })
   @ApiOperation({
     summary: 'Sync the drive’s folders into the data room now',
     description:
