@@ -2228,6 +2228,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/organization/{organization}/google-drive/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sync the drive’s folders into the data room now
+         * @description Requires `canEditDocuments`. Runs the configuration named by `configurationId` (even disabled), or every enabled one, as the caller: new drive files are added to the data room, changed ones get new content (same document), unchanged ones are skipped; a file over DATA_ROOM_UPLOAD_SIZE_LIMIT_MB, whose name another document has, or that cannot be read counts as failed and the run goes on. A run of a configuration already queued or running is joined, not started twice. Answers once every run ended, from their history entries, or after 50 s with those still going as `running`; a failed run (the grant refused, the caller no longer allowed) is answered `failed`, still 200. A configuration deleted or of another organization → 404. Disabled when NODE_ENV=production.
+         */
+        post: operations["DriveSync_sync"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/organization/{organization}/ocf": {
         parameters: {
             query?: never;
@@ -6663,6 +6683,36 @@ export interface components {
         SyncHistoryView: {
             /** @description Newest first, at most 50. */
             history: components["schemas"]["SyncRunView"][];
+        };
+        DriveSyncDto: {
+            /**
+             * Format: uuid
+             * @description The organization of the path (another → 400).
+             */
+            organization: string;
+            /**
+             * Format: uuid
+             * @description One of the organization's configurations (even disabled); left out: every enabled one.
+             */
+            configurationId?: string;
+        };
+        DriveSyncResultView: {
+            /** Format: uuid */
+            configurationId: string;
+            /**
+             * @description `running` when it had not ended within the wait (its history entry tells the rest later).
+             * @enum {string}
+             */
+            status: "running" | "completed" | "failed";
+            /** @description The sum of the four counts below. */
+            filesProcessed: number;
+            filesAdded: number;
+            filesUpdated: number;
+            filesSkipped: number;
+            filesFailed: number;
+        };
+        DriveSyncResultsView: {
+            results: components["schemas"]["DriveSyncResultView"][];
         };
         OcfImportCountsView: {
             /** @description Stakeholders of the package: each became a member, new or matched. */
@@ -20818,6 +20868,107 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keyed error: `driveNotConfigured` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DriveSync_sync: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organization: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DriveSyncDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DriveSyncResultsView"];
+                };
+            };
+            /**
+             * @description `organization` is not the path’s, or `configurationId` is not a UUID
+             *
+             *     `{error, message}` for a malformed body
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Requires `canEditDocuments` in the organization `{error, message}`; or refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization or record does not exist, or is not the path organization’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Keyed error: `driveNotConnected` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
