@@ -4,7 +4,8 @@ import { configSlice } from './slice';
 import { blankTo, emptyToUndefined, urlOpts } from './variable-rules';
 
 /** Origins given with or without a trailing slash are read without one (paths are appended). */
-const origin = (fallback: string) => blankTo(fallback, (value) => String(value).replace(/\/+$/, ''));
+const origin = (fallback: string) =>
+  blankTo(fallback, (value) => String(value).replace(/\/+$/, ''));
 
 /**
  * The productivity-suite document store: a SharePoint/OneDrive drive through Microsoft Graph, as
@@ -34,7 +35,13 @@ export class MicrosoftConfig {
   MICROSOFT_DRIVE_ID?: string;
 
   /** The folder of the drive's root under which each organization has its own (`<root>/<id>`). */
-  @Transform(blankTo('Ledgerline', (value) => String(value).trim().replace(/^\/+|\/+$/g, '')))
+  @Transform(
+    blankTo('Ledgerline', (value) =>
+      String(value)
+        .trim()
+        .replace(/^\/+|\/+$/g, ''),
+    ),
+  )
   @Matches(/^[^\\:*?"<>|]+$/, {
     message: 'MICROSOFT_ROOT_FOLDER must be a folder path of the drive (no \\ : * ? " < > |)',
   })
