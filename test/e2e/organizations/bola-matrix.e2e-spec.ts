@@ -453,6 +453,7 @@ describe('BOLA matrix over the route table', () => {
     ['GET', '/v1/entity/:entity/history', 'canEditOrganizationBilling'],
     ['GET', '/v1/referral/:entity', 'canEditOrganizationBilling'],
     ['GET', '/v1/organization/:organization/referral', 'canViewOrganization'],
+    ['POST', '/v1/organization/:organization/document/many', 'canEditDocuments'],
   ];
 
   it('has the routes it must cover, each addressed by the victim’s ids', () => {
