@@ -91,8 +91,12 @@ export class GraphDrive {
   constructor(private readonly env: Env) {}
 
   private get graph(): Client {
-    if (!this.env.suiteConfigured)
-      throw new Error('the productivity-suite store is not configured');
+    // An organization switched to the suite while it was configured, served after it no longer is.
+    if (!this.env.suiteConfigured) {
+      throw DomainError.serviceUnavailable(
+        'the productivity-suite store is not configured (MICROSOFT_TENANT_ID, MICROSOFT_CLIENT_ID, MICROSOFT_CLIENT_SECRET, MICROSOFT_DRIVE_ID)',
+      );
+    }
     return (this.client ??= this.createClient());
   }
 
