@@ -362,6 +362,25 @@ describe('suite store (Microsoft Graph)', () => {
     await upload(outsider.agent, org.id, [[pdf(), 'o.pdf']], { many: true }).expect(403);
   });
 
+  it('removes what a failed document/many stored, and answers the drive’s other failures 503', async () => {
+    const { owner, org } = await suiteOrg('Half Inc.');
+    // The second file's upload fails after the first was stored.
+    graph.failNext(/:\/two\.pdf:\/content$/, 500, { method: 'PUT' });
+    const res = await upload(
+      owner.agent,
+      org.id,
+      [
+        [pdf(), 'one.pdf'],
+        [pdf(), 'two.pdf'],
+      ],
+      { many: true },
+    ).expect(503);
+    expect(JSON.stringify(res.body)).toContain('productivity-suite store');
+    expect(graph.childrenOf(graph.itemAt(`Ledgerline/${org.id}`)!.id)).toEqual([]);
+    expect(await list(owner.agent, org.id)).toEqual([]);
+    expect(await events(org.id)).toEqual([]);
+  });
+
   it('answers another organization’s document as absent (404)', async () => {
     const { owner, org } = await suiteOrg('A Inc.');
     const [doc] = (await upload(owner.agent, org.id, [[pdf(), 'a.pdf']]).expect(201))
