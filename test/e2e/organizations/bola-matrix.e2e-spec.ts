@@ -472,6 +472,7 @@ describe('BOLA matrix over the route table', () => {
     ['PATCH', '/v1/organization/:organization/google-drive/sync-config/:id', 'canEditDocuments'],
     ['DELETE', '/v1/organization/:organization/google-drive/sync-config/:id', 'canEditDocuments'],
     ['GET', '/v1/organization/:organization/google-drive/sync-history', 'canViewOrganization'],
+    ['POST', '/v1/organization/:organization/document/many', 'canEditDocuments'],
   ];
 
   it('has the routes it must cover, each addressed by the victim’s ids', () => {
