@@ -450,7 +450,7 @@ export interface paths {
         put?: never;
         /**
          * Create an organization; the caller becomes its Owner
-         * @description Create an organization; the caller becomes its Owner. Needs a session.
+         * @description `documentStore` picks where its documents live: `dataRoom`, or `suite` (the productivity-suite store, only while MICROSOFT_* configure it: else 400). Default: `suite` when configured and NODE_ENV=production, else `dataRoom`.
          */
         post: operations["Organizations_create"];
         delete?: never;
@@ -481,8 +481,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Update name, legal name, country, currency or type
-         * @description Update name, legal name, country, currency or type. Needs `canEditOrganization` in the organization the route addresses.
+         * Update name, legal name, country, currency, type or document store
+         * @description `documentStore` changes only while the organization has no document or folder (409); `suite` only while the productivity-suite store is configured (400).
          */
         patch: operations["Organizations_update"];
         trace?: never;
@@ -1725,15 +1725,35 @@ export interface paths {
         };
         /**
          * The data room’s documents and folders
-         * @description Requires `canViewOrganization` (a Shareholder sees the names, but reading content needs `canViewDocuments`). Without `?parentFolder` the whole tree, flat: each entry names its parent folder. `?parentFolder=<folder id>` lists one folder, `?parentFolder=root` the top level (an unknown folder → 404, a file → 400). Folders first, then by name. With an ETag. Disabled when NODE_ENV=production: the route then answers 404 like an unknown path.
+         * @description Requires `canViewOrganization` (a Shareholder sees the names, but reading content needs `canViewDocuments`). Without `?parentFolder` the whole tree, flat: each entry names its parent folder. `?parentFolder=<folder id>` lists one folder, `?parentFolder=root` the top level (an unknown folder → 404, a file → 400). Folders first, then by name. With an ETag (the data room’s). Served by the organization’s `documentStore`: `dataRoom` (absent when NODE_ENV=production: 404 like an unknown path) or `suite`, the productivity-suite store (SharePoint/OneDrive, when configured), whose entries look the same.
          */
         get: operations["DataRoom_list"];
         put?: never;
         /**
-         * Upload files into the data room
-         * @description Requires `canEditDocuments`. One or more files (at most 10) in the repeated field `file`, optional field `parentFolder` (the top level without it). Each file at most DATA_ROOM_UPLOAD_SIZE_LIMIT_MB (413). All or nothing: a name already in the folder (whatever its case) or repeated in the request → 409 and nothing is stored. Emits `document.uploaded` per file (object: the entry and its organization). `parentFolder` of another organization, deleted or unknown → 404; a file → 400. Disabled when NODE_ENV=production: the route then answers 404 like an unknown path.
+         * Upload files into the organization’s store
+         * @description Requires `canEditDocuments`. Data room: one or more files (at most 10) in the repeated field `file`; suite store: one file (several: `POST document/many`, else 400). optional field `parentFolder` (the top level without it). Each file at most DATA_ROOM_UPLOAD_SIZE_LIMIT_MB (413). All or nothing: a name already in the folder (whatever its case) or repeated in the request → 409 and nothing is stored. Emits `document.uploaded` per file (object: the entry and its organization). `parentFolder` of another organization, deleted or unknown → 404; a file → 400. Served by the organization’s `documentStore`: `dataRoom` (absent when NODE_ENV=production: 404 like an unknown path) or `suite`, the productivity-suite store (SharePoint/OneDrive, when configured), whose entries look the same.
          */
         post: operations["DataRoom_upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organization/{organization}/document/many": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload several files into the productivity-suite store
+         * @description Requires `canEditDocuments`. Organizations whose `documentStore` is `suite` only (any other: 404 like an unknown path). One or more files (at most 10) in the repeated field `file`, optional field `parentFolder` (the top level without it). Each file at most DATA_ROOM_UPLOAD_SIZE_LIMIT_MB (413); files over 4 MiB go to the drive in an upload session. A name already in the folder (whatever its case) or repeated in the request → 409 and nothing is stored. Emits `document.uploaded` per file. `parentFolder` of another organization, deleted or unknown → 404; a file → 400.
+         */
+        post: operations["DataRoom_uploadMany"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1748,8 +1768,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Download a data room file
-         * @description Requires `canViewDocuments`. Always `Content-Disposition: attachment`. Content-Type of the file, Content-Length, RFC 6266/5987 Content-Disposition named after the entry (its current name), X-Content-Type-Options: nosniff. A folder has no content: 404. Disabled when NODE_ENV=production: the route then answers 404 like an unknown path.
+         * Download a document
+         * @description Requires `canViewDocuments` (suite store: `canViewOrganization`). Always `Content-Disposition: attachment`. Content-Type of the file, Content-Length, RFC 6266/5987 Content-Disposition named after the entry (its current name), X-Content-Type-Options: nosniff. A folder has no content: 404. Served by the organization’s `documentStore`: `dataRoom` (absent when NODE_ENV=production: 404 like an unknown path) or `suite`, the productivity-suite store (SharePoint/OneDrive, when configured), whose entries look the same.
          */
         get: operations["DataRoom_attachment"];
         put?: never;
@@ -1768,8 +1788,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * View a data room file inline
-         * @description Requires `canViewDocuments`. `Content-Disposition: inline` for PDFs and raster images only; anything else (text, office files, HTML, SVG) is still an attachment. `:name` only gives the URL a last segment to save under; it is not checked. Content-Type of the file, Content-Length, RFC 6266/5987 Content-Disposition named after the entry (its current name), X-Content-Type-Options: nosniff. A folder has no content: 404. Disabled when NODE_ENV=production: the route then answers 404 like an unknown path.
+         * View a document inline
+         * @description Requires `canViewDocuments` (suite store: `canViewOrganization`). `Content-Disposition: inline` for PDFs and raster images only; anything else (text, office files, HTML, SVG) is still an attachment. `:name` only gives the URL a last segment to save under; it is not checked. Content-Type of the file, Content-Length, RFC 6266/5987 Content-Disposition named after the entry (its current name), X-Content-Type-Options: nosniff. A folder has no content: 404. Served by the organization’s `documentStore`: `dataRoom` (absent when NODE_ENV=production: 404 like an unknown path) or `suite`, the productivity-suite store (SharePoint/OneDrive, when configured), whose entries look the same.
          */
         get: operations["DataRoom_inline"];
         put?: never;
@@ -1791,7 +1811,7 @@ export interface paths {
         put?: never;
         /**
          * Create a folder
-         * @description Requires `canEditDocuments`. `{name, parentFolder}` (null or left out: the top level). A name taken in the folder → 409. Emits `folder.created`. `parentFolder` of another organization, deleted or unknown → 404; a file → 400. Disabled when NODE_ENV=production: the route then answers 404 like an unknown path.
+         * @description Requires `canEditDocuments`. `{name, parentFolder}` (null or left out: the top level). A name taken in the folder → 409. Emits `folder.created`. `parentFolder` of another organization, deleted or unknown → 404; a file → 400. Served by the organization’s `documentStore`: `dataRoom` (absent when NODE_ENV=production: 404 like an unknown path) or `suite`, the productivity-suite store (SharePoint/OneDrive, when configured), whose entries look the same.
          */
         post: operations["DataRoom_createFolder"];
         delete?: never;
@@ -1811,7 +1831,7 @@ export interface paths {
         put?: never;
         /**
          * Move and/or rename a document or folder
-         * @description Requires `canEditDocuments`. `{name, parentFolder}`: parentFolder null moves to the top level, left out keeps the folder. 409: the name is taken in the destination, or a folder would move into itself or one of its subfolders. A file keeps its type: a new extension that would change its content type → 400. Emits `document.moved` with the previous name/parentFolder (nothing when nothing changes). `parentFolder` of another organization, deleted or unknown → 404; a file → 400. Disabled when NODE_ENV=production: the route then answers 404 like an unknown path.
+         * @description Requires `canEditDocuments`. `{name, parentFolder}`: parentFolder null moves to the top level, left out keeps the folder. 409: the name is taken in the destination, or a folder would move into itself or one of its subfolders. A file keeps its type: a new extension that would change its content type → 400. Emits `document.moved` with the previous name/parentFolder (nothing when nothing changes). `parentFolder` of another organization, deleted or unknown → 404; a file → 400. Served by the organization’s `documentStore`: `dataRoom` (absent when NODE_ENV=production: 404 like an unknown path) or `suite`, the productivity-suite store (SharePoint/OneDrive, when configured), whose entries look the same.
          */
         post: operations["DataRoom_move"];
         delete?: never;
@@ -1832,7 +1852,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a document or folder
-         * @description Requires `canEditDocuments`. A soft delete (the entry and its file disappear from every route; the bytes stay in storage). A folder with entries → 409 unless `?recursive=true`, which deletes its whole subtree. Emits one `document.deleted` for the addressed entry (its description counts what was inside). Disabled when NODE_ENV=production: the route then answers 404 like an unknown path.
+         * @description Requires `canEditDocuments`. Data room: a soft delete (the entry and its file disappear from every route; the bytes stay in storage); suite store: deleted in the drive (its recycle bin). A folder with entries → 409 unless `?recursive=true`, which deletes its whole subtree. Emits one `document.deleted` for the addressed entry (its description counts what was inside). Served by the organization’s `documentStore`: `dataRoom` (absent when NODE_ENV=production: 404 like an unknown path) or `suite`, the productivity-suite store (SharePoint/OneDrive, when configured), whose entries look the same.
          */
         delete: operations["DataRoom_remove"];
         options?: never;
@@ -3828,6 +3848,11 @@ export interface components {
             country?: string | null;
         };
         CreateOrganizationDto: {
+            /**
+             * @description `suite` (the productivity-suite store) only while it is configured (MICROSOFT_*), else 400.
+             * @enum {string}
+             */
+            documentStore?: "dataRoom" | "suite";
             /** @description Display name. */
             name: string;
             /** @description Registered legal name, when it differs. */
@@ -3855,6 +3880,11 @@ export interface components {
             /** @enum {string} */
             type: "corporation" | "llc" | "other";
             /**
+             * @description Where its documents live: the data room or the productivity-suite store.
+             * @enum {string}
+             */
+            documentStore: "dataRoom" | "suite";
+            /**
              * Format: uuid
              * @description The organization's legal entity (`/v1/entity/:entity/...`).
              */
@@ -3874,6 +3904,11 @@ export interface components {
             legalName: string | null;
         };
         UpdateOrganizationDto: {
+            /**
+             * @description `suite` (the productivity-suite store) only while it is configured (MICROSOFT_*), else 400.
+             * @enum {string}
+             */
+            documentStore?: "dataRoom" | "suite";
             name?: string;
             legalName?: string | null;
             country?: string | null;
@@ -11314,7 +11349,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrganizationView"];
                 };
             };
-            /** @description Invalid field (name missing, country not ISO 3166-1 alpha-2, unknown currency...) */
+            /** @description Invalid field (name missing, country not ISO 3166-1 alpha-2, unknown currency, `suite` unconfigured...) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11556,6 +11591,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `documentStore` changed while the organization has documents or folders */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18587,6 +18631,121 @@ export interface operations {
         };
     };
     DataRoom_upload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organization: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    file: string[];
+                    /** Format: uuid */
+                    parentFolder?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new entries, in upload order */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataRoomEntryView"][];
+                };
+            };
+            /** @description Keyed errors: `missingFileArgument`, `unsupportedFileExtension`; or `{error, message}` for a malformed body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session `{error, key, message}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Requires `canEditDocuments` in the organization `{error, message}`; or refused as cross-site (an `Origin` other than the frontend or the API, or `Sec-Fetch-Site: cross-site`) `{message}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization or record does not exist, or is not the path organization’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A name is taken in the folder (whatever its case), or repeated in the request */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description A file is over DATA_ROOM_UPLOAD_SIZE_LIMIT_MB
+             *
+             *     `payloadTooLarge`: a file is larger than the route’s limit
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyUploads`: the caller already has UPLOAD_CONCURRENCY_PER_USER uploads in progress */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DataRoom_uploadMany: {
         parameters: {
             query?: never;
             header?: never;

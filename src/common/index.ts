@@ -21,6 +21,7 @@ export type {
   Access as AccessRule,
   MultipartOptions,
   PermissionTarget,
+  DocumentStoreRule,
   RawBodyMode,
 } from './http/access.decorators';
 export {

@@ -12,6 +12,7 @@ import { HttpConfig, httpSlice } from './http';
 import { IdpConfig, idpSlice } from './idp';
 import { ImportsConfig, importsSlice } from './imports';
 import { MailConfig, mailSlice } from './mail';
+import { MicrosoftConfig, microsoftSlice } from './microsoft';
 import { PlatformConfig, platformSlice } from './platform';
 import { ReadsConfig, readsSlice } from './reads';
 import { RedisConfig, redisSlice } from './redis';
@@ -41,6 +42,7 @@ export const CONFIG_SLICES: readonly ConfigSlice<object, Env>[] = [
   mailSlice,
   idpSlice,
   storageSlice,
+  microsoftSlice,
   importsSlice,
   readsSlice,
   billingSlice,
@@ -68,6 +70,7 @@ export interface Env
     MailConfig,
     IdpConfig,
     StorageConfig,
+    MicrosoftConfig,
     ImportsConfig,
     ReadsConfig,
     BillingConfig,

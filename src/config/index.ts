@@ -14,6 +14,7 @@ export { HttpConfig } from './http';
 export { IdpConfig } from './idp';
 export { ImportsConfig } from './imports';
 export { MailConfig } from './mail';
+export { MicrosoftConfig } from './microsoft';
 export { PlatformConfig } from './platform';
 export { ReadsConfig } from './reads';
 export { RedisConfig } from './redis';

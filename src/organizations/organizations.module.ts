@@ -18,6 +18,7 @@ import { UserInvitationsController } from './members/user-invitations.controller
 import { OrganizationsDirectory } from './directory/organizations.directory';
 import { OrganizationRecords } from './organization-records';
 import { Organization } from './organizations/organization.entity';
+import { OrganizationDocumentsRegistry } from './organizations/organization-documents';
 import { OrganizationRepository } from './organizations/organization.repository';
 import { OrganizationsController } from './organizations/organizations.controller';
 import { OrganizationsService } from './organizations/organizations.service';
@@ -62,6 +63,7 @@ import { SiteAdminModule } from './site-admin/site-admin.module';
     { provide: PERMISSION_CHECKER, useExisting: PermissionService },
     OrganizationRecords,
     OrganizationsService,
+    OrganizationDocumentsRegistry,
     MembersService,
     MemberAdditionsService,
     MemberChangesService,
@@ -77,6 +79,7 @@ import { SiteAdminModule } from './site-admin/site-admin.module';
     OrganizationsDirectory,
     HolderMembers,
     OrganizationsService,
+    OrganizationDocumentsRegistry,
     SystemMembers,
   ],
 })

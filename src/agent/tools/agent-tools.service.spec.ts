@@ -17,11 +17,13 @@ const DOC = {
   },
 } as unknown as OpenAPIObject;
 
-const access = {
-  userId: 'u',
-  organizationId: 'o',
-  permissions: new Set(['canViewOrganization', 'canViewCapTable']),
-} as unknown as AccessContext;
+const access = (documentStore: string) =>
+  ({
+    userId: 'u',
+    organizationId: 'o',
+    organization: { id: 'o', type: 'corporation', currency: 'USD', documentStore },
+    permissions: new Set(['canViewOrganization', 'canViewCapTable']),
+  }) as unknown as AccessContext;
 
 function tools(nodeEnv: string) {
   const document = new ApiDocument();
@@ -30,11 +32,13 @@ function tools(nodeEnv: string) {
 }
 
 describe('AgentTools', () => {
-  it('never offers a tool whose route is absent in production (the data room), nor one the app does not serve', async () => {
-    const allowed = async (nodeEnv: string) =>
-      (await tools(nodeEnv).forCaller(access)).filter((t) => t.allowed).map((t) => t.name);
+  it('offers list_documents as the organization’s store serves it (no data room in production), and no tool the app does not serve', async () => {
+    const allowed = async (nodeEnv: string, store = 'dataRoom') =>
+      (await tools(nodeEnv).forCaller(access(store))).filter((t) => t.allowed).map((t) => t.name);
     // In the catalogue's order.
     expect(await allowed('development')).toEqual(['list_legends', 'list_documents']);
+    expect(await allowed('development', 'suite')).toEqual(['list_legends', 'list_documents']);
     expect(await allowed('production')).toEqual(['list_legends']);
+    expect(await allowed('production', 'suite')).toEqual(['list_legends', 'list_documents']);
   });
 });

@@ -38,7 +38,7 @@ export class AgentTools {
         kind: tool.kind,
         permission: tool.permission,
         requiresConfirmation: this.requiresConfirmation(tool),
-        allowed: inputSchema !== null && mayUse(access, tool),
+        allowed: inputSchema !== null && this.served(access, tool) && mayUse(access, tool),
         inputSchema,
       };
     });
@@ -46,13 +46,13 @@ export class AgentTools {
 
   private async readSchemas(): Promise<Map<string, InputSchema | null>> {
     const doc = await this.document.get();
-    const production = isProduction(this.env);
-    return new Map(
-      TOOLS.map((tool) => [
-        tool.name,
-        (!(tool.notInProduction && production) && inputSchemaOf(doc, tool)) || null,
-      ]),
-    );
+    return new Map(TOOLS.map((tool) => [tool.name, inputSchemaOf(doc, tool) || null]));
+  }
+
+  /** A document-store tool follows the organization's store: none in production without the suite. */
+  private served(access: AccessContext, tool: Pick<ToolDefinition, 'documentStore'>): boolean {
+    if (!tool.documentStore || !isProduction(this.env)) return true;
+    return access.organization?.documentStore === 'suite';
   }
 
   /** Destructive tools always wait for a person; writes unless AGENT_CONFIRM_WRITE_OPERATIONS=false. */

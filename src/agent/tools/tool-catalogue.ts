@@ -20,8 +20,11 @@ export interface ToolDefinition {
   path: string;
   ids?: Record<string, string>;
   organizationIn?: 'body' | 'query';
-  /** Its route is absent in production (the data room, spec 4.4): never offered there. */
-  notInProduction?: true;
+  /**
+   * A route of the organization's document store (spec 4.4): in production only a suite
+   * organization has it (the data room is absent there), so only there is it offered.
+   */
+  documentStore?: true;
 }
 
 const read = (
@@ -110,8 +113,8 @@ export const TOOLS: readonly ToolDefinition[] = [
     'list_documents',
     `${ORG}/document`,
     'canViewOrganization',
-    'The data room’s documents and folders.',
-    { notInProduction: true },
+    'The organization’s documents and folders (its data room or productivity-suite store).',
+    { documentStore: true },
   ),
   read('list_activity', `${ORG}/action`, 'canViewOrganization', 'The activity log, newest first.'),
 

@@ -9,6 +9,12 @@ export interface OrganizationInContext {
   type: string;
   /** ISO 4217: the default of amounts given without one. */
   currency: string;
+  /**
+   * `dataRoom` or `suite` (the organizations module keeps the list): which backend serves its
+   * documents. Always set by the guard; contexts made by hand for work without a request (an
+   * onboarding build, a hook's actor) may leave it out.
+   */
+  documentStore?: string;
 }
 
 /**

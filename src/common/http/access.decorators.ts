@@ -60,6 +60,20 @@ export interface PermissionTarget {
   bodyRecords?: Record<string, string>;
   /** Refusals answer 404 instead of 403, so record ids cannot be probed. */
   hideForbidden?: boolean;
+  /**
+   * A route of the organization's document store (spec 4.4), decided by the store the access
+   * query reads: in production a data-room organization's answer 404 (the data room is disabled
+   * there), a suite organization's are served.
+   */
+  documentStore?: DocumentStoreRule;
+}
+
+/** How a document-store route's permission depends on the organization's store. */
+export interface DocumentStoreRule {
+  /** The permission asked of suite organizations instead of the declared one (the spec's suite table). */
+  suite?: string;
+  /** Only suite organizations have the route: any other answers 404. */
+  suiteOnly?: boolean;
 }
 
 /**

@@ -35,6 +35,11 @@ export class DataRoomEntryRepository extends AggregateRepository<DataRoomEntry> 
     return this.repo(tx).findOneBy({ id, organizationId, deletedAt: IsNull() });
   }
 
+  /** Whether the organization's data room has any live entry. */
+  hasAny(organizationId: string, tx: InTransaction): Promise<boolean> {
+    return this.repo(tx).exists({ where: { organizationId, deletedAt: IsNull() } });
+  }
+
   /** Entries, folders first, then by name; all of them, or those directly in `parentKey`. */
   async list(organizationId: string, parentKey?: string): Promise<EntryWithFile[]> {
     const query = this.repository

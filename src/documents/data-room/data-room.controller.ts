@@ -33,10 +33,9 @@ import {
   Multipart,
   Permission,
 } from '../../common';
+import { DocumentStores } from '../document-stores.service';
 import { sendStoredFile, storedFileResponse } from '../files/file-download';
 import type { Upload } from '../files/file-store.service';
-import { DataRoomReadsService } from './data-room-reads.service';
-import { DataRoomService } from './data-room.service';
 import {
   CreateFolderDto,
   DataRoomUploadFields,
@@ -48,9 +47,9 @@ import { DataRoomEntryView } from './data-room.view';
 
 /**
  * Every member who may list the data room sees the same list. Not `@CachedList`: the
- * conditional-read shortcut runs before module middleware, and the production switch is one.
+ * conditional-read shortcut cannot tell the organization's store (the suite's list is never cached).
  */
-/** Files one data room upload may carry (each up to DATA_ROOM_UPLOAD_SIZE_LIMIT_MB, in memory). */
+/** Files one upload may carry (each up to DATA_ROOM_UPLOAD_SIZE_LIMIT_MB, in memory). */
 const MAX_FILES_PER_UPLOAD = 10;
 
 const DOCUMENT_LIST = defineList({
@@ -60,7 +59,11 @@ const DOCUMENT_LIST = defineList({
 });
 
 const DISABLED =
-  'Disabled when NODE_ENV=production: the route then answers 404 like an unknown path.';
+  'Served by the organization’s `documentStore`: `dataRoom` (absent when NODE_ENV=production: ' +
+  '404 like an unknown path) or `suite`, the productivity-suite store (SharePoint/OneDrive, ' +
+  'when configured), whose entries look the same.';
+/** The suite store asks `canViewOrganization` to read content (spec 4.4); the data room its own. */
+const SUITE_VIEW = { suite: 'canViewOrganization' };
 const PARENT_FOLDER =
   '`parentFolder` of another organization, deleted or unknown → 404; a file → 400.';
 const CONTENT =
@@ -70,20 +73,20 @@ const CONTENT =
 @Controller('v1/organization/:organization')
 export class DataRoomController {
   constructor(
-    private readonly dataRoom: DataRoomService,
-    private readonly reads: DataRoomReadsService,
+    private readonly stores: DocumentStores,
     private readonly lists: ListResponder,
   ) {}
 
   @Get('document')
-  @Permission('canViewOrganization')
+  @Permission('canViewOrganization', { documentStore: {} })
   @ApiOperation({
     summary: 'The data room’s documents and folders',
     description:
       'Requires `canViewOrganization` (a Shareholder sees the names, but reading content needs ' +
       '`canViewDocuments`). Without `?parentFolder` the whole tree, flat: each entry names its ' +
       'parent folder. `?parentFolder=<folder id>` lists one folder, `?parentFolder=root` the top ' +
-      'level (an unknown folder → 404, a file → 400). Folders first, then by name. With an ETag. ' +
+      'level (an unknown folder → 404, a file → 400). Folders first, then by name. With an ETag ' +
+      '(the data room’s). ' +
       DISABLED,
   })
   @ApiOkResponse({
@@ -117,21 +120,23 @@ export class DataRoomController {
     @Req() req: Request,
     @Res() res: Response,
   ) {
-    return this.lists.send(req, res, access, DOCUMENT_LIST, () =>
-      this.reads.list(access.organizationId!, query),
-    );
+    if (this.stores.inSuite(access)) {
+      return this.stores.list(access, query).then((json) => res.type('json').send(json));
+    }
+    return this.lists.send(req, res, access, DOCUMENT_LIST, () => this.stores.list(access, query));
   }
 
   @Post('document')
-  @Permission('canEditDocuments', { bodyRecords: { parentFolder: 'document' } })
+  @Permission('canEditDocuments', { bodyRecords: { parentFolder: 'document' }, documentStore: {} })
   @Multipart({
     maxFileBytes: (env) => env.DATA_ROOM_UPLOAD_SIZE_LIMIT_MB * 1024 * 1024,
     maxFiles: MAX_FILES_PER_UPLOAD,
   })
   @ApiOperation({
-    summary: 'Upload files into the data room',
+    summary: 'Upload files into the organization’s store',
     description:
-      'Requires `canEditDocuments`. One or more files (at most 10) in the repeated field `file`, ' +
+      'Requires `canEditDocuments`. Data room: one or more files (at most 10) in the repeated ' +
+      'field `file`; suite store: one file (several: `POST document/many`, else 400). ' +
       'optional field `parentFolder` (the top level without it). Each file at most ' +
       'DATA_ROOM_UPLOAD_SIZE_LIMIT_MB (413). All or nothing: a name already in the folder ' +
       '(whatever its case) or repeated in the request → 409 and nothing is stored. Emits ' +
@@ -164,14 +169,61 @@ export class DataRoomController {
     @UploadedFiles() files: Upload[] | undefined,
     @Body() fields: DataRoomUploadFields,
   ) {
-    return this.dataRoom.upload(access, files, fields.parentFolder ?? null);
+    return this.stores.upload(access, files, fields.parentFolder ?? null);
+  }
+
+  @Post('document/many')
+  @Permission('canEditDocuments', {
+    bodyRecords: { parentFolder: 'document' },
+    documentStore: { suiteOnly: true },
+  })
+  @Multipart({
+    maxFileBytes: (env) => env.DATA_ROOM_UPLOAD_SIZE_LIMIT_MB * 1024 * 1024,
+    maxFiles: MAX_FILES_PER_UPLOAD,
+  })
+  @ApiOperation({
+    summary: 'Upload several files into the productivity-suite store',
+    description:
+      'Requires `canEditDocuments`. Organizations whose `documentStore` is `suite` only (any ' +
+      'other: 404 like an unknown path). One or more files (at most 10) in the repeated field ' +
+      '`file`, optional field `parentFolder` (the top level without it). Each file at most ' +
+      'DATA_ROOM_UPLOAD_SIZE_LIMIT_MB (413); files over 4 MiB go to the drive in an upload ' +
+      'session. A name already in the folder (whatever its case) or repeated in the request → 409 ' +
+      'and nothing is stored. Emits `document.uploaded` per file. ' +
+      PARENT_FOLDER,
+  })
+  @ApiBody({
+    schema: {
+      type: 'object',
+      required: ['file'],
+      properties: {
+        file: { type: 'array', items: { type: 'string', format: 'binary' } },
+        parentFolder: { type: 'string', format: 'uuid' },
+      },
+    },
+  })
+  @ApiCreatedResponse({
+    type: [DataRoomEntryView],
+    description: 'The new entries, in upload order',
+  })
+  @ApiKeyedErrors('missingFileArgument', 'unsupportedFileExtension')
+  @ApiConflictResponse({
+    description: 'A name is taken in the folder (whatever its case), or repeated in the request',
+  })
+  @ApiPayloadTooLargeResponse({ description: 'A file is over DATA_ROOM_UPLOAD_SIZE_LIMIT_MB' })
+  uploadMany(
+    @Access() access: AccessContext,
+    @UploadedFiles() files: Upload[] | undefined,
+    @Body() fields: DataRoomUploadFields,
+  ) {
+    return this.stores.upload(access, files, fields.parentFolder ?? null, true);
   }
 
   @Get('document/:document/content')
-  @Permission('canViewDocuments', { record: 'document' })
+  @Permission('canViewDocuments', { record: 'document', documentStore: SUITE_VIEW })
   @ApiOperation({
-    summary: 'Download a data room file',
-    description: `Requires \`canViewDocuments\`. Always \`Content-Disposition: attachment\`. ${CONTENT} ${DISABLED}`,
+    summary: 'Download a document',
+    description: `Requires \`canViewDocuments\` (suite store: \`canViewOrganization\`). Always \`Content-Disposition: attachment\`. ${CONTENT} ${DISABLED}`,
   })
   @ApiOkResponse(storedFileResponse('The file’s bytes, in its own content type'))
   async attachment(
@@ -179,16 +231,16 @@ export class DataRoomController {
     @Param('document') id: string,
     @Res() res: Response,
   ) {
-    const content = await this.reads.content(access.organizationId!, id);
+    const content = await this.stores.content(access, id);
     sendStoredFile(res, content.file, content.bytes, 'attachment', content.name);
   }
 
   @Get('document/:document/content/:name')
-  @Permission('canViewDocuments', { record: 'document' })
+  @Permission('canViewDocuments', { record: 'document', documentStore: SUITE_VIEW })
   @ApiOperation({
-    summary: 'View a data room file inline',
+    summary: 'View a document inline',
     description:
-      'Requires `canViewDocuments`. `Content-Disposition: inline` for PDFs and raster images only; ' +
+      'Requires `canViewDocuments` (suite store: `canViewOrganization`). `Content-Disposition: inline` for PDFs and raster images only; ' +
       'anything else (text, office files, HTML, SVG) is still an attachment. `:name` only gives ' +
       `the URL a last segment to save under; it is not checked. ${CONTENT} ${DISABLED}`,
   })
@@ -198,12 +250,12 @@ export class DataRoomController {
     @Param('document') id: string,
     @Res() res: Response,
   ) {
-    const content = await this.reads.content(access.organizationId!, id);
+    const content = await this.stores.content(access, id);
     sendStoredFile(res, content.file, content.bytes, 'inline', content.name);
   }
 
   @Post('folder')
-  @Permission('canEditDocuments', { bodyRecords: { parentFolder: 'document' } })
+  @Permission('canEditDocuments', { bodyRecords: { parentFolder: 'document' }, documentStore: {} })
   @ApiOperation({
     summary: 'Create a folder',
     description: `Requires \`canEditDocuments\`. \`{name, parentFolder}\` (null or left out: the top level). A name taken in the folder → 409. Emits \`folder.created\`. ${PARENT_FOLDER} ${DISABLED}`,
@@ -211,7 +263,7 @@ export class DataRoomController {
   @ApiCreatedResponse({ type: DataRoomEntryView, description: 'The new folder' })
   @ApiConflictResponse({ description: 'The name is taken in the folder (whatever its case)' })
   createFolder(@Access() access: AccessContext, @Body() dto: CreateFolderDto) {
-    return this.dataRoom.createFolder(access, dto);
+    return this.stores.createFolder(access, dto);
   }
 
   @Post('document/:document/move')
@@ -219,6 +271,7 @@ export class DataRoomController {
   @Permission('canEditDocuments', {
     record: 'document',
     bodyRecords: { parentFolder: 'document' },
+    documentStore: {},
   })
   @ApiOperation({
     summary: 'Move and/or rename a document or folder',
@@ -235,16 +288,17 @@ export class DataRoomController {
       'The name is taken in the destination, or a folder would move into its own subtree',
   })
   move(@Access() access: AccessContext, @Param('document') id: string, @Body() dto: MoveEntryDto) {
-    return this.dataRoom.move(access, id, dto);
+    return this.stores.move(access, id, dto);
   }
 
   @Delete('document/:document')
-  @Permission('canEditDocuments', { record: 'document' })
+  @Permission('canEditDocuments', { record: 'document', documentStore: {} })
   @ApiOperation({
     summary: 'Delete a document or folder',
     description:
-      'Requires `canEditDocuments`. A soft delete (the entry and its file disappear from every ' +
-      'route; the bytes stay in storage). A folder with entries → 409 unless `?recursive=true`, ' +
+      'Requires `canEditDocuments`. Data room: a soft delete (the entry and its file disappear ' +
+      'from every route; the bytes stay in storage); suite store: deleted in the drive (its ' +
+      'recycle bin). A folder with entries → 409 unless `?recursive=true`, ' +
       'which deletes its whole subtree. Emits one `document.deleted` for the addressed entry ' +
       `(its description counts what was inside). ${DISABLED}`,
   })
@@ -259,7 +313,7 @@ export class DataRoomController {
     @Param('document') id: string,
     @Query() query: DeleteEntryQuery,
   ): Promise<object> {
-    await this.dataRoom.remove(access, id, query.recursive === true);
+    await this.stores.remove(access, id, query.recursive === true);
     return {};
   }
 }

@@ -1,22 +1,34 @@
-import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { Module } from '@nestjs/common';
+import { DocumentPresence } from '../document-presence';
+import { DocumentStores } from '../document-stores.service';
 import { DocumentsCoreModule } from '../documents-core.module';
-import { DataRoomAvailability } from './data-room-availability.middleware';
+import { GraphDrive } from '../suite/graph-drive';
+import { SuiteItemRepository } from '../suite/suite-item.repository';
+import { SuiteStore } from '../suite/suite-store.service';
 import { DataRoomEntryRepository } from './data-room-entry.repository';
 import { DataRoomReadsService } from './data-room-reads.service';
 import { DataRoomController } from './data-room.controller';
 import { DataRoomService } from './data-room.service';
 
-/** The data room: folders and documents of an organization (disabled in production). */
+/**
+ * An organization's documents and folders, in its store: the data room (disabled in production)
+ * or the productivity-suite store (SharePoint/OneDrive through Graph, when configured). The guard
+ * decides by the store which routes exist; `DocumentStores` dispatches to it.
+ */
 @Module({
   imports: [DocumentsCoreModule],
   controllers: [DataRoomController],
-  providers: [DataRoomEntryRepository, DataRoomService, DataRoomReadsService],
+  providers: [
+    DataRoomEntryRepository,
+    DataRoomService,
+    DataRoomReadsService,
+    GraphDrive,
+    SuiteItemRepository,
+    SuiteStore,
+    DocumentStores,
+    DocumentPresence,
+  ],
   // The cloud-drive sync writes its files through the data room's own rules and events.
   exports: [DataRoomService],
 })
-export class DataRoomModule implements NestModule {
-  // A middleware, so that in production nothing else (no guard, no upload) runs.
-  configure(consumer: MiddlewareConsumer) {
-    consumer.apply(DataRoomAvailability).forRoutes(DataRoomController);
-  }
-}
+export class DataRoomModule {}

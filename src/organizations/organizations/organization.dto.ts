@@ -1,3 +1,4 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Omittable, Trim, TrimUpper } from '../../common';
 import {
   IsIn,
@@ -8,7 +9,15 @@ import {
   IsString,
   MaxLength,
 } from 'class-validator';
-import { ORGANIZATION_TYPES, OrganizationType } from './organization.entity';
+import {
+  DOCUMENT_STORES,
+  DocumentStore,
+  ORGANIZATION_TYPES,
+  OrganizationType,
+} from './organization.entity';
+
+const STORE =
+  '`suite` (the productivity-suite store) only while it is configured (MICROSOFT_*), else 400.';
 
 export class CreateOrganizationDto {
   /** Display name. */
@@ -40,6 +49,15 @@ export class CreateOrganizationDto {
   @IsOptional()
   @IsIn(ORGANIZATION_TYPES)
   type?: OrganizationType;
+
+  /**
+   * Where its documents live. Default: `suite` when the productivity-suite store is configured and
+   * NODE_ENV=production, else `dataRoom`.
+   */
+  @ApiPropertyOptional({ enum: DOCUMENT_STORES, description: STORE })
+  @IsOptional()
+  @IsIn(DOCUMENT_STORES)
+  documentStore?: DocumentStore;
 }
 
 /** Any subset of the creation fields; null clears legalName or country, never the others (400). */
@@ -70,4 +88,10 @@ export class UpdateOrganizationDto {
   @Omittable()
   @IsIn(ORGANIZATION_TYPES)
   type?: OrganizationType;
+
+  /** Changes only while the organization has no document or folder (else 409). */
+  @ApiPropertyOptional({ enum: DOCUMENT_STORES, description: STORE })
+  @Omittable()
+  @IsIn(DOCUMENT_STORES)
+  documentStore?: DocumentStore;
 }

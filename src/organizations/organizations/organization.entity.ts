@@ -10,6 +10,10 @@ import { ForeignKey } from '../../database';
 export const ORGANIZATION_TYPES = ['corporation', 'llc', 'other'] as const;
 export type OrganizationType = (typeof ORGANIZATION_TYPES)[number];
 
+/** Where the organization's documents live: the data room, or the productivity-suite store. */
+export const DOCUMENT_STORES = ['dataRoom', 'suite'] as const;
+export type DocumentStore = (typeof DOCUMENT_STORES)[number];
+
 /** A company whose cap table is kept here. */
 @Entity('organization')
 export class Organization {
@@ -32,6 +36,10 @@ export class Organization {
 
   @Column({ type: 'varchar', length: 20, default: 'corporation' })
   type: OrganizationType;
+
+  /** Set at creation; changes only while the organization has no documents. */
+  @Column({ type: 'varchar', length: 10, default: 'dataRoom' })
+  documentStore: DocumentStore;
 
   /** The organization's own legal entity. */
   @Column({ type: 'uuid', unique: true })

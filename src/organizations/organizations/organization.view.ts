@@ -1,5 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Organization, ORGANIZATION_TYPES, OrganizationType } from './organization.entity';
+import {
+  DOCUMENT_STORES,
+  DocumentStore,
+  Organization,
+  ORGANIZATION_TYPES,
+  OrganizationType,
+} from './organization.entity';
 
 /** An organization: a company whose cap table is kept here. */
 export class OrganizationView {
@@ -17,6 +23,9 @@ export class OrganizationView {
   currency: string;
   @ApiProperty({ enum: ORGANIZATION_TYPES })
   type: OrganizationType;
+  /** Where its documents live: the data room or the productivity-suite store. */
+  @ApiProperty({ enum: DOCUMENT_STORES })
+  documentStore: DocumentStore;
   /** The organization's legal entity (`/v1/entity/:entity/...`). */
   @ApiProperty({ format: 'uuid' })
   entity: string;
@@ -36,6 +45,7 @@ export const toOrganizationView = (o: Organization): OrganizationView => ({
   country: o.country,
   currency: o.currency,
   type: o.type,
+  documentStore: o.documentStore,
   entity: o.entityId,
   address: o.addressId,
   created: o.created.toISOString(),

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, Patch, Post } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
+  ApiConflictResponse,
   ApiCreatedResponse,
   ApiOkResponse,
   ApiOperation,
@@ -18,11 +19,17 @@ export class OrganizationsController {
 
   @Post()
   @Authenticated()
-  @ApiOperation({ summary: 'Create an organization; the caller becomes its Owner' })
+  @ApiOperation({
+    summary: 'Create an organization; the caller becomes its Owner',
+    description:
+      '`documentStore` picks where its documents live: `dataRoom`, or `suite` (the ' +
+      'productivity-suite store, only while MICROSOFT_* configure it: else 400). Default: `suite` ' +
+      'when configured and NODE_ENV=production, else `dataRoom`.',
+  })
   @ApiCreatedResponse({ type: OrganizationView, description: 'The new organization' })
   @ApiBadRequestResponse({
     description:
-      'Invalid field (name missing, country not ISO 3166-1 alpha-2, unknown currency...)',
+      'Invalid field (name missing, country not ISO 3166-1 alpha-2, unknown currency, `suite` unconfigured...)',
   })
   create(
     @CurrentUserId() userId: string,
@@ -49,10 +56,18 @@ export class OrganizationsController {
 
   @Patch(':organization')
   @Permission('canEditOrganization')
-  @ApiOperation({ summary: 'Update name, legal name, country, currency or type' })
+  @ApiOperation({
+    summary: 'Update name, legal name, country, currency, type or document store',
+    description:
+      '`documentStore` changes only while the organization has no document or folder (409); ' +
+      '`suite` only while the productivity-suite store is configured (400).',
+  })
   @ApiOkResponse({ type: OrganizationView, description: 'The updated organization' })
   @ApiBadRequestResponse({
     description: 'Invalid field; null for a field other than legalName or country',
+  })
+  @ApiConflictResponse({
+    description: '`documentStore` changed while the organization has documents or folders',
   })
   update(
     @Access() access: AccessContext,

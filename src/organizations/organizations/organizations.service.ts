@@ -3,17 +3,20 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AccessContext, Clock, DomainError } from '../../common';
 import { UsersDirectory } from '../../auth';
+import { Env, isProduction } from '../../config';
 import { documentEventObjects, Tx, UnitOfWork, previousAttributes } from '../../events';
 import { LegalRecordsService } from '../../profiles';
 import { definedOnly, describeChanges } from '../describe-changes';
 import { MemberRepository } from '../members/member.repository';
 import { memberEvent } from '../members/member-rules';
 import { OWNER_ROLE_ID } from '../permissions/permissions';
+import { OrganizationDocumentsRegistry } from './organization-documents';
 import { CreateOrganizationDto, UpdateOrganizationDto } from './organization.dto';
+import type { DocumentStore } from './organization.entity';
 import { OrganizationRepository } from './organization.repository';
 import { OrganizationView, toOrganizationView } from './organization.view';
 
-const EDITABLE = ['name', 'legalName', 'country', 'currency', 'type'] as const;
+const EDITABLE = ['name', 'legalName', 'country', 'currency', 'type', 'documentStore'] as const;
 
 /** An organization's events carry it as its route shows it. */
 const organization = () => ({ $ref: getSchemaPath(OrganizationView) });
@@ -31,6 +34,8 @@ export class OrganizationsService {
     private readonly records: LegalRecordsService,
     private readonly users: UsersDirectory,
     private readonly clock: Clock,
+    private readonly env: Env,
+    private readonly documents: OrganizationDocumentsRegistry,
   ) {}
 
   /** Creates the organization, its entity and address, and makes the creator its Owner. */
@@ -43,6 +48,7 @@ export class OrganizationsService {
    * organization's cap table (onboarding builds one in the transaction that creates it).
    */
   async createIn(tx: Tx, userId: string, dto: CreateOrganizationDto): Promise<OrganizationView> {
+    const documentStore = this.documentStoreOf(dto.documentStore);
     const user = await this.users.findById(userId);
     if (!user) throw DomainError.unauthorized('the account no longer exists');
     const id = randomUUID();
@@ -58,6 +64,7 @@ export class OrganizationsService {
         country: dto.country ?? null,
         currency: dto.currency ?? 'USD',
         type: dto.type ?? 'corporation',
+        documentStore,
         entityId,
         createdBy: userId,
       },
@@ -94,6 +101,19 @@ export class OrganizationsService {
     return view;
   }
 
+  /**
+   * The store asked for (400 for `suite` while it is not configured), or the default: the suite
+   * in production when it is configured, the data room otherwise.
+   */
+  private documentStoreOf(asked: DocumentStore | undefined): DocumentStore {
+    if (asked === 'suite' && !this.env.suiteConfigured) {
+      throw DomainError.badRequest(
+        'documentStore: the productivity-suite store is not configured (MICROSOFT_*)',
+      );
+    }
+    return asked ?? (this.env.suiteConfigured && isProduction(this.env) ? 'suite' : 'dataRoom');
+  }
+
   /** Organizations where the caller is an active member. */
   async listMine(userId: string): Promise<OrganizationView[]> {
     return (await this.organizations.listForUser(userId)).map(toOrganizationView);
@@ -110,6 +130,14 @@ export class OrganizationsService {
       const organization = await this.organizations.lock(access.organizationId!, tx);
       if (!organization) throw DomainError.notFound('no such organization');
       const before = toOrganizationView(organization);
+      if (dto.documentStore !== undefined && dto.documentStore !== organization.documentStore) {
+        this.documentStoreOf(dto.documentStore);
+        if (await this.documents.hasDocuments(organization.id, tx)) {
+          throw DomainError.conflict(
+            'documentStore: the organization has documents or folders; it changes only while it has none',
+          );
+        }
+      }
       Object.assign(organization, definedOnly(dto));
       const after = toOrganizationView(await this.organizations.save(organization, tx));
       const previous = previousAttributes(before, { ...after, updated: before.updated });

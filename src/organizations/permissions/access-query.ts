@@ -8,6 +8,7 @@ export interface AccessRow {
   organization_exists: boolean;
   organization_type: string | null;
   organization_currency: string | null;
+  organization_document_store: string | null;
   member_id: string | null;
   role_id: string | null;
   role_permissions: string[] | null;
@@ -25,7 +26,7 @@ export interface AccessQuery {
  * Builds the single query that decides access: the addressed record's organization and owner (by
  * its resolver, or the path organization itself), whether that organization exists and is not
  * deleted, the caller's active membership and role, and the organizations of any records named
- * in the body, the organization's type and currency, and (for members) its resource versions. Resolver SQL names its inputs `{id}`, `{organization}` and `{user}` (the caller); they
+ * in the body, the organization's type, currency and document store, and (for members) its resource versions. Resolver SQL names its inputs `{id}`, `{organization}` and `{user}` (the caller); they
  * become numbered parameters here.
  */
 export function buildAccessQuery(
@@ -63,6 +64,7 @@ export function buildAccessQuery(
     SELECT t.organization_id, t.owner_user_id,
            (o.id IS NOT NULL) AS organization_exists,
            o.type AS organization_type, o.currency AS organization_currency,
+           o.document_store AS organization_document_store,
            m.id AS member_id, m.role_id, r.permissions AS role_permissions,
            CASE WHEN m.id IS NOT NULL THEN ${resourceVersionsSql('o.id')} END AS versions
            ${bodyColumns.map((c) => `, ${c}`).join('')}

@@ -3,12 +3,14 @@ import { isUUID } from 'class-validator';
 import type { Request } from 'express';
 import {
   AccessContext,
+  DocumentStoreRule,
   DomainError,
   FormState,
   PermissionChecker,
   PermissionTarget,
   RecordResolvers,
 } from '../../common';
+import { Env, isProduction } from '../../config';
 import { AccessRow, buildAccessQuery } from './access-query';
 import { AccessRepository } from './access.repository';
 import {
@@ -43,6 +45,7 @@ export class PermissionService implements PermissionChecker {
   constructor(
     private readonly access: AccessRepository,
     private readonly records: RecordResolvers,
+    private readonly env: Env,
   ) {}
 
   async authorize(
@@ -180,7 +183,29 @@ export class PermissionService implements PermissionChecker {
         throw DomainError.notFound(`${b.field} is not a record of this organization`);
       }
     });
-    return this.grant(userId, asked, row, Boolean(kind), target.orSelf === true);
+    const permission = target.documentStore
+      ? this.byDocumentStore(asked, target.documentStore, row)
+      : asked;
+    return this.grant(userId, permission, row, Boolean(kind), target.orSelf === true);
+  }
+
+  /**
+   * A document-store route: absent (404, as an unknown path) where the organization's store does
+   * not serve it (a data-room organization in production, which has no data room; a suite-only
+   * route elsewhere); else the permission its store asks.
+   */
+  private byDocumentStore(
+    asked: PermissionName,
+    rule: DocumentStoreRule,
+    row: AccessRow,
+  ): PermissionName {
+    const suite = row.organization_document_store === 'suite';
+    if (!suite && (rule.suiteOnly || isProduction(this.env))) {
+      throw DomainError.notFound('no such route');
+    }
+    if (!suite || !rule.suite) return asked;
+    if (!isPermissionName(rule.suite)) throw new Error(`Unknown permission ${rule.suite}`);
+    return rule.suite;
   }
 
   private grant(
@@ -218,6 +243,7 @@ export class PermissionService implements PermissionChecker {
         id: row.organization_id,
         type: row.organization_type!,
         currency: row.organization_currency!,
+        documentStore: row.organization_document_store!,
       },
       memberId: row.member_id,
       roleId: row.role_id,

@@ -473,6 +473,7 @@ describe('BOLA matrix over the route table', () => {
     ['DELETE', '/v1/organization/:organization/google-drive/sync-config/:id', 'canEditDocuments'],
     ['GET', '/v1/organization/:organization/google-drive/sync-history', 'canViewOrganization'],
     ['POST', '/v1/organization/:organization/google-drive/sync', 'canEditDocuments'],
+    ['POST', '/v1/organization/:organization/document/many', 'canEditDocuments'],
   ];
 
   it('has the routes it must cover, each addressed by the victim’s ids', () => {
