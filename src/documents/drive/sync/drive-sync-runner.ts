@@ -70,6 +70,7 @@ export class DriveSyncRunner {
     try {
       const actor = job.triggeredByUserId ?? configuration.createdByUserId;
       await this.assertMayEdit(actor, job.organizationId);
+      await this.assertInDataRoom(job.organizationId);
       await this.drive.use(job.organizationId, async (client) => {
         const context: RunContext = {
           api: new DriveApi(client, this.env.IDP_DRIVE_API_URL),
@@ -104,6 +105,20 @@ export class DriveSyncRunner {
       throw new RunRefused(
         'the member the run acts as (who triggered it, or for a scheduled run who created the ' +
           'configuration) may no longer edit documents in this organization',
+      );
+    }
+  }
+
+  /**
+   * Synced files are the data room's (its rules, its events): an organization whose documents
+   * are in the productivity-suite store would never see them there.
+   */
+  private async assertInDataRoom(organizationId: string): Promise<void> {
+    const organization = await this.organizations.organizationView(organizationId);
+    if (organization?.documentStore === 'suite') {
+      throw new RunRefused(
+        "the organization's documents are in the productivity-suite store: the drive sync " +
+          'writes to the data room only',
       );
     }
   }
