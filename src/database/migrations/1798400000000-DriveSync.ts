@@ -20,7 +20,6 @@ export class DriveSync1798400000000 implements MigrationInterface {
         await queryRunner.query(`ALTER TABLE "drive_sync_configuration" ADD CONSTRAINT "FK_52d762eecde8cef515de6f1cb61" FOREIGN KEY ("organization_id") REFERENCES "organization"("id") ON DELETE RESTRICT ON UPDATE NO ACTION`);
         await queryRunner.query(`ALTER TABLE "drive_sync_history" ADD CONSTRAINT "FK_235f0ec50efd53ecf42447a418e" FOREIGN KEY ("configuration_id") REFERENCES "drive_sync_configuration"("id") ON DELETE RESTRICT ON UPDATE NO ACTION`);
         await queryRunner.query(`ALTER TABLE "drive_synced_file" ADD CONSTRAINT "FK_976932659e97c3e090089cbf69f" FOREIGN KEY ("configuration_id") REFERENCES "drive_sync_configuration"("id") ON DELETE RESTRICT ON UPDATE NO ACTION`);
-        await queryRunner.query(`ALTER TABLE "drive_synced_file" ADD CONSTRAINT "FK_87cdd0fd89511ad4cb78069b39b" FOREIGN KEY ("document_id") REFERENCES "document"("id") ON DELETE RESTRICT ON UPDATE NO ACTION`);
     }
 
     public async down(queryRunner: QueryRunner): Promise<void> {

@@ -2,8 +2,10 @@ import { Column, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import { ForeignKey } from '../../../database';
 
 /**
- * A drive file a configuration brought into the data room: the document it became and the key
- * of the version it holds (`md5Checksum`, or `modifiedTime` for the provider's native files).
+ * A drive file a configuration brought into the organization's store: the document it became and
+ * the key of the version it holds (`md5Checksum`, or `modifiedTime` for the provider's native
+ * files). `documentId` has no foreign key: it names a data room entry or a suite store item
+ * (`suite_item`), whichever store the organization uses.
  */
 @Entity('drive_synced_file')
 export class DriveSyncedFile {
@@ -24,7 +26,4 @@ export class DriveSyncedFile {
 
   @ForeignKey('DriveSyncConfiguration', 'configuration_id')
   private readonly configuration?: unknown;
-
-  @ForeignKey('DataRoomEntry', 'document_id')
-  private readonly document?: unknown;
 }
