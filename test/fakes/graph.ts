@@ -36,6 +36,8 @@ interface Fault {
 interface Session {
   parentId: string;
   name: string;
+  /** The file whose content the session replaces; none for a new file. */
+  itemId?: string;
   size?: number;
   chunks: Buffer[];
   received: number;
@@ -54,9 +56,10 @@ const graphError = (status: number, code: string, message: string): Answer => ({
  *   tenant (a `<graph>/.default` scope), answering a bearer token;
  * - `/v1.0/drives/{drive}/items/{id}…` with that token: the item, `children` (pages of
  *   `pageSize`, `@odata.nextLink`), `POST children` (a folder), `PUT {parent}:/{name}:/content`
- *   (a simple upload, at most 4 MiB), `POST {parent}:/{name}:/createUploadSession`, `PATCH`
- *   (rename, move), `DELETE` (with everything inside), `GET content` (302 to a download URL that
- *   needs no token). Names are unique in a folder whatever their case (409 `nameAlreadyExists`).
+ *   (a simple upload, at most 4 MiB), `POST {parent}:/{name}:/createUploadSession`, `PUT
+ *   {id}/content` and `POST {id}/createUploadSession` (a file's content replaced: the same
+ *   item), `PATCH` (rename, move), `DELETE` (with everything inside), `GET content` (302 to a
+ *   download URL that needs no token). Names are unique in a folder whatever their case (409 `nameAlreadyExists`).
  * - an upload session's URL (`/upload/{id}`) takes the chunks (`Content-Range`, multiples of
  *   320 KiB but the last) without the token, and 409s a name taken by then.
  * Every request is recorded; `failNext` makes matching ones fail (429 with Retry-After...).
@@ -273,18 +276,10 @@ export class FakeGraph {
       if (byName[3] === 'createUploadSession' && method === 'POST') {
         if (this.childNamed(parent.id, name))
           return graphError(409, 'nameAlreadyExists', `${name} exists`);
-        const id = randomBytes(12).toString('hex');
-        this.sessions.set(id, { parentId: parent.id, name, chunks: [], received: 0 });
-        return {
-          status: 200,
-          body: {
-            uploadUrl: `${this.url}/upload/${id}`,
-            expirationDateTime: new Date(Date.now() + 3600_000).toISOString(),
-          },
-        };
+        return this.openSession({ parentId: parent.id, name });
       }
     }
-    const path = /^([^/:]+)(\/children|\/content)?$/.exec(rest);
+    const path = /^([^/:]+)(\/children|\/content|\/createUploadSession)?$/.exec(rest);
     if (!path) return graphError(400, 'invalidRequest', `unknown path ${rest}`);
     const item = this.items.get(decodeURIComponent(path[1]));
     if (!item) return graphError(404, 'itemNotFound', 'no such item');
@@ -314,6 +309,17 @@ export class FakeGraph {
     if (what === '/content' && method === 'GET') {
       if (item.folder) return graphError(404, 'itemNotFound', 'a folder has no content');
       return { status: 302, headers: { Location: `${this.url}/download/${item.id}` } };
+    }
+    if (what === '/content' && method === 'PUT') {
+      if (item.folder) return graphError(400, 'invalidRequest', 'a folder has no content');
+      if (body.length > 4 * 1024 * 1024)
+        return graphError(413, 'requestTooLarge', 'over 4 MiB: use an upload session');
+      item.data = body;
+      return { status: 200, body: this.view(item) };
+    }
+    if (what === '/createUploadSession' && method === 'POST') {
+      if (item.folder) return graphError(400, 'invalidRequest', 'a folder has no content');
+      return this.openSession({ parentId: item.parentId!, name: item.name, itemId: item.id });
     }
     if (what) return graphError(405, 'notSupported', `${method} ${what}`);
     if (method === 'GET') return { status: 200, body: this.view(item) };
@@ -345,6 +351,18 @@ export class FakeGraph {
     return graphError(405, 'notSupported', method);
   }
 
+  private openSession(target: Pick<Session, 'parentId' | 'name' | 'itemId'>): Answer {
+    const id = randomBytes(12).toString('hex');
+    this.sessions.set(id, { ...target, chunks: [], received: 0 });
+    return {
+      status: 200,
+      body: {
+        uploadUrl: `${this.url}/upload/${id}`,
+        expirationDateTime: new Date(Date.now() + 3600_000).toISOString(),
+      },
+    };
+  }
+
   private chunk(method: string, id: string, req: IncomingMessage, body: Buffer): Answer {
     const session = this.sessions.get(id);
     if (!session) return graphError(404, 'itemNotFound', 'no such upload session');
@@ -367,6 +385,12 @@ export class FakeGraph {
     session.received += body.length;
     if (!last) return { status: 202, body: { nextExpectedRanges: [`${session.received}-`] } };
     this.sessions.delete(id);
+    if (session.itemId) {
+      const item = this.items.get(session.itemId);
+      if (!item) return graphError(404, 'itemNotFound', 'no such item');
+      item.data = Buffer.concat(session.chunks);
+      return { status: 200, body: this.view(item) };
+    }
     if (this.childNamed(session.parentId, session.name)) {
       return graphError(409, 'nameAlreadyExists', `${session.name} exists`);
     }

@@ -28,7 +28,7 @@ import { DataRoomService } from './data-room.service';
     DocumentStores,
     DocumentPresence,
   ],
-  // The cloud-drive sync writes its files through the data room's own rules and events.
-  exports: [DataRoomService],
+  // The cloud-drive sync writes its files through the store's own rules and events.
+  exports: [DataRoomService, SuiteStore],
 })
 export class DataRoomModule {}

@@ -231,6 +231,12 @@ export class DataRoomService {
     };
   }
 
+  /** Whether the organization's file is still there (not deleted). */
+  async exists(organizationId: string, id: string): Promise<boolean> {
+    const entry = await this.entries.findLive(organizationId, id);
+    return entry?.type === 'file';
+  }
+
   /**
    * The folder at `path` (folder names from the top level down; [] is the top level), each
    * missing one created as `createFolder` creates it (`folder.created`), each in its own

@@ -23,6 +23,7 @@ import { DriveSyncQueue } from './sync/drive-sync-queue';
 import { DriveSyncRecords } from './sync/drive-sync-records';
 import { DriveSyncRunner } from './sync/drive-sync-runner';
 import { DriveSyncs } from './sync/drive-syncs.service';
+import { SyncDestinations } from './sync/sync-destinations';
 import { SyncConfigurations } from './sync-configurations.service';
 
 /** The sync runs: on demand, scheduled, queued and run; their history kept short. */
@@ -32,6 +33,7 @@ const SYNC_RUNS = {
     DriveSyncRecords,
     DriveSyncQueue,
     DriveSyncRunner,
+    SyncDestinations,
     DriveSyncConsumer,
     DriveSyncs,
     DriveSyncHistoryRetention,
@@ -43,8 +45,8 @@ const DRIVE_ROUTES = 'v1/organization/:organization/google-drive';
 
 /**
  * The cloud-drive sync (spec 4.4, issue 37): an organization connects its identity provider's
- * drive (the shared OAuth flow, purpose `drive`), picks folders to sync into the data room, and
- * runs them on demand or on a schedule.
+ * drive (the shared OAuth flow, purpose `drive`), picks folders to sync into the organization's
+ * store (the data room or the productivity-suite store), and runs them on demand or on a schedule.
  */
 @Module({
   imports: [

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { AccessContext, DomainError } from '../../common';
 import { Env } from '../../config';
-import { DomainEvent, EventType, previousAttributes, UnitOfWork } from '../../events';
+import { DomainEvent, EventType, previousAttributes, Tx, UnitOfWork } from '../../events';
 import { cleanName, FileStore, Upload } from '../files/file-store.service';
 import { contentTypeOf, extensionOf } from '../files/file-types';
 import {
@@ -81,13 +81,15 @@ export class SuiteStore {
   /**
    * Stores the files in the folder: `POST document` one, `document/many` several. A name taken
    * in the folder or repeated in the request → 409 before anything is stored; a later failure
-   * removes what the request had stored.
+   * removes what the request had stored. `alongside` writes the caller's own rows in the
+   * transaction that indexes the files.
    */
   async upload(
     access: AccessContext,
     uploads: Upload[] | undefined,
     parentFolder: string | null,
     many: boolean,
+    alongside?: (tx: Tx, views: DataRoomEntryView[]) => Promise<void>,
   ): Promise<DataRoomEntryView[]> {
     const organizationId = access.organizationId!;
     const given = (uploads ?? []).filter(
@@ -133,6 +135,7 @@ export class SuiteStore {
             event(access, 'document.uploaded', view, `document ${view.name}: uploaded`),
           ),
         );
+        await alongside?.(tx, views);
         return views;
       });
     } catch (err) {
@@ -141,18 +144,97 @@ export class SuiteStore {
     }
   }
 
+  /**
+   * Gives a file new content, as the data room's `replaceContent`: the item keeps its id (ours
+   * and the drive's), name and folder, `document.uploaded` is recorded. The content must keep the
+   * file's type (400); a folder, or an item gone from the index or the drive, is 404. The drive
+   * changes first and cannot be rolled back: should the transaction fail, the item holds the new
+   * bytes while `alongside`'s rows still name the old version, and the next write sends them again.
+   */
+  async replaceContent(
+    access: AccessContext,
+    id: string,
+    content: Upload,
+    alongside?: (tx: Tx, view: DataRoomEntryView) => Promise<void>,
+  ): Promise<DataRoomEntryView> {
+    const organizationId = access.organizationId!;
+    const [checked] = this.files.check([content]);
+    const root = await this.rootOf(organizationId);
+    const item = await this.itemOf(organizationId, id);
+    if (item.folder || !item.file) throw DomainError.notFound('no such document');
+    const contentType = contentTypeOf(extensionOf(cleanName(checked.originalname)));
+    if (contentTypeOf(extensionOf(item.name)) !== contentType) {
+      throw DomainError.badRequest(
+        `${item.name} keeps its type; the new content would be served as ${contentType}`,
+      );
+    }
+    const replaced = await this.drive.replaceContent(item.id, checked.buffer, contentType);
+    return this.uow.run(async (tx) => {
+      const [view] = await this.views(organizationId, root, [replaced], tx);
+      await tx.record(
+        event(access, 'document.uploaded', view, `document ${view.name}: new content uploaded`),
+      );
+      await alongside?.(tx, view);
+      return view;
+    });
+  }
+
+  /**
+   * Our id of the folder at `path` (names from the top level; null for the top level itself),
+   * made where missing with `folder.created`, as the data room's `folderAt`. A file in the way is
+   * 409; a segment that is no valid name, 400.
+   */
+  async folderAt(access: AccessContext, path: string[]): Promise<string | null> {
+    const organizationId = access.organizationId!;
+    const root = await this.rootOf(organizationId);
+    let parent = root;
+    for (const name of path) {
+      const problem = entryNameProblem(name);
+      if (problem) throw DomainError.badRequest(`folder name ${name} ${problem}`);
+      const found = (await this.drive.children(parent)).find(
+        (i) => nameKeyOf(i.name) === nameKeyOf(name),
+      );
+      if (found && !found.folder)
+        throw DomainError.conflict(`${found.name} is a file, not a folder`);
+      parent = found ? found.id : (await this.newFolder(access, root, parent, name)).id;
+    }
+    return parent === root ? null : (await this.index.idsOf(organizationId, [parent])).get(parent)!;
+  }
+
+  /** Whether the organization's document is still there: in the index and in the drive. */
+  async exists(organizationId: string, id: string): Promise<boolean> {
+    return this.itemOf(organizationId, id).then(
+      (item) => !item.folder,
+      (err: unknown) => {
+        if (err instanceof DomainError && err.status === 404) return false;
+        throw err;
+      },
+    );
+  }
+
   async createFolder(access: AccessContext, dto: CreateFolderDto): Promise<DataRoomEntryView> {
     const organizationId = access.organizationId!;
     const root = await this.rootOf(organizationId);
     const parent = dto.parentFolder
       ? (await this.folder(organizationId, dto.parentFolder)).id
       : root;
-    const created = await this.drive.createFolder(parent, dto.name);
-    return this.uow.run(async (tx) => {
-      const [view] = await this.views(organizationId, root, [created], tx);
-      await tx.record(event(access, 'folder.created', view, `folder ${view.name}: created`));
-      return view;
+    return (await this.newFolder(access, root, parent, dto.name)).view;
+  }
+
+  /** Makes a folder in the drive, indexes it and records `folder.created` (409: name taken). */
+  private async newFolder(
+    access: AccessContext,
+    root: string,
+    parentItemId: string,
+    name: string,
+  ): Promise<{ id: string; view: DataRoomEntryView }> {
+    const created = await this.drive.createFolder(parentItemId, name);
+    const view = await this.uow.run(async (tx) => {
+      const [made] = await this.views(access.organizationId!, root, [created], tx);
+      await tx.record(event(access, 'folder.created', made, `folder ${made.name}: created`));
+      return made;
     });
+    return { id: created.id, view };
   }
 
   /**

@@ -328,19 +328,6 @@ describe('cloud-drive sync runs (issue 37)', () => {
       expect(connection.syncError).toBe(GRANT_REFUSED);
     });
 
-    it('fails the run of an organization whose documents are in the productivity-suite store', async () => {
-      const { owner, org, email } = await connected();
-      const folder = drive.addFolder(email, { name: 'Suite' });
-      drive.addFile(email, { name: 'a.txt', parentId: folder, content: txt('a') });
-      const config = await configure(org, owner.user.id, folder);
-      await db.query(`UPDATE organization SET document_store = 'suite' WHERE id = $1`, [org]);
-      expect(await sync(owner.agent, org)).toEqual([
-        { configurationId: config, status: 'failed', ...counts(0, 0, 0, 0) },
-      ]);
-      expect((await history(config))[0].errorMessage).toMatch(/productivity-suite store/);
-      expect(drive.requests.filter((r) => (r.query.q ?? '').includes(folder))).toEqual([]);
-    });
-
     it('runs every enabled configuration, or the one named even disabled; never a deleted one', async () => {
       const { owner, org, email } = await connected();
       const folder = drive.addFolder(email, { name: 'Several' });

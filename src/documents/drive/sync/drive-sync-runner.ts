@@ -1,16 +1,17 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { describeFailure, providerFailure } from '../../../auth';
-import { AccessContext, Clock, DomainError } from '../../../common';
+import { AccessContext, Clock } from '../../../common';
 import { Env } from '../../../config';
 import type { DriveSyncJob, Tx } from '../../../events';
-import { OrganizationsDirectory } from '../../../organizations';
-import { DataRoomService } from '../../data-room/data-room.service';
+import { DocumentStore, OrganizationsDirectory } from '../../../organizations';
 import { extensionOf } from '../../files/file-types';
 import { DriveAccess, DriveGrantRefused } from '../drive-access';
 import { DriveApi, DriveItem, EXPORT_MAX_BYTES, exportFormat, TooLargeError } from '../drive-api';
 import { DriveConnectionStore } from '../store/drive-connection.store';
 import type { DriveSyncConfiguration } from '../store/drive-sync-configuration.entity';
 import { DriveSyncRecords, FileCounts } from './drive-sync-records';
+import type { SyncDestination } from './sync-destination';
+import { SyncDestinations } from './sync-destinations';
 
 /** Folders below the synced one a run walks at most (Drive lets a folder sit in itself). */
 const MAX_DEPTH = 20;
@@ -21,7 +22,7 @@ class RunRefused extends Error {}
 /** What one run works with. */
 interface RunContext {
   api: DriveApi;
-  access: AccessContext;
+  destination: SyncDestination;
   configuration: DriveSyncConfiguration;
   extensions: Set<string> | null;
   maxBytes: number;
@@ -29,7 +30,7 @@ interface RunContext {
   visited: Set<string>;
 }
 
-/** A drive file as it lands in the data room: its name there, and how its bytes are read. */
+/** A drive file as it lands in the store: its name there, and how its bytes are read. */
 interface Landing {
   name: string;
   changeKey: string;
@@ -40,8 +41,9 @@ interface Landing {
  * One run of a sync configuration: its history entry goes `running` → `completed` (whatever
  * happened to single files) or `failed` (with why: the acting member may no longer edit
  * documents, the drive refused the grant, the folder could not be read). Each file is written
- * on its own through the data room (its rules, its `document.uploaded`), so a failure leaves the
- * files before it in place and the run goes on.
+ * on its own to the organization's store, the data room or the productivity-suite store (its
+ * rules, its `document.uploaded`), so a failure leaves the files before it in place and the run
+ * goes on.
  */
 @Injectable()
 export class DriveSyncRunner {
@@ -51,7 +53,7 @@ export class DriveSyncRunner {
     private readonly records: DriveSyncRecords,
     private readonly drive: DriveAccess,
     private readonly connections: DriveConnectionStore,
-    private readonly dataRoom: DataRoomService,
+    private readonly destinations: SyncDestinations,
     private readonly organizations: OrganizationsDirectory,
     private readonly env: Env,
     private readonly clock: Clock,
@@ -70,11 +72,11 @@ export class DriveSyncRunner {
     try {
       const actor = job.triggeredByUserId ?? configuration.createdByUserId;
       await this.assertMayEdit(actor, job.organizationId);
-      await this.assertInDataRoom(job.organizationId);
+      const store = await this.storeOf(job.organizationId);
       await this.drive.use(job.organizationId, async (client) => {
         const context: RunContext = {
           api: new DriveApi(client, this.env.IDP_DRIVE_API_URL),
-          access: actingAs(actor, job.organizationId),
+          destination: this.destinations.for(store, actingAs(actor, job.organizationId)),
           configuration,
           extensions: configuration.fileTypeFilter
             ? new Set(configuration.fileTypeFilter.split(','))
@@ -109,25 +111,17 @@ export class DriveSyncRunner {
     }
   }
 
-  /**
-   * Synced files are the data room's (its rules, its events): an organization whose documents
-   * are in the productivity-suite store would never see them there.
-   */
-  private async assertInDataRoom(organizationId: string): Promise<void> {
+  /** The organization's store, read once per run: it may change only while it has no documents. */
+  private async storeOf(organizationId: string): Promise<DocumentStore> {
     const organization = await this.organizations.organizationView(organizationId);
-    if (organization?.documentStore === 'suite') {
-      throw new RunRefused(
-        "the organization's documents are in the productivity-suite store: the drive sync " +
-          'writes to the data room only',
-      );
-    }
+    return organization?.documentStore ?? 'dataRoom';
   }
 
-  /** The folder's files, then (when enabled) its subfolders as data-room folders under `path`. */
+  /** The folder's files, then (when enabled) its subfolders as the store's folders under `path`. */
   private async walk(context: RunContext, folderId: string, path: string[], depth: number) {
     if (context.visited.has(folderId) || depth > MAX_DEPTH) return;
     context.visited.add(folderId);
-    const parent = await this.dataRoom.folderAt(context.access, path).then(
+    const parent = await context.destination.folderAt(path).then(
       (id) => ({ id, error: null }),
       (error: unknown) => ({ id: null, error }),
     );
@@ -197,30 +191,23 @@ export class DriveSyncRunner {
           Math.min(context.maxBytes, EXPORT_MAX_BYTES),
         )
       : await context.api.download(item.id, context.maxBytes);
-    const upload = { originalname: landing.name, buffer, size: buffer.length };
+    const file = { name: landing.name, bytes: buffer };
     // The document and the version it holds commit together: a crash between them would leave
     // a document the next run does not know as its own (its name then taken).
     const keep = (tx: Tx, documentId: string) =>
       this.records.keepSyncedFile(tx, configurationId, item.id, documentId, landing.changeKey);
-    if (known) {
-      const replaced = await this.dataRoom
-        .replaceContent(context.access, known.documentId, upload, (tx, view) => keep(tx, view.id))
-        .then(() => true)
-        // The document was deleted from the data room: the file comes back as a new one.
-        .catch((err: unknown) => {
-          if (err instanceof DomainError && err.status === 404) return false;
-          throw err;
-        });
-      if (replaced) return 'filesUpdated';
+    const { destination } = context;
+    // A document deleted from the store (here or, for the suite, in the drive itself): the file
+    // comes back as a new one.
+    if (known && (await destination.exists(known.documentId))) {
+      if (await destination.replace(known.documentId, file, keep)) return 'filesUpdated';
     }
-    await this.dataRoom.upload(context.access, [upload], parentFolder, (tx, [view]) =>
-      keep(tx, view.id),
-    );
+    await destination.add(parentFolder, file, keep);
     return 'filesAdded';
   }
 }
 
-/** The access a run's data-room writes are made with: the acting member's, in the organization. */
+/** The access a run's writes are made with: the acting member's, in the organization. */
 function actingAs(userId: string, organizationId: string): AccessContext {
   return {
     userId,
