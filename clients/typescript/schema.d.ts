@@ -2136,7 +2136,7 @@ export interface paths {
         post?: never;
         /**
          * Disconnect the organization’s cloud drive
-         * @description Requires `canEditDocuments`. The connection becomes inactive, its tokens are wiped and the grant is revoked at the provider (best effort: a failure is only logged). Sync configurations and the documents synced into the data room stay. 404 when no drive is connected. Disabled when NODE_ENV=production: the route then answers 404 like an unknown path. While IDP_DRIVE_CLIENT_ID, IDP_DRIVE_CLIENT_SECRET or IDP_DRIVE_SYNC_REDIRECT_URI is unset: 500 `driveNotConfigured` naming it (after the session and permission checks).
+         * @description Requires `canEditDocuments`. The connection becomes inactive, its tokens are wiped and the grant is revoked at the provider (best effort: a failure is only logged). Sync configurations and the documents synced into the document store stay. 404 when no drive is connected. Disabled when NODE_ENV=production: the route then answers 404 like an unknown path. While IDP_DRIVE_CLIENT_ID, IDP_DRIVE_CLIENT_SECRET or IDP_DRIVE_SYNC_REDIRECT_URI is unset: 500 `driveNotConfigured` naming it (after the session and permission checks).
          */
         delete: operations["GoogleDrive_disconnect"];
         options?: never;
@@ -2194,7 +2194,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Sync a drive folder into the data room
+         * Sync a drive folder into the organization’s document store
          * @description Requires `canEditDocuments`. `organization` must be the path’s (400). `targetDataRoomPath` and `fileTypeFilter` are normalised as their fields say (400 when they cannot be). Enabled unless `syncEnabled: false`; subfolders only with `syncSubfolders: true`. Runs act as their trigger user or, scheduled, as the configuration’s creator. 409 `driveNotConnected` while no drive is connected. Disabled when NODE_ENV=production: the route then answers 404 like an unknown path. While IDP_DRIVE_CLIENT_ID, IDP_DRIVE_CLIENT_SECRET or IDP_DRIVE_SYNC_REDIRECT_URI is unset: 500 `driveNotConfigured` naming it (after the session and permission checks).
          */
         post: operations["GoogleDrive_create"];
@@ -2258,8 +2258,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Sync the drive’s folders into the data room now
-         * @description Requires `canEditDocuments`. Runs the configuration named by `configurationId` (even disabled), or every enabled one, as the caller: new drive files are added to the data room, changed ones get new content (same document), unchanged ones are skipped; a file over DATA_ROOM_UPLOAD_SIZE_LIMIT_MB, whose name another document has, or that cannot be read counts as failed and the run goes on. A run of a configuration already queued or running is joined, not started twice. Answers once every run ended, from their history entries, or after 50 s with those still going as `running`; a failed run (the grant refused, the caller no longer allowed) is answered `failed`, still 200. A configuration deleted or of another organization → 404. Disabled when NODE_ENV=production.
+         * Sync the drive’s folders into the organization’s document store now
+         * @description Requires `canEditDocuments`. Runs the configuration named by `configurationId` (even disabled), or every enabled one, as the caller: new drive files are added to the organization’s document store (the data room or the productivity-suite store), changed ones get new content (same document), unchanged ones are skipped; a file over DATA_ROOM_UPLOAD_SIZE_LIMIT_MB, whose name another document has, or that cannot be read counts as failed and the run goes on. A run of a configuration already queued or running is joined, not started twice. Answers once every run ended, from their history entries, or after 50 s with those still going as `running`; a failed run (the grant refused, the caller no longer allowed) is answered `failed`, still 200. A configuration deleted or of another organization → 404. Disabled when NODE_ENV=production.
          */
         post: operations["DriveSync_sync"];
         delete?: never;

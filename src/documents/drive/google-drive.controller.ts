@@ -64,7 +64,7 @@ const CONFIG_ID =
 
 /**
  * The organization's cloud drive (spec 4.4): connect it (OAuth 2.0 web-server flow, purpose
- * `drive`), browse its folders, and configure which folders sync into the data room.
+ * `drive`), browse its folders, and configure which folders sync into its document store.
  */
 @ApiTags('documents')
 @Controller('v1/organization/:organization/google-drive')
@@ -128,7 +128,7 @@ export class GoogleDriveController {
     description:
       'Requires `canEditDocuments`. The connection becomes inactive, its tokens are wiped and ' +
       'the grant is revoked at the provider (best effort: a failure is only logged). Sync ' +
-      'configurations and the documents synced into the data room stay. 404 when no drive is ' +
+      'configurations and the documents synced into the document store stay. 404 when no drive is ' +
       `connected. ${DISABLED}`,
   })
   @ApiOkResponse({ description: '`{}`: disconnected', schema: EMPTY_OBJECT })
@@ -177,7 +177,7 @@ export class GoogleDriveController {
   @Post('sync-config')
   @Permission('canEditDocuments')
   @ApiOperation({
-    summary: 'Sync a drive folder into the data room',
+    summary: 'Sync a drive folder into the organization’s document store',
     description:
       'Requires `canEditDocuments`. `organization` must be the path’s (400). ' +
       '`targetDataRoomPath` and `fileTypeFilter` are normalised as their fields say (400 when ' +

@@ -21,11 +21,12 @@ export class DriveSyncController {
   @HttpCode(200)
   @Permission('canEditDocuments', { bodyRecords: { configurationId: SYNC_CONFIGURATION } })
   @ApiOperation({
-    summary: 'Sync the drive’s folders into the data room now',
+    summary: 'Sync the drive’s folders into the organization’s document store now',
     description:
       'Requires `canEditDocuments`. Runs the configuration named by `configurationId` (even ' +
-      'disabled), or every enabled one, as the caller: new drive files are added to the data ' +
-      'room, changed ones get new content (same document), unchanged ones are skipped; a file ' +
+      'disabled), or every enabled one, as the caller: new drive files are added to the ' +
+      'organization’s document store (the data room or the productivity-suite store), changed ' +
+      'ones get new content (same document), unchanged ones are skipped; a file ' +
       'over DATA_ROOM_UPLOAD_SIZE_LIMIT_MB, whose name another document has, or that cannot be ' +
       'read counts as failed and the run goes on. A run of a configuration already queued or ' +
       'running is joined, not started twice. Answers once every run ended, from their history ' +
