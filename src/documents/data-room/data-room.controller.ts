@@ -1,4 +1,5 @@
 import {
+  applyDecorators,
   Body,
   Controller,
   Delete,
@@ -68,6 +69,30 @@ const PARENT_FOLDER =
   '`parentFolder` of another organization, deleted or unknown → 404; a file → 400.';
 const CONTENT =
   'Content-Type of the file, Content-Length, RFC 6266/5987 Content-Disposition named after the entry (its current name), X-Content-Type-Options: nosniff. A folder has no content: 404.';
+
+/** The form and answers of an upload into the organization's document store (one or many). */
+const UploadResponses = () =>
+  applyDecorators(
+    ApiBody({
+      schema: {
+        type: 'object',
+        required: ['file'],
+        properties: {
+          file: { type: 'array', items: { type: 'string', format: 'binary' } },
+          parentFolder: { type: 'string', format: 'uuid' },
+        },
+      },
+    }),
+    ApiCreatedResponse({
+      type: [DataRoomEntryView],
+      description: 'The new entries, in upload order',
+    }),
+    ApiKeyedErrors('missingFileArgument', 'unsupportedFileExtension'),
+    ApiConflictResponse({
+      description: 'A name is taken in the folder (whatever its case), or repeated in the request',
+    }),
+    ApiPayloadTooLargeResponse({ description: 'A file is over DATA_ROOM_UPLOAD_SIZE_LIMIT_MB' }),
+  );
 
 @ApiTags('documents')
 @Controller('v1/organization/:organization')
@@ -145,25 +170,7 @@ export class DataRoomController {
       ' ' +
       DISABLED,
   })
-  @ApiBody({
-    schema: {
-      type: 'object',
-      required: ['file'],
-      properties: {
-        file: { type: 'array', items: { type: 'string', format: 'binary' } },
-        parentFolder: { type: 'string', format: 'uuid' },
-      },
-    },
-  })
-  @ApiCreatedResponse({
-    type: [DataRoomEntryView],
-    description: 'The new entries, in upload order',
-  })
-  @ApiKeyedErrors('missingFileArgument', 'unsupportedFileExtension')
-  @ApiConflictResponse({
-    description: 'A name is taken in the folder (whatever its case), or repeated in the request',
-  })
-  @ApiPayloadTooLargeResponse({ description: 'A file is over DATA_ROOM_UPLOAD_SIZE_LIMIT_MB' })
+  @UploadResponses()
   upload(
     @Access() access: AccessContext,
     @UploadedFiles() files: Upload[] | undefined,
@@ -192,25 +199,7 @@ export class DataRoomController {
       'and nothing is stored. Emits `document.uploaded` per file. ' +
       PARENT_FOLDER,
   })
-  @ApiBody({
-    schema: {
-      type: 'object',
-      required: ['file'],
-      properties: {
-        file: { type: 'array', items: { type: 'string', format: 'binary' } },
-        parentFolder: { type: 'string', format: 'uuid' },
-      },
-    },
-  })
-  @ApiCreatedResponse({
-    type: [DataRoomEntryView],
-    description: 'The new entries, in upload order',
-  })
-  @ApiKeyedErrors('missingFileArgument', 'unsupportedFileExtension')
-  @ApiConflictResponse({
-    description: 'A name is taken in the folder (whatever its case), or repeated in the request',
-  })
-  @ApiPayloadTooLargeResponse({ description: 'A file is over DATA_ROOM_UPLOAD_SIZE_LIMIT_MB' })
+  @UploadResponses()
   uploadMany(
     @Access() access: AccessContext,
     @UploadedFiles() files: Upload[] | undefined,

@@ -1,14 +1,6 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { SessionData } from 'express-session';
-import type { Credentials } from 'google-auth-library';
-import {
-  describeFailure,
-  IdpGrant,
-  IdpOAuth,
-  providerFailure,
-  providerUnavailable,
-  unexpected,
-} from '../../auth';
+import { IdpGrant, IdpOAuth, providerFailure, providerUnavailable, unexpected } from '../../auth';
 import { Clock, constantTimeEqual, DomainError } from '../../common';
 import { Env } from '../../config';
 import { DriveApi } from './drive-api';
@@ -32,8 +24,6 @@ const startAgain = (organizationId: string) =>
  */
 @Injectable()
 export class DriveConnections {
-  private readonly logger = new Logger('DriveSync');
-
   constructor(
     private readonly oauth: IdpOAuth,
     private readonly store: DriveConnectionStore,
@@ -91,12 +81,10 @@ export class DriveConnections {
           `expired, already used, or another state): ${startAgain(organizationId)}`,
       );
     }
-    const tokens = await this.exchange(organizationId, input.code, pending.codeVerifier);
-    if (!this.oauth.granted('drive', tokens)) {
-      throw DomainError.badRequest(
-        'the drive permission was not granted: connect again and allow reading the drive',
-      );
-    }
+    const tokens = await this.oauth.redeem('drive', input.code, pending.codeVerifier, {
+      owner: `organization ${organizationId}`,
+      restart: `GET /v1/organization/${organizationId}/google-drive/auth-url`,
+    });
     const previous = await this.store.open(organizationId);
     const grant: IdpGrant = {
       accessToken: tokens.access_token!,
@@ -112,7 +100,7 @@ export class DriveConnections {
     const connection = await this.store.connect(organizationId, userId, grant);
     if (previous && previous.grant.email !== grant.email) {
       // Another account's grant is of no more use here: ended at the provider too.
-      await this.revoke(organizationId, previous.grant);
+      await this.oauth.revokeGrant(previous.grant, `organization ${organizationId}`);
     }
     return { success: true, connectionId: connection.id, email: grant.email };
   }
@@ -125,7 +113,7 @@ export class DriveConnections {
     const open = await this.store.open(organizationId);
     if (!open) throw DomainError.notFound('no cloud drive is connected to this organization');
     await this.store.deactivate(organizationId);
-    await this.revoke(organizationId, open.grant);
+    await this.oauth.revokeGrant(open.grant, `organization ${organizationId}`);
   }
 
   async status(organizationId: string): Promise<DriveStatusView> {
@@ -150,30 +138,6 @@ export class DriveConnections {
     );
   }
 
-  private async exchange(organizationId: string, code: string, codeVerifier: string) {
-    let tokens: Credentials;
-    try {
-      tokens = await this.oauth.exchange('drive', code, codeVerifier);
-    } catch (err) {
-      const failure = providerFailure(err);
-      if (failure === 'invalidGrant') {
-        throw DomainError.badRequest(
-          'the identity provider refused the authorization code (invalid_grant): it is wrong, ' +
-            `expired, already used or of another session; ${startAgain(organizationId)}`,
-        );
-      }
-      if (failure === 'unavailable') throw providerUnavailable();
-      throw unexpected(`drive code exchange of organization ${organizationId}`, err);
-    }
-    if (!tokens.access_token) {
-      this.logger.error(
-        `drive code exchange of ${organizationId}: the provider gave no access token`,
-      );
-      throw providerUnavailable();
-    }
-    return tokens;
-  }
-
   /** The account's e-mail as the drive names it, when the ID token did not. */
   private async aboutEmail(organizationId: string, grant: IdpGrant): Promise<string | null> {
     const api = new DriveApi(this.oauth.clientFor('drive', grant), this.env.IDP_DRIVE_API_URL);
@@ -183,16 +147,5 @@ export class DriveConnections {
       if (providerFailure(err) === 'unavailable') throw providerUnavailable();
       throw unexpected(`drive account of organization ${organizationId}`, err);
     }
-  }
-
-  private async revoke(organizationId: string, grant: IdpGrant): Promise<void> {
-    // Revoking the refresh token ends the whole grant, its access tokens included.
-    await this.oauth
-      .revoke(grant.refreshToken ?? grant.accessToken)
-      .catch((err: unknown) =>
-        this.logger.warn(
-          `revoking the drive grant of organization ${organizationId}: ${describeFailure(err)}`,
-        ),
-      );
   }
 }

@@ -1,13 +1,6 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { SessionData } from 'express-session';
-import type { Credentials } from 'google-auth-library';
-import {
-  describeFailure,
-  IdpOAuth,
-  providerFailure,
-  providerUnavailable,
-  unexpected,
-} from '../../auth';
+import { IdpOAuth } from '../../auth';
 import { Clock, constantTimeEqual, DomainError } from '../../common';
 import { IdpContacts } from './idp-contacts.service';
 import type { IdpAuthUrlView, IdpConnectedView } from './idp-contacts.view';
@@ -22,8 +15,6 @@ export type IdpSession = Pick<SessionData, 'idpContactsAuth'>;
 /** Connecting the identity provider's contacts (the OAuth 2.0 web-server flow), and disconnecting. */
 @Injectable()
 export class IdpConnections {
-  private readonly logger = new Logger('IdpContacts');
-
   constructor(
     private readonly oauth: IdpOAuth,
     private readonly grants: IdpGrants,
@@ -65,12 +56,10 @@ export class IdpConnections {
           'used): start again with GET /v1/idp/auth-url',
       );
     }
-    const tokens = await this.exchange(userId, code, pending.codeVerifier);
-    if (!this.oauth.granted('contacts', tokens)) {
-      throw DomainError.badRequest(
-        'the contacts permission was not granted: connect again and allow reading contacts',
-      );
-    }
+    const tokens = await this.oauth.redeem('contacts', code, pending.codeVerifier, {
+      owner: `user ${userId}`,
+      restart: 'GET /v1/idp/auth-url',
+    });
     const email = this.oauth.emailOf(tokens);
     const previous = tokens.refresh_token ? null : await this.grants.find(userId);
     const kept = previous?.grant.email === email ? previous.grant.refreshToken : null;
@@ -91,34 +80,7 @@ export class IdpConnections {
     if (!stored) return { success: true };
     await this.grants.delete(userId);
     await this.contacts.forget(userId);
-    // Revoking the refresh token ends the whole grant, its access tokens included.
-    await this.oauth
-      .revoke(stored.grant.refreshToken ?? stored.grant.accessToken)
-      .catch((err: unknown) =>
-        this.logger.warn(`revoking the contacts grant of user ${userId}: ${describeFailure(err)}`),
-      );
+    await this.oauth.revokeGrant(stored.grant, `user ${userId}`);
     return { success: true };
-  }
-
-  private async exchange(userId: string, code: string, codeVerifier: string) {
-    let tokens: Credentials;
-    try {
-      tokens = await this.oauth.exchange('contacts', code, codeVerifier);
-    } catch (err) {
-      const failure = providerFailure(err);
-      if (failure === 'invalidGrant') {
-        throw DomainError.badRequest(
-          'the identity provider refused the authorization code (invalid_grant): it is wrong, ' +
-            'expired or already used; start again with GET /v1/idp/auth-url',
-        );
-      }
-      if (failure === 'unavailable') throw providerUnavailable();
-      throw unexpected(`code exchange of user ${userId}`, err);
-    }
-    if (!tokens.access_token) {
-      this.logger.error(`code exchange of user ${userId}: the provider gave no access token`);
-      throw providerUnavailable();
-    }
-    return tokens;
   }
 }

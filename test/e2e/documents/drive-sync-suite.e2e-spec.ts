@@ -1,39 +1,25 @@
-import { randomUUID } from 'node:crypto';
 import type { Agent } from 'supertest';
 import { DataSource } from 'typeorm';
-import { IdpOAuth } from '../../../src/auth';
-import { DriveConnectionStore } from '../../../src/documents/drive/store/drive-connection.store';
 import { DriveSyncConfiguration } from '../../../src/documents/drive/store/drive-sync-configuration.entity';
-import { DRIVE_READONLY, FakeDrive } from '../../fakes/drive';
+import { FakeDrive } from '../../fakes/drive';
 import { FakeGraph } from '../../fakes/graph';
 import { createTestApp, TestApp } from '../../support/app';
-import { binary } from '../../support/binary';
+import {
+  configureSync,
+  connectDrive,
+  counts,
+  documentContent,
+  listDocuments,
+  MB,
+  pdf,
+  syncNow,
+  txt,
+} from '../../support/drive-sync';
 import { tempStorage } from '../../support/temp-storage';
 import { loggedInAgent } from '../../support/users';
 
 const storage = tempStorage();
 const base = (org: string) => `/v1/organization/${org}`;
-const MB = 1024 * 1024;
-const pdf = (text: string) => Buffer.from(`%PDF-1.4\n% ${text}\n%%EOF\n`, 'latin1');
-const txt = (text: string) => Buffer.from(`${text}\n`, 'utf8');
-
-interface Result {
-  configurationId: string;
-  status: string;
-  filesProcessed: number;
-  filesAdded: number;
-  filesUpdated: number;
-  filesSkipped: number;
-  filesFailed: number;
-}
-
-const counts = (added: number, updated: number, skipped: number, failed: number) => ({
-  filesProcessed: added + updated + skipped + failed,
-  filesAdded: added,
-  filesUpdated: updated,
-  filesSkipped: skipped,
-  filesFailed: failed,
-});
 
 describe('cloud-drive sync into the productivity-suite store (issue 37)', () => {
   let t: TestApp;
@@ -71,68 +57,19 @@ describe('cloud-drive sync into the productivity-suite store (issue 37)', () => 
       .expect(201);
     expect(created.body.documentStore).toBe('suite');
     const org = (created.body as { id: string }).id;
-    const email = `drive-${randomUUID()}@example.test`;
-    const code = drive.issueCode(email, {
-      scope: `${DRIVE_READONLY} openid email`,
-      redirectUri: drive.driveRedirectUri,
-    });
-    const tokens = await t.get<IdpOAuth>(IdpOAuth).exchange('drive', code, 'x');
-    await t.get<DriveConnectionStore>(DriveConnectionStore).connect(org, owner.user.id, {
-      accessToken: tokens.access_token!,
-      refreshToken: tokens.refresh_token ?? null,
-      expiryDate: tokens.expiry_date ?? null,
-      email,
-    });
+    const email = await connectDrive(t, drive, org, owner.user.id);
     return { owner, org, email };
   }
 
-  async function configure(
+  const configure = (
     org: string,
     createdByUserId: string,
     idpFolderId: string,
-    options: Partial<DriveSyncConfiguration> = {},
-  ): Promise<string> {
-    const id = randomUUID();
-    await db.getRepository(DriveSyncConfiguration).insert({
-      id,
-      organizationId: org,
-      idpFolderId,
-      idpFolderName: 'Synced',
-      targetDataRoomPath: '',
-      syncEnabled: true,
-      syncSubfolders: false,
-      fileTypeFilter: '',
-      createdByUserId,
-      deletedAt: null,
-      ...options,
-    });
-    return id;
-  }
-
-  const sync = async (agent: Agent, org: string): Promise<Result[]> => {
-    const res = await agent
-      .post(`${base(org)}/google-drive/sync`)
-      .send({ organization: org })
-      .expect(200);
-    return (res.body as { results: Result[] }).results;
-  };
-
-  const list = async (agent: Agent, org: string) =>
-    (await agent.get(`${base(org)}/document`).expect(200)).body as {
-      id: string;
-      name: string;
-      type: string;
-      parentFolder: string | null;
-    }[];
-
-  const content = async (agent: Agent, org: string, id: string) =>
-    (
-      await agent
-        .get(`${base(org)}/document/${id}/content`)
-        .buffer(true)
-        .parse(binary as never)
-        .expect(200)
-    ).body as Buffer;
+    options?: Partial<DriveSyncConfiguration>,
+  ) => configureSync(db, org, createdByUserId, idpFolderId, options);
+  const sync = (agent: Agent, org: string) => syncNow(agent, org);
+  const list = async (agent: Agent, org: string) => (await listDocuments(agent, org)).entries;
+  const content = documentContent;
 
   const uploadedEvents = async (org: string) =>
     (

@@ -3,21 +3,29 @@ import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
 import type { Agent } from 'supertest';
 import { DataSource } from 'typeorm';
-import { IdpOAuth } from '../../../src/auth';
 import { QueueName } from '../../../src/events';
 import { Scheduler } from '../../../src/scheduler';
 import { GRANT_REFUSED } from '../../../src/documents/drive/drive-access';
 import { DriveConnection } from '../../../src/documents/drive/store/drive-connection.entity';
-import { DriveConnectionStore } from '../../../src/documents/drive/store/drive-connection.store';
 import { DriveSyncConfiguration } from '../../../src/documents/drive/store/drive-sync-configuration.entity';
 import { DriveSyncRun } from '../../../src/documents/drive/store/drive-sync-run.entity';
 import { DriveSyncQueue } from '../../../src/documents/drive/sync/drive-sync-queue';
 import { DriveSyncRunner } from '../../../src/documents/drive/sync/drive-sync-runner';
 import { DriveSyncs } from '../../../src/documents/drive/sync/drive-syncs.service';
-import { DRIVE_READONLY, FakeDrive } from '../../fakes/drive';
+import { FakeDrive } from '../../fakes/drive';
 import { WebhookReceiver } from '../../fakes/webhook-receiver';
 import { createTestApp, TestApp } from '../../support/app';
-import { binary } from '../../support/binary';
+import {
+  configureSync,
+  connectDrive,
+  counts,
+  documentContent,
+  listDocuments,
+  MB,
+  pdf,
+  syncNow,
+  txt,
+} from '../../support/drive-sync';
 import { ERROR_BODIES } from '../../support/errors';
 import { eventually } from '../../support/eventually';
 import { createOrg, memberAgent } from '../../support/orgs';
@@ -28,28 +36,6 @@ import { receivedAt, registerEndpoint } from '../../support/webhooks';
 const storage = tempStorage();
 const base = (org: string) => `/v1/organization/${org}`;
 const syncPath = (org: string) => `${base(org)}/google-drive/sync`;
-const MB = 1024 * 1024;
-const pdf = (text: string) => Buffer.from(`%PDF-1.4\n% ${text}\n%%EOF\n`, 'latin1');
-const txt = (text: string) => Buffer.from(`${text}\n`, 'utf8');
-
-interface Result {
-  configurationId: string;
-  status: string;
-  filesProcessed: number;
-  filesAdded: number;
-  filesUpdated: number;
-  filesSkipped: number;
-  filesFailed: number;
-}
-
-const counts = (added: number, updated: number, skipped: number, failed: number) => ({
-  filesProcessed: added + updated + skipped + failed,
-  filesAdded: added,
-  filesUpdated: updated,
-  filesSkipped: skipped,
-  filesFailed: failed,
-});
-
 describe('cloud-drive sync runs (issue 37)', () => {
   let t: TestApp;
   let drive: FakeDrive;
@@ -81,49 +67,17 @@ describe('cloud-drive sync runs (issue 37)', () => {
   async function connected() {
     const owner = await loggedInAgent(t);
     const org = await createOrg(owner.agent);
-    const email = `drive-${randomUUID()}@example.test`;
-    const code = drive.issueCode(email, {
-      scope: `${DRIVE_READONLY} openid email`,
-      redirectUri: drive.driveRedirectUri,
-    });
-    const tokens = await t.get<IdpOAuth>(IdpOAuth).exchange('drive', code, 'x');
-    await t.get<DriveConnectionStore>(DriveConnectionStore).connect(org.id, owner.user.id, {
-      accessToken: tokens.access_token!,
-      refreshToken: tokens.refresh_token ?? null,
-      expiryDate: tokens.expiry_date ?? null,
-      email,
-    });
+    const email = await connectDrive(t, drive, org.id, owner.user.id);
     return { owner, org: org.id, email };
   }
 
-  async function configure(
+  const configure = (
     org: string,
     createdByUserId: string,
     idpFolderId: string,
-    options: Partial<DriveSyncConfiguration> = {},
-  ): Promise<string> {
-    const id = randomUUID();
-    await db.getRepository(DriveSyncConfiguration).insert({
-      id,
-      organizationId: org,
-      idpFolderId,
-      idpFolderName: 'Synced',
-      targetDataRoomPath: '',
-      syncEnabled: true,
-      syncSubfolders: false,
-      fileTypeFilter: '',
-      createdByUserId,
-      deletedAt: null,
-      ...options,
-    });
-    return id;
-  }
-
-  const sync = async (agent: Agent, org: string, configurationId?: string): Promise<Result[]> => {
-    const res = await agent.post(syncPath(org)).send({ organization: org, configurationId });
-    if (res.status !== 200) throw new Error(`sync: ${res.status} ${JSON.stringify(res.body)}`);
-    return (res.body as { results: Result[] }).results;
-  };
+    options?: Partial<DriveSyncConfiguration>,
+  ) => configureSync(db, org, createdByUserId, idpFolderId, options);
+  const sync = syncNow;
 
   const history = (configurationId: string) =>
     db.getRepository(DriveSyncRun).find({
@@ -131,27 +85,8 @@ describe('cloud-drive sync runs (issue 37)', () => {
       order: { triggeredAt: 'DESC' },
     });
 
-  const list = async (agent: Agent, org: string) => {
-    const res = await agent.get(`${base(org)}/document`).expect(200);
-    return {
-      etag: res.headers.etag as string,
-      entries: res.body as {
-        id: string;
-        name: string;
-        type: string;
-        parentFolder: string | null;
-      }[],
-    };
-  };
-
-  const content = async (agent: Agent, org: string, id: string) =>
-    (
-      await agent
-        .get(`${base(org)}/document/${id}/content`)
-        .buffer(true)
-        .parse(binary as never)
-        .expect(200)
-    ).body as Buffer;
+  const list = listDocuments;
+  const content = documentContent;
 
   describe('POST .../google-drive/sync', () => {
     it('adds new files (subfolders as folders under the target, a Doc as .docx), then skips them; a change updates the same document', async () => {

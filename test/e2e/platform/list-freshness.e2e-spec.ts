@@ -133,6 +133,7 @@ describe('cached lists after every kind of write', () => {
       return made;
     };
 
+  // Every write of the registry runs here (about 30 s alone; more on a loaded machine).
   beforeAll(async () => {
     database = await createTestDatabase();
     fake = await FakeLlm.start();
@@ -169,7 +170,7 @@ describe('cached lists after every kind of write', () => {
         201,
       );
     });
-  });
+  }, 180_000);
 
   afterAll(async () => {
     await truth.close({ keepData: true });

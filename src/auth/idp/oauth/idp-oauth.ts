@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { CodeChallengeMethod, Credentials, OAuth2Client } from 'google-auth-library';
 import { decodeJwt } from 'jose';
-import { OutboundHttp } from '../../../common';
+import { DomainError, OutboundHttp } from '../../../common';
 import { Env } from '../../../config';
 import type { IdpGrant } from './idp-grant-seal';
+import { describeFailure, providerFailure, providerUnavailable, unexpected } from './idp-errors';
 
 /** Read-only contacts (referral invitations). */
 export const CONTACTS_SCOPE = 'https://www.googleapis.com/auth/contacts.readonly';
@@ -66,6 +67,7 @@ export interface Authorization {
 @Injectable()
 export class IdpOAuth {
   private readonly fetch = providerHttp().asFetch(() => true);
+  private readonly logger = new Logger('IdpOAuth');
 
   constructor(private readonly env: Env) {}
 
@@ -87,6 +89,44 @@ export class IdpOAuth {
   /** Exchanges an authorization code at the token endpoint. */
   async exchange(purpose: IdpPurpose, code: string, codeVerifier: string): Promise<Credentials> {
     return (await this.client(purpose).getToken({ code, codeVerifier })).tokens;
+  }
+
+  /**
+   * A connect's exchange, as the routes answer it: a code the provider refuses (`invalid_grant`:
+   * wrong, expired, used, or its PKCE verifier of another session) or a consent without the
+   * purpose's scope → 400 saying to start again at `restart`; no answer, or no access token → 503.
+   * `owner` names whose grant it is in the log.
+   */
+  async redeem(
+    purpose: IdpPurpose,
+    code: string,
+    codeVerifier: string,
+    { owner, restart }: { owner: string; restart: string },
+  ): Promise<Credentials> {
+    let tokens: Credentials;
+    try {
+      tokens = await this.exchange(purpose, code, codeVerifier);
+    } catch (err) {
+      const failure = providerFailure(err);
+      if (failure === 'invalidGrant') {
+        throw DomainError.badRequest(
+          'the identity provider refused the authorization code (invalid_grant): it is wrong, ' +
+            `expired, already used or of another session; start again with ${restart}`,
+        );
+      }
+      if (failure === 'unavailable') throw providerUnavailable();
+      throw unexpected(`${purpose} code exchange of ${owner}`, err);
+    }
+    if (!tokens.access_token) {
+      this.logger.error(`${purpose} code exchange of ${owner}: the provider gave no access token`);
+      throw providerUnavailable();
+    }
+    if (!this.granted(purpose, tokens)) {
+      throw DomainError.badRequest(
+        `the ${purpose} permission was not granted: connect again and allow it (${restart})`,
+      );
+    }
+    return tokens;
   }
 
   /** Whether the token answer grants the purpose's scope (an answer naming none is taken as so). */
@@ -125,6 +165,16 @@ export class IdpOAuth {
 
   async revoke(token: string): Promise<void> {
     await this.client().revokeToken(token);
+  }
+
+  /**
+   * Ends a grant at the provider (its refresh token ends its access tokens too), best effort: a
+   * failure is only logged, naming `owner`.
+   */
+  async revokeGrant(grant: IdpGrant, owner: string): Promise<void> {
+    await this.revoke(grant.refreshToken ?? grant.accessToken).catch((err: unknown) =>
+      this.logger.warn(`revoking the grant of ${owner}: ${describeFailure(err)}`),
+    );
   }
 
   /** A client for `purpose` (its redirect URI); none needed to revoke. */
