@@ -6687,18 +6687,19 @@ export interface components {
         };
         SyncRunView: {
             /** Format: uuid */
-            id: string;
-            /** Format: uuid */
             configurationId: string;
             /** @enum {string} */
             status: "running" | "completed" | "failed";
-            /** @description Why the run failed; null when it did not. */
-            errorMessage: string | null;
+            /** @description The sum of the four counts below. */
             filesProcessed: number;
             filesAdded: number;
             filesUpdated: number;
             filesSkipped: number;
             filesFailed: number;
+            /** Format: uuid */
+            id: string;
+            /** @description Why the run failed; null when it did not. */
+            errorMessage: string | null;
             /**
              * Format: date-time
              * @description When it was asked for.
@@ -6734,10 +6735,7 @@ export interface components {
         DriveSyncResultView: {
             /** Format: uuid */
             configurationId: string;
-            /**
-             * @description `running` when it had not ended within the wait (its history entry tells the rest later).
-             * @enum {string}
-             */
+            /** @enum {string} */
             status: "running" | "completed" | "failed";
             /** @description The sum of the four counts below. */
             filesProcessed: number;

@@ -1,14 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AccessContext, Clock, DomainError } from '../../common';
-import {
-  documentEventObjects,
-  DomainEvent,
-  EventType,
-  previousAttributes,
-  Tx,
-  UnitOfWork,
-} from '../../events';
+import { documentEventObjects, previousAttributes, Tx, UnitOfWork } from '../../events';
 import { FileStore, Upload } from '../files/file-store.service';
 import { contentTypeOf, extensionOf } from '../files/file-types';
 import { StoredFileRepository } from '../files/stored-file.repository';
@@ -16,6 +9,7 @@ import { DataRoomEntry, EntryType } from './data-room-entry.entity';
 import { DataRoomEntryRepository } from './data-room-entry.repository';
 import { parentKeyOf } from './data-room-folders';
 import { CreateFolderDto, MoveEntryDto } from './data-room.dto';
+import { entryEvent } from './entry-event';
 import { DataRoomEntryView, toEntryView } from './data-room.view';
 import { entryNameProblem, nameKeyOf } from './entry-name';
 
@@ -89,7 +83,7 @@ export class DataRoomService {
       const views = added.map((e, i) => toEntryView(e, files[i]));
       await tx.record(
         ...views.map((view) =>
-          this.event(access, 'document.uploaded', view, `document ${view.name}: uploaded`),
+          entryEvent(access, 'document.uploaded', view, `document ${view.name}: uploaded`),
         ),
       );
       await alongside?.(tx, views);
@@ -116,7 +110,7 @@ export class DataRoomService {
       );
       await this.entries.insertMany([folder], tx);
       const view = toEntryView(folder);
-      await tx.record(this.event(access, 'folder.created', view, `folder ${view.name}: created`));
+      await tx.record(entryEvent(access, 'folder.created', view, `folder ${view.name}: created`));
       return view;
     });
   }
@@ -157,7 +151,7 @@ export class DataRoomService {
       });
       const after = toEntryView(await this.entries.save(entry, tx), file);
       await tx.record({
-        ...this.event(
+        ...entryEvent(
           access,
           'document.moved',
           after,
@@ -186,7 +180,7 @@ export class DataRoomService {
       await this.files.markDeleted(deleted.fileIds, tx);
       const inside = deleted.entries - 1;
       await tx.record(
-        this.event(
+        entryEvent(
           access,
           'document.deleted',
           toEntryView(entry, file),
@@ -216,21 +210,6 @@ export class DataRoomService {
     }
   }
 
-  private event(
-    access: AccessContext,
-    type: EventType,
-    view: DataRoomEntryView,
-    description: string,
-  ): DomainEvent {
-    return {
-      type,
-      organizationId: access.organizationId,
-      actorUserId: access.userId,
-      object: { ...view, organization: access.organizationId },
-      description,
-    };
-  }
-
   /** Whether the organization's file is still there (not deleted). */
   async exists(organizationId: string, id: string): Promise<boolean> {
     const entry = await this.entries.findLive(organizationId, id);
@@ -257,7 +236,7 @@ export class DataRoomService {
         const folder = newEntry(access, 'folder', name, under, parentKey, null, this.clock.now());
         await this.entries.insertMany([folder], tx);
         const view = toEntryView(folder);
-        await tx.record(this.event(access, 'folder.created', view, `folder ${view.name}: created`));
+        await tx.record(entryEvent(access, 'folder.created', view, `folder ${view.name}: created`));
         return folder.id;
       });
     }
@@ -295,7 +274,7 @@ export class DataRoomService {
       entry.fileId = file.id;
       const view = toEntryView(await this.entries.save(entry, tx), file);
       await tx.record(
-        this.event(
+        entryEvent(
           access,
           'document.uploaded',
           view,

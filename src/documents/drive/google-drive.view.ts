@@ -85,21 +85,15 @@ export class SyncConfigCreatedView extends SuccessResponse {
   configurationId: string;
 }
 
-/** A sync history entry (spec section 2). */
-export class SyncRunView {
-  @ApiProperty({ format: 'uuid' })
-  id: string;
-
+/** What a run of a sync configuration did: its state and what it did to the files it saw. */
+export class SyncOutcomeView {
   @ApiProperty({ format: 'uuid' })
   configurationId: string;
 
   @ApiProperty({ enum: ['running', 'completed', 'failed'] })
   status: DriveSyncStatus;
 
-  /** Why the run failed; null when it did not. */
-  @ApiProperty({ type: String, nullable: true })
-  errorMessage: string | null;
-
+  /** The sum of the four counts below. */
   @ApiProperty({ type: 'integer', minimum: 0 })
   filesProcessed: number;
   @ApiProperty({ type: 'integer', minimum: 0 })
@@ -110,6 +104,16 @@ export class SyncRunView {
   filesSkipped: number;
   @ApiProperty({ type: 'integer', minimum: 0 })
   filesFailed: number;
+}
+
+/** A sync history entry (spec section 2). */
+export class SyncRunView extends SyncOutcomeView {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+
+  /** Why the run failed; null when it did not. */
+  @ApiProperty({ type: String, nullable: true })
+  errorMessage: string | null;
 
   /** When it was asked for. */
   @ApiProperty({ format: 'date-time' })

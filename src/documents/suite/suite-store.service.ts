@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { AccessContext, DomainError } from '../../common';
 import { Env } from '../../config';
-import { DomainEvent, EventType, previousAttributes, Tx, UnitOfWork } from '../../events';
+import { previousAttributes, Tx, UnitOfWork } from '../../events';
 import { cleanName, FileStore, Upload } from '../files/file-store.service';
 import { contentTypeOf, extensionOf } from '../files/file-types';
 import {
@@ -12,6 +12,7 @@ import {
   TOP_LEVEL,
 } from '../data-room/data-room.dto';
 import { DataRoomEntryView } from '../data-room/data-room.view';
+import { entryEvent } from '../data-room/entry-event';
 import { entryNameProblem, nameKeyOf } from '../data-room/entry-name';
 import { DriveItem, GraphDrive } from './graph-drive';
 import { SuiteItemRepository } from './suite-item.repository';
@@ -132,7 +133,7 @@ export class SuiteStore {
         const views = await this.views(organizationId, root, stored, tx);
         await tx.record(
           ...views.map((view) =>
-            event(access, 'document.uploaded', view, `document ${view.name}: uploaded`),
+            entryEvent(access, 'document.uploaded', view, `document ${view.name}: uploaded`),
           ),
         );
         await alongside?.(tx, views);
@@ -172,7 +173,12 @@ export class SuiteStore {
     return this.uow.run(async (tx) => {
       const [view] = await this.views(organizationId, root, [replaced], tx);
       await tx.record(
-        event(access, 'document.uploaded', view, `document ${view.name}: new content uploaded`),
+        entryEvent(
+          access,
+          'document.uploaded',
+          view,
+          `document ${view.name}: new content uploaded`,
+        ),
       );
       await alongside?.(tx, view);
       return view;
@@ -231,7 +237,7 @@ export class SuiteStore {
     const created = await this.drive.createFolder(parentItemId, name);
     const view = await this.uow.run(async (tx) => {
       const [made] = await this.views(access.organizationId!, root, [created], tx);
-      await tx.record(event(access, 'folder.created', made, `folder ${made.name}: created`));
+      await tx.record(entryEvent(access, 'folder.created', made, `folder ${made.name}: created`));
       return made;
     });
     return { id: created.id, view };
@@ -279,7 +285,7 @@ export class SuiteStore {
         .filter(Boolean)
         .join(', ');
       await tx.record({
-        ...event(access, 'document.moved', after, `${after.type} ${before.name}: ${how}`),
+        ...entryEvent(access, 'document.moved', after, `${after.type} ${before.name}: ${how}`),
         previous: previousAttributes(before, after),
       });
       return after;
@@ -302,7 +308,7 @@ export class SuiteStore {
     await this.uow.run(async (tx) => {
       await this.index.forget(organizationId, [item.id, ...inside.map((i) => i.id)], tx);
       await tx.record(
-        event(
+        entryEvent(
           access,
           'document.deleted',
           view,
@@ -416,20 +422,4 @@ export class SuiteStore {
       };
     });
   }
-}
-
-/** The data room's event for the same change: the entry with its organization. */
-function event(
-  access: AccessContext,
-  type: EventType,
-  view: DataRoomEntryView,
-  description: string,
-): DomainEvent {
-  return {
-    type,
-    organizationId: access.organizationId,
-    actorUserId: access.userId,
-    object: { ...view, organization: access.organizationId },
-    description,
-  };
 }
