@@ -11,7 +11,7 @@ import { DriveSyncConfiguration } from '../../../src/documents/drive/store/drive
 import { DriveSyncRun } from '../../../src/documents/drive/store/drive-sync-run.entity';
 import { DriveSyncQueue } from '../../../src/documents/drive/sync/drive-sync-queue';
 import { DriveSyncRunner } from '../../../src/documents/drive/sync/drive-sync-runner';
-import { DriveSyncs } from '../../../src/documents/drive/sync/drive-syncs.service';
+import { DriveSyncs, SYNC_WAIT_MS } from '../../../src/documents/drive/sync/drive-syncs.service';
 import { FakeDrive } from '../../fakes/drive';
 import { WebhookReceiver } from '../../fakes/webhook-receiver';
 import { createTestApp, TestApp } from '../../support/app';
@@ -240,6 +240,30 @@ describe('cloud-drive sync runs (issue 37)', () => {
       await eventually(async () => {
         const done = await history(config);
         expect(done.map((r) => [r.id, r.status])).toEqual([[first, 'completed']]);
+        return true;
+      });
+    });
+
+    it('answers a run that has not ended within the wait as running; its history entry tells the end', async () => {
+      const { owner, org, email } = await connected();
+      const folder = drive.addFolder(email, { name: 'Waiting' });
+      drive.addFile(email, { name: 'later.txt', parentId: folder, content: txt('later') });
+      const config = await configure(org, owner.user.id, folder);
+      const queue = t.get<Queue>(getQueueToken(QueueName.DriveSync));
+      const syncs = t.get<DriveSyncs>(DriveSyncs);
+      await queue.pause(true);
+      syncs.waitMs = 300;
+      try {
+        expect(await sync(owner.agent, org)).toEqual([
+          { configurationId: config, status: 'running', ...counts(0, 0, 0, 0) },
+        ]);
+      } finally {
+        syncs.waitMs = SYNC_WAIT_MS;
+        await queue.resume(true);
+      }
+      await eventually(async () => {
+        const [run] = await history(config);
+        expect(run).toMatchObject({ status: 'completed', ...counts(1, 0, 0, 0) });
         return true;
       });
     });
