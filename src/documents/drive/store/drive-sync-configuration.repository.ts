@@ -30,6 +30,14 @@ export class DriveSyncConfigurationRepository extends AggregateRepository<DriveS
     });
   }
 
+  /** The organization's enabled, live configurations, oldest first (what a sync runs). */
+  enabled(organizationId: string) {
+    return this.repository.find({
+      where: { organizationId, syncEnabled: true, deletedAt: IsNull() },
+      order: { created: 'ASC', id: 'ASC' },
+    });
+  }
+
   /** Another live configuration syncing the same folder into the same target. */
   async taken(
     organizationId: string,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In, IsNull } from 'typeorm';
+import { DataSource, In } from 'typeorm';
 import type { DriveSyncJob, Tx } from '../../../events';
 import { DriveConnection } from '../store/drive-connection.entity';
 import { DriveSyncConfiguration } from '../store/drive-sync-configuration.entity';
@@ -22,23 +22,6 @@ export class DriveSyncRecords {
 
   private get manager() {
     return this.dataSource.manager;
-  }
-
-  /** The organization's configuration unless deleted. */
-  liveConfiguration(organizationId: string, id: string) {
-    return this.manager.findOneBy(DriveSyncConfiguration, {
-      id,
-      organizationId,
-      deletedAt: IsNull(),
-    });
-  }
-
-  /** The organization's enabled, live configurations, oldest first. */
-  enabledConfigurations(organizationId: string) {
-    return this.manager.find(DriveSyncConfiguration, {
-      where: { organizationId, syncEnabled: true, deletedAt: IsNull() },
-      order: { created: 'ASC', id: 'ASC' },
-    });
   }
 
   /** Every enabled, live configuration whose organization's connection is active. */

@@ -6,6 +6,7 @@ import type { DriveSyncJob, Tx } from '../../../events';
 import { DocumentStore, OrganizationsDirectory } from '../../../organizations';
 import { extensionOf } from '../../files/file-types';
 import { DriveAccess, DriveGrantRefused } from '../drive-access';
+import { DriveSyncConfigurationRepository } from '../store/drive-sync-configuration.repository';
 import { DriveApi, DriveItem, EXPORT_MAX_BYTES, exportFormat, TooLargeError } from '../drive-api';
 import { DriveConnectionStore } from '../store/drive-connection.store';
 import type { DriveSyncConfiguration } from '../store/drive-sync-configuration.entity';
@@ -51,6 +52,7 @@ export class DriveSyncRunner {
 
   constructor(
     private readonly records: DriveSyncRecords,
+    private readonly configurations: DriveSyncConfigurationRepository,
     private readonly drive: DriveAccess,
     private readonly connections: DriveConnectionStore,
     private readonly destinations: SyncDestinations,
@@ -61,10 +63,7 @@ export class DriveSyncRunner {
 
   async run(job: DriveSyncJob): Promise<void> {
     // A configuration deleted since the trigger never runs.
-    const configuration = await this.records.liveConfiguration(
-      job.organizationId,
-      job.configurationId,
-    );
+    const configuration = await this.configurations.find(job.organizationId, job.configurationId);
     if (!configuration) return;
     const run = await this.records.startRun(job, this.clock.now());
     if (!run) return;

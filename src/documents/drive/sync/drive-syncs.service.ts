@@ -3,6 +3,7 @@ import { AccessContext, DomainError } from '../../../common';
 import { Env, isProduction } from '../../../config';
 import { MINUTE, Scheduled } from '../../../scheduler';
 import { DriveAccess } from '../drive-access';
+import { DriveSyncConfigurationRepository } from '../store/drive-sync-configuration.repository';
 import type { DriveSyncRun } from '../store/drive-sync-run.entity';
 import { DriveSyncQueue } from './drive-sync-queue';
 import { DriveSyncRecords } from './drive-sync-records';
@@ -29,6 +30,7 @@ export class DriveSyncs {
 
   constructor(
     private readonly records: DriveSyncRecords,
+    private readonly configurations: DriveSyncConfigurationRepository,
     private readonly queue: DriveSyncQueue,
     private readonly drive: DriveAccess,
     private readonly env: Env,
@@ -44,8 +46,8 @@ export class DriveSyncs {
       throw DomainError.badRequest('organization must be the organization of the path');
     }
     const configurations = dto.configurationId
-      ? [await this.records.liveConfiguration(organizationId, dto.configurationId)]
-      : await this.records.enabledConfigurations(organizationId);
+      ? [await this.configurations.find(organizationId, dto.configurationId)]
+      : await this.configurations.enabled(organizationId);
     if (configurations.some((c) => !c)) throw DomainError.notFound('no such sync configuration');
     await this.drive.connected(organizationId);
     const runs: { configurationId: string; runId: string }[] = [];
