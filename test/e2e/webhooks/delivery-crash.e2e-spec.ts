@@ -1,47 +1,26 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
-import { resolve } from 'node:path';
 import { DataSource } from 'typeorm';
 import { LEASE_MS } from '../../../src/webhooks/delivery/delivery-schedule';
 import { WebhookSweep } from '../../../src/webhooks/delivery/webhook-sweep';
-import { listenOnFreePort } from '../../fakes/listen';
 import { WebhookReceiver } from '../../fakes/webhook-receiver';
 import { createTestApp, createTestDatabase, TestApp } from '../../support/app';
 import { eventually } from '../../support/eventually';
+import { Instance, startInstance } from '../../support/instances';
 import { createOrg } from '../../support/orgs';
 import { loggedInAgent } from '../../support/users';
 import { controlClock, deliveriesOf, receivedAt, registerEndpoint } from '../../support/webhooks';
 
 const PRIVATE_URLS = { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' };
 
-async function freePort() {
-  const server = createServer();
-  const port = await listenOnFreePort(server);
-  await new Promise((done) => server.close(done));
-  return port;
-}
-
-/** The service as `npm start` runs it, in a process of its own, on the test's data. */
-function startInstance(env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
-    cwd: resolve(__dirname, '../../..'),
-    env: { ...process.env, ...env, LOG_LEVEL: 'error' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  child.stderr?.resume();
-  return child;
-}
-
 describe('at-least-once delivery (issue 21)', () => {
   let receiver: WebhookReceiver;
-  let child: ChildProcess | undefined;
+  let child: Instance | undefined;
   const apps: TestApp[] = [];
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
   });
   afterAll(async () => {
-    child?.kill('SIGKILL');
+    await child?.stop();
     for (const app of apps.reverse()) await app.close();
     await receiver.close();
   });
@@ -61,20 +40,22 @@ describe('at-least-once delivery (issue 21)', () => {
     await owner.agent.patch(`/v1/organization/${org.id}`).send({ name: 'Crashed' }).expect(200);
     await setup.close({ keepData: true });
 
-    const instance = startInstance({
-      ...PRIVATE_URLS,
-      DATABASE_URL: database.url,
-      REDIS_PREFIX: redisPrefix,
-      PORT: String(await freePort()),
-      OUTBOX_RELAY_INTERVAL_MS: '50',
-    });
+    const instance = await startInstance(
+      {
+        ...PRIVATE_URLS,
+        DATABASE_URL: database.url,
+        REDIS_PREFIX: redisPrefix,
+        OUTBOX_RELAY_INTERVAL_MS: '50',
+      },
+      { waitReady: false },
+    );
     child = instance;
-    const exited = new Promise((done) => instance.once('exit', done));
+    const exited = instance.exited;
     let killed = false;
     receiver.respond = async (r) => {
       if (r.path === '/crash' && !killed) {
         killed = true;
-        instance.kill('SIGKILL');
+        void instance.stop();
         await exited;
       }
       return { status: 200, body: 'ok' };
