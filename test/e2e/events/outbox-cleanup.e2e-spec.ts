@@ -16,21 +16,25 @@ describe('outbox clean-up: relayed events older than 30 days', () => {
     t = await createTestApp({ overrides: clock.override });
     scheduler = t.get<Scheduler>(Scheduler);
     ds = t.get<DataSource>(DataSource);
+    // A route to a queue no instance consumes, so the running relay leaves its events pending.
+    await ds.query(
+      `INSERT INTO event_route (event_type, queue) VALUES ('test.unconsumed', 'nowhere')`,
+    );
   });
   afterAll(() => t.close());
 
   /**
-   * `count` events of `org`, written `age` ago, relayed or not. A row not relayed is marked
-   * unrouted, so the running relay leaves it as it is.
+   * `count` events of `org`, written `age` ago, relayed or not. A row not relayed is of a type
+   * routed to a queue nobody consumes, so the running relay leaves it as it is.
    */
   const insert = (org: string, count: number, age: string, relayed: boolean) =>
     ds.query(
       `INSERT INTO outbox_event
-         (id, type, organization_id, data, api_version, created, relayed_at, unrouted_at)
-       SELECT 'evt_' || md5(random()::text), 'member.updated', $1,
+         (id, type, organization_id, data, api_version, created, relayed_at)
+       SELECT 'evt_' || md5(random()::text),
+              CASE WHEN $4 THEN 'member.updated' ELSE 'test.unconsumed' END, $1,
               '{"object": {}, "previous_attributes": {}}', '2026-11-01',
-              now() - $3::interval,
-              CASE WHEN $4 THEN now() - $3::interval END, CASE WHEN $4 THEN NULL ELSE now() END
+              now() - $3::interval, CASE WHEN $4 THEN now() - $3::interval END
          FROM generate_series(1, $2)`,
       [org, count, age, relayed],
     );
