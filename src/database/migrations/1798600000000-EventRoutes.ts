@@ -114,9 +114,12 @@ export class EventRoutes1798600000000 implements MigrationInterface {
         await queryRunner.query(`CREATE INDEX "outbox_event_pending_idx" ON "outbox_event" ("sequence") WHERE relayed_at IS NULL`);
         // The re-relay's scan: events relayed a while ago, oldest hand-over first.
         await queryRunner.query(`CREATE INDEX "outbox_event_relayed_idx" ON "outbox_event" ("relayed_at") WHERE relayed_at IS NOT NULL`);
+        // Markers are now kept 30 days (every consumer leaves one per event it is handed).
+        await queryRunner.query(`CREATE INDEX "processed_event_processed_at_idx" ON "processed_event" ("processed_at") `);
     }
 
     public async down(queryRunner: QueryRunner): Promise<void> {
+        await queryRunner.query(`DROP INDEX "public"."processed_event_processed_at_idx"`);
         await queryRunner.query(`DROP INDEX "public"."outbox_event_relayed_idx"`);
         await queryRunner.query(`DROP INDEX "public"."outbox_event_pending_idx"`);
         await queryRunner.query(`ALTER TABLE "outbox_event" ADD "unrouted_at" TIMESTAMP WITH TIME ZONE`);

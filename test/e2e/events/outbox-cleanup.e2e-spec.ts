@@ -60,6 +60,22 @@ describe('outbox clean-up: relayed events older than 30 days', () => {
     expect(await counts(org)).toEqual(['recent relayed: 7', 'old pending: 2']);
   });
 
+  it('deletes the processed markers written more than 30 days ago, and keeps the rest', async () => {
+    const consumer = `test-${randomUUID().slice(0, 8)}`;
+    await ds.query(
+      `INSERT INTO processed_event (consumer, event_id, processed_at)
+       SELECT $1, 'evt_' || md5(random()::text), now() - (CASE WHEN n <= 3 THEN '31 days' ELSE '29 days' END)::interval
+         FROM generate_series(1, 5) AS n`,
+      [consumer],
+    );
+    await scheduler.run('events:processed-cleanup');
+    const [{ n }] = await ds.query(
+      'SELECT count(*)::int AS n FROM processed_event WHERE consumer = $1',
+      [consumer],
+    );
+    expect(n).toBe(2);
+  });
+
   it('runs once a day across instances: the first to take the day’s turn cleans', async () => {
     clock.freeze(new Date(Date.now() + 2 * DAY).toISOString().slice(0, 10) + 'T09:00:00Z');
     try {
