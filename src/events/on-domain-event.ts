@@ -32,7 +32,7 @@ const matches = (filters: readonly EventFilter[], type: string) =>
   filters.some((f) => (typeof f === 'function' ? f(type) : f === type));
 
 /** The queues whose consumers declare `type` (every consumer class imported so far). */
-export function queuesFor(type: string): string[] {
+function queuesFor(type: string): string[] {
   const queues = new Set<string>();
   for (const { target, filters } of DECLARED) {
     const queue = queueOf(target);
