@@ -11,8 +11,6 @@ import {
 import { audienceOf } from '../organizations';
 import { ActivityAction } from './activity-action.entity';
 
-const CONSUMER = 'activity';
-
 /** Every domain event of an organization becomes one entry of its activity log. */
 @OnDomainEvent((type) => !type.startsWith('billing.') && !isAccountEventType(type))
 @Processor(QueueName.Activity)
@@ -24,9 +22,10 @@ export class ActivityConsumer {
   @Process()
   async handle(job: Job<EventEnvelope>): Promise<void> {
     const event = job.data;
-    if (!event.organization) return;
+    // Its marker all the same: the re-relay looks for one per event the queue was handed.
+    if (!event.organization) return this.consumers.mark(QueueName.Activity, event.id);
     const audience = audienceOf(event.type, event.subjects);
-    await this.consumers.once(CONSUMER, event.id, async (manager) => {
+    await this.consumers.once(QueueName.Activity, event.id, async (manager) => {
       await manager.insert(ActivityAction, {
         organizationId: event.organization!,
         type: event.type,

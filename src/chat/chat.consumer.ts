@@ -1,7 +1,7 @@
 import { OnQueueFailed, Process, Processor } from '@nestjs/bull';
 import { Logger } from '@nestjs/common';
 import type { Job } from 'bull';
-import { EventEnvelope, eventObject, OnDomainEvent, QueueName } from '../events';
+import { EventConsumers, EventEnvelope, eventObject, OnDomainEvent, QueueName } from '../events';
 import { ChatSync } from './chat-sync.service';
 
 /**
@@ -16,20 +16,27 @@ import { ChatSync } from './chat-sync.service';
 export class ChatConsumer {
   private readonly logger = new Logger('Chat');
 
-  constructor(private readonly sync: ChatSync) {}
+  constructor(
+    private readonly sync: ChatSync,
+    private readonly consumers: EventConsumers,
+  ) {}
 
   @Process()
   async handle(job: Job<EventEnvelope>): Promise<void> {
-    const event = job.data;
+    await this.work(job.data);
+    // The marker, after the work and outside any transaction: it only tells the re-relay that
+    // this queue consumed the event (a job lost with Redis has none, and is relayed again).
+    await this.consumers.mark(QueueName.Chat, job.data.id);
+  }
+
+  private async work(event: EventEnvelope): Promise<void> {
     if (!event.organization) return;
-    if (event.type.startsWith('role.')) {
-      await this.sync.syncChannel(event.organization);
-      return;
-    }
+    if (event.type.startsWith('role.')) return this.sync.syncChannel(event.organization);
     const member = eventObject(event, 'member.added', 'member.updated', 'member.removed');
     // Not inside `EventConsumers.once`: its marker's transaction would stay open across the calls
-    // to the server. None is needed: the sync reads the member's current state, so a job run
-    // twice (or late, after a newer change) leaves the same result; a failure retries the job.
+    // to the server. Running once is not needed either: the sync reads the member's current
+    // state, so a job run twice (or late, after a newer change) leaves the same result; a failure
+    // retries the job.
     await this.sync.syncMember(event.organization, member?.user ?? null);
   }
 

@@ -10,6 +10,15 @@ export class EventsConfig {
   @Min(0, integer(0))
   OUTBOX_RELAY_INTERVAL_MS = 500;
 
+  /**
+   * An event relayed this long ago whose processed marker a queue lacks is relayed to it again
+   * (its job lost with Redis data); 0: never.
+   */
+  @Transform(toInt)
+  @IsInt(integer(0))
+  @Min(0, integer(0))
+  OUTBOX_RERELAY_AFTER_MS = 300_000;
+
   @Transform(toInt)
   @IsInt(integer(1))
   @Min(1, integer(1))

@@ -7,13 +7,15 @@ import { ProcessedEvent } from './processed-event.entity';
 import { QueueName } from './queues';
 
 /**
- * Which event queues have a consumer in this process (the relay feeds only those, and keeps other
- * events pending): the `@OnDomainEvent` classes this process composed, found at start-up. And the
- * idempotency wrapper every consumer runs its work in.
+ * Which event queues have a consumer in this process (the relay relays only the event types whose
+ * every route is one of those, and leaves the others pending for an instance that consumes them):
+ * the `@OnDomainEvent` classes this process composed, found at start-up. And the processed
+ * markers: every consumer leaves one per event it was handed, named after its queue, which is how
+ * the re-relay tells a queue that consumed an event from one whose job was lost with Redis.
  */
 @Injectable()
 export class EventConsumers implements OnModuleInit {
-  private active = new Set<QueueName>();
+  private active = new Set<string>();
 
   constructor(
     @InjectRepository(ProcessedEvent) private readonly processed: Repository<ProcessedEvent>,
@@ -32,17 +34,22 @@ export class EventConsumers implements OnModuleInit {
     );
   }
 
-  has(queue: QueueName) {
+  has(queue: QueueName | string) {
     return this.active.has(queue);
   }
 
+  /** The queues consumed here. */
+  queues(): string[] {
+    return [...this.active].sort();
+  }
+
   /**
-   * Runs `work` once per (consumer, event): the processed marker is written in the same
+   * Runs `work` once per (queue's consumer, event): the processed marker is written in the same
    * transaction as the work, so a redelivered job is a no-op and a failed one is retried.
    * Returns false when the event had been handled already.
    */
   once(
-    consumer: string,
+    consumer: QueueName | string,
     eventId: string,
     work: (manager: EntityManager) => Promise<void>,
   ): Promise<boolean> {
@@ -59,5 +66,20 @@ export class EventConsumers implements OnModuleInit {
       await work(manager);
       return true;
     });
+  }
+
+  /**
+   * The marker of an event a consumer was handed but had nothing to do for, or did its work for
+   * outside `once` (chat: its calls to the server must not hold a transaction open): written
+   * after the work, so a job lost before it is relayed again.
+   */
+  async mark(consumer: QueueName | string, eventId: string): Promise<void> {
+    await this.processed
+      .createQueryBuilder()
+      .insert()
+      .into(ProcessedEvent)
+      .values({ consumer, eventId })
+      .orIgnore()
+      .execute();
   }
 }

@@ -6,10 +6,13 @@ import type { Queue } from 'bull';
 import { Env } from '../config';
 import { RedisConnections } from '../redis';
 import { EventConsumers } from './event-consumers';
+import { EventRoute } from './event-route.entity';
+import { EventRoutes } from './event-routes';
 import { EventLog } from './event-log.service';
 import { OutboxRetention } from './outbox-retention';
 import { OutboxEvent } from './outbox-event.entity';
 import { OutboxRelay } from './outbox-relay.service';
+import { OutboxReRelay } from './outbox-rerelay';
 import { OutboxService } from './outbox.service';
 import { ProcessedEvent } from './processed-event.entity';
 import { ResourceVersion } from './resource-version.entity';
@@ -35,9 +38,18 @@ const queues = BullModule.registerQueue(...Object.values(QueueName).map((name) =
     }),
     queues,
     DiscoveryModule,
-    TypeOrmModule.forFeature([OutboxEvent, ProcessedEvent, ResourceVersion]),
+    TypeOrmModule.forFeature([EventRoute, OutboxEvent, ProcessedEvent, ResourceVersion]),
   ],
-  providers: [OutboxService, OutboxRelay, OutboxRetention, EventConsumers, EventLog, UnitOfWork],
+  providers: [
+    OutboxService,
+    OutboxRelay,
+    OutboxReRelay,
+    OutboxRetention,
+    EventConsumers,
+    EventRoutes,
+    EventLog,
+    UnitOfWork,
+  ],
   exports: [OutboxRelay, EventConsumers, EventLog, UnitOfWork, queues],
 })
 export class EventsModule implements BeforeApplicationShutdown {

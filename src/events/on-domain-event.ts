@@ -1,7 +1,6 @@
 import { BULL_MODULE_QUEUE } from '@nestjs/bull/dist/bull.constants';
 import { SetMetadata } from '@nestjs/common';
 import type { EventType } from './event-types';
-import type { QueueName } from './queues';
 
 /** An event type a consumer handles, or a rule that picks the types (every `billing.*` ...). */
 export type EventFilter = EventType | ((type: string) => boolean);
@@ -12,10 +11,11 @@ export const ON_DOMAIN_EVENT = 'ledgerline:onDomainEvent';
 const DECLARED: { target: object; filters: readonly EventFilter[] }[] = [];
 
 /**
- * Declares the domain events a queue consumer (a `@Processor(QueueName.X)` class) handles: the
- * relay hands each committed event to the queues whose consumers declare it. Declared on the class
- * itself, so what a consumer handles is read where it is handled, and an event stays pending while
- * a consumer that declares it is not running in this process (a module not composed).
+ * Declares the domain events a queue consumer (a `@Processor(QueueName.X)` class) handles. Declared
+ * on the class itself, so what a consumer handles is read where it is handled. The relay does not
+ * route by it: it routes by the `event_route` rows the migrations write (every instance of a
+ * rolling upgrade reads the same routes), and a test holds those rows equal to these declarations;
+ * here it says which queues this process consumes (`EventConsumers.has`).
  */
 export const OnDomainEvent =
   (...filters: EventFilter[]): ClassDecorator =>
@@ -24,19 +24,26 @@ export const OnDomainEvent =
     SetMetadata(ON_DOMAIN_EVENT, filters)(target);
   };
 
-/** The queue a `@Processor` class consumes. */
-export const queueOf = (target: object): QueueName | undefined =>
-  (Reflect.getMetadata(BULL_MODULE_QUEUE, target) as { name?: QueueName } | undefined)?.name;
+/** The queue a `@Processor` class consumes (a QueueName, or a test's own queue). */
+export const queueOf = (target: object): string | undefined =>
+  (Reflect.getMetadata(BULL_MODULE_QUEUE, target) as { name?: string } | undefined)?.name;
 
 const matches = (filters: readonly EventFilter[], type: string) =>
   filters.some((f) => (typeof f === 'function' ? f(type) : f === type));
 
-/** The queues whose consumers declare `type`. */
-export function queuesFor(type: string): QueueName[] {
-  const queues = new Set<QueueName>();
+/** The queues whose consumers declare `type` (every consumer class imported so far). */
+function queuesFor(type: string): string[] {
+  const queues = new Set<string>();
   for (const { target, filters } of DECLARED) {
     const queue = queueOf(target);
     if (queue && matches(filters, type)) queues.add(queue);
   }
-  return [...queues];
+  return [...queues].sort();
 }
+
+/**
+ * The routes the code declares over `types`, as `event_route` rows: what the migrations must
+ * have written (test/e2e/events/event-routes.e2e-spec.ts holds them equal).
+ */
+export const declaredRoutes = (types: readonly string[]): { eventType: string; queue: string }[] =>
+  types.flatMap((eventType) => queuesFor(eventType).map((queue) => ({ eventType, queue })));

@@ -2,13 +2,12 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm'
 
 /**
  * A domain event, written in the same transaction as the change that caused it. The relay moves
- * committed rows into the queues; `relayed_at` marks the ones handed over, `unrouted_at` the ones
- * waiting for a consumer that this process does not run (retried at the next start).
+ * committed rows into the queues of their type's routes (`event_route`); `relayed_at` marks when
+ * one was last handed over (the re-relay hands over again an event a queue did not consume).
  */
 @Entity('outbox_event')
-@Index('outbox_event_pending_idx', ['sequence'], {
-  where: 'relayed_at IS NULL AND unrouted_at IS NULL',
-})
+@Index('outbox_event_pending_idx', ['sequence'], { where: 'relayed_at IS NULL' })
+@Index('outbox_event_relayed_idx', ['relayedAt'], { where: 'relayed_at IS NOT NULL' })
 // The event list of an organization, newest first, and the daily clean-up by age.
 @Index('outbox_event_organization_idx', ['organizationId', 'sequence'])
 @Index('outbox_event_created_idx', ['created'])
@@ -50,7 +49,4 @@ export class OutboxEvent {
 
   @Column({ type: 'timestamptz', nullable: true })
   relayedAt: Date | null;
-
-  @Column({ type: 'timestamptz', nullable: true })
-  unroutedAt: Date | null;
 }

@@ -3,15 +3,16 @@ import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import { ModuleRef } from '@nestjs/core';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Queue } from 'bull';
-import { IsNull, Not, Repository } from 'typeorm';
+import { Repository } from 'typeorm';
 import { Env } from '../config';
-import { EventConsumers } from './event-consumers';
 import { EventEnvelope } from './event-envelope';
+import { EventRoutes, Routing } from './event-routes';
 import { OutboxEvent } from './outbox-event.entity';
-import { queuesFor } from './on-domain-event';
-import { QueueName } from './queues';
 
 const BATCH = 200;
+
+/** How long an event may wait before `/health` counts it as one this process cannot route. */
+const UNROUTED_AFTER = '1 minute';
 
 export const toEnvelope = (e: OutboxEvent): EventEnvelope => ({
   id: e.id,
@@ -26,13 +27,15 @@ export const toEnvelope = (e: OutboxEvent): EventEnvelope => ({
 });
 
 /**
- * Moves committed outbox rows into the Bull queues that subscribe to them. A job's id is the
- * event id, so a relay that dies between enqueueing and marking enqueues nothing new on retry
- * while the job is kept; consumers are idempotent for the rest.
+ * Moves committed outbox rows into the Bull queues of their type's routes (`event_route`, written
+ * by the migrations). A job's id is the event id, so a relay that dies between enqueueing and
+ * marking enqueues nothing new on retry while the job is kept; consumers are idempotent for the
+ * rest.
  *
- * An event is marked relayed only once every queue that wants it has a consumer in this process.
- * Otherwise it is marked unrouted and stays pending (logged, counted by `/health`); at the next
- * start, when the missing consumer may exist, unrouted events are tried again.
+ * Each tick reads the routes and selects only the pending events of types whose every queue has
+ * a consumer in this process; the others stay pending for an instance that consumes them (a newer
+ * version's, during a rolling upgrade) and are looked at again every tick. `/health` counts those
+ * waiting longer than a minute.
  */
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
@@ -40,19 +43,17 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private timer?: NodeJS.Timeout;
   private running?: Promise<number>;
   private stopped = false;
+  /** The unroutable types last logged, so a change is logged once rather than every tick. */
+  private logged = '';
 
   constructor(
     @InjectRepository(OutboxEvent) private readonly events: Repository<OutboxEvent>,
     private readonly env: Env,
-    private readonly consumers: EventConsumers,
+    private readonly routes: EventRoutes,
     private readonly moduleRef: ModuleRef,
   ) {}
 
-  async onApplicationBootstrap() {
-    await this.events.update(
-      { unroutedAt: Not(IsNull()), relayedAt: IsNull() },
-      { unroutedAt: null },
-    );
+  onApplicationBootstrap() {
     if (this.env.OUTBOX_RELAY_INTERVAL_MS > 0) this.schedule();
   }
 
@@ -62,15 +63,27 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     await this.running?.catch(() => undefined);
   }
 
-  /** Relays everything pending now; returns how many events were handed over. */
+  /** Relays everything pending now that this process can route; returns how many were handed over. */
   async relayPending(): Promise<number> {
     this.running ??= this.relayBatches().finally(() => (this.running = undefined));
     return this.running;
   }
 
-  /** Events waiting for a consumer this process does not run. */
-  countUnrouted(): Promise<number> {
-    return this.events.count({ where: { unroutedAt: Not(IsNull()), relayedAt: IsNull() } });
+  /** Events pending for more than a minute whose type has a route this process does not consume. */
+  async countUnrouted(): Promise<number> {
+    const { unroutable } = await this.routes.read();
+    if (!unroutable.length) return 0;
+    return this.events
+      .createQueryBuilder('e')
+      .where('e.relayed_at IS NULL')
+      .andWhere('e.type = ANY(:unroutable)', { unroutable })
+      .andWhere(`e.created < now() - interval '${UNROUTED_AFTER}'`)
+      .getCount();
+  }
+
+  /** The Bull queue named `name`, registered by this process. */
+  queue(name: string): Queue {
+    return this.moduleRef.get<Queue>(getQueueToken(name), { strict: false });
   }
 
   private schedule() {
@@ -86,52 +99,52 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private async relayBatches(): Promise<number> {
+    const routing = await this.routes.read();
+    this.logUnroutable(routing.unroutable);
     let total = 0;
     for (;;) {
-      const { seen, relayed } = await this.relayBatch();
-      total += relayed;
+      const seen = await this.relayBatch(routing);
+      total += seen;
       if (seen < BATCH || this.stopped) return total;
     }
   }
 
-  private relayBatch(): Promise<{ seen: number; relayed: number }> {
+  private relayBatch(routing: Routing): Promise<number> {
     return this.events.manager.transaction(async (manager) => {
-      const events = await manager.find(OutboxEvent, {
-        where: { relayedAt: IsNull(), unroutedAt: IsNull() },
-        order: { sequence: 'ASC' },
-        take: BATCH,
-        lock: { mode: 'pessimistic_write', onLocked: 'skip_locked' },
-      });
-      const relayed: string[] = [];
-      const unrouted: string[] = [];
-      for (const event of events) {
-        const targets = this.targetsOf(event.type);
-        if (!targets.length || targets.some((q) => !this.consumers.has(q))) {
-          unrouted.push(event.id);
-          continue;
-        }
-        const envelope = toEnvelope(event);
-        for (const queue of targets) await this.queue(queue).add(envelope, { jobId: event.id });
-        relayed.push(event.id);
+      const query = manager
+        .createQueryBuilder(OutboxEvent, 'e')
+        .where('e.relayed_at IS NULL')
+        .orderBy('e.sequence', 'ASC')
+        .limit(BATCH)
+        .setLock('pessimistic_write')
+        .setOnLocked('skip_locked');
+      if (routing.unroutable.length) {
+        query.andWhere('NOT (e.type = ANY(:unroutable))', { unroutable: routing.unroutable });
       }
-      if (relayed.length) await manager.update(OutboxEvent, relayed, { relayedAt: () => 'now()' });
-      if (unrouted.length) {
-        await manager.update(OutboxEvent, unrouted, { unroutedAt: () => 'now()' });
-        this.logger.warn(
-          `${unrouted.length} event(s) have no consumer in this process and stay pending ` +
-            `(${[...new Set(events.filter((e) => unrouted.includes(e.id)).map((e) => e.type))].join(', ')})`,
+      const events = await query.getMany();
+      for (const event of events) {
+        const envelope = toEnvelope(event);
+        for (const queue of routing.queuesOf(event.type)) {
+          await this.queue(queue).add(envelope, { jobId: event.id });
+        }
+      }
+      if (events.length) {
+        await manager.update(
+          OutboxEvent,
+          events.map((e) => e.id),
+          { relayedAt: () => 'now()' },
         );
       }
-      return { seen: events.length, relayed: relayed.length };
+      return events.length;
     });
   }
 
-  /** The queues whose consumers declare the type (`@OnDomainEvent`). */
-  private targetsOf(type: string): QueueName[] {
-    return queuesFor(type);
-  }
-
-  private queue(name: QueueName): Queue {
-    return this.moduleRef.get<Queue>(getQueueToken(name), { strict: false });
+  private logUnroutable(types: string[]) {
+    const now = types.join(', ');
+    if (now === this.logged) return;
+    this.logged = now;
+    if (types.length) {
+      this.logger.warn(`Events of ${now} wait for an instance that consumes all their queues`);
+    }
   }
 }

@@ -17,5 +17,18 @@ export const EVENT_RETENTION_DAYS = 30;
   olderThan: EVENT_RETENTION_DAYS * DAY,
   where: 'relayed_at IS NOT NULL',
 })
+/**
+ * The consumers' processed markers go 30 days after they were written: longer than Bull keeps a
+ * job (a failed one a week) and than the re-relay looks back (a day), so no event is handed to a
+ * queue again without its marker.
+ */
+@Retention({
+  owner: 'events',
+  name: 'events:processed-cleanup',
+  table: 'processed_event',
+  age: 'processed_at',
+  olderThan: EVENT_RETENTION_DAYS * DAY,
+  key: '(consumer, event_id)',
+})
 @Injectable()
 export class OutboxRetention {}

@@ -5,8 +5,6 @@ import { EventConsumers, EventEnvelope, eventObject, OnDomainEvent, QueueName } 
 import { CreditRedemptions } from './credit/credit-redemptions.service';
 import { ReferralEvents } from './referral-events.service';
 
-const CONSUMER = 'referral';
-
 /**
  * `user.registered` links the invitee, once per event (the processed marker is written in the
  * same transaction as the work); `subscription.created` redeems the organization's credit. The
@@ -27,7 +25,7 @@ export class ReferralConsumer {
   @Process()
   async handle(job: Job<EventEnvelope>): Promise<void> {
     const event = job.data;
-    await this.consumers.once(CONSUMER, event.id, async (manager) => {
+    await this.consumers.once(QueueName.Referral, event.id, async (manager) => {
       if (event.type === 'user.registered') await this.referral.registered({ manager }, event);
     });
     // A subscription that starts takes the organization's credit at once. Outside the marker's

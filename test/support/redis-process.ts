@@ -1,10 +1,13 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, portAnswers } from '../../src/common/net';
 
-/** A private redis-server for tests that stop and restart Redis; data kept in an AOF file. */
+/**
+ * A private redis-server for tests that stop and restart Redis, or lose its data; data kept in an
+ * AOF file. (Never the shared Redis: only this one may be killed or wiped.)
+ */
 export class RedisProcess {
   private child?: ChildProcess;
   readonly dir = mkdtempSync(join(tmpdir(), 'll-redis-'));
@@ -49,5 +52,20 @@ export class RedisProcess {
       child.once('exit', () => done());
       child.kill('SIGKILL');
     });
+  }
+
+  /** A restart without the data: killed, its files deleted, started empty on the same port. */
+  async loseData(): Promise<void> {
+    await this.kill();
+    for (const name of readdirSync(this.dir)) {
+      rmSync(join(this.dir, name), { recursive: true, force: true });
+    }
+    await this.start();
+  }
+
+  /** Killed, and its files deleted. */
+  async remove(): Promise<void> {
+    await this.kill();
+    rmSync(this.dir, { recursive: true, force: true });
   }
 }

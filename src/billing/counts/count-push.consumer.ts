@@ -12,8 +12,6 @@ import {
 import { CountPusher } from './count-pusher.service';
 import { CountSyncRepository } from './count-sync.repository';
 
-const CONSUMER = 'billing-counts';
-
 /**
  * The cap table's `billing.*` count events. Each marks its organization's counts as changed
  * (once per event) and asks for a push in BILLING_COUNTS_DEBOUNCE_MS; while that push waits,
@@ -36,8 +34,9 @@ export class CountPushConsumer {
   @Process()
   async handle(job: Job<EventEnvelope>): Promise<void> {
     const organizationId = job.data.organization;
-    if (!organizationId) return;
-    await this.events.once(CONSUMER, job.data.id, (manager) =>
+    // Its marker all the same: the re-relay looks for one per event the queue was handed.
+    if (!organizationId) return this.events.mark(QueueName.BillingCounts, job.data.id);
+    await this.events.once(QueueName.BillingCounts, job.data.id, (manager) =>
       this.syncs.request(manager, organizationId),
     );
     // Also after a redelivery: the push may be what was lost. A lost add is the sweep's to redo.

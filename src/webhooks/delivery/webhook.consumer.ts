@@ -11,8 +11,6 @@ import {
 } from '../../events';
 import { WebhookDeliveries, wireEvent } from './webhook-deliveries.service';
 
-const CONSUMER = 'webhooks';
-
 /** Endpoints sent to at once by one process (each holds one endpoint). */
 const DRAIN_CONCURRENCY = 8;
 
@@ -34,12 +32,18 @@ export class WebhookConsumer {
   @Process()
   async fanOut(job: Job<EventEnvelope>): Promise<void> {
     const event = job.data;
-    if (!event.organization || !isPublicEventType(event.type)) return;
-    // Most organizations have no endpoint: one indexed read instead of a transaction per event.
-    if (!(await this.deliveries.hasActiveEndpoint(event.organization))) return;
+    // Nothing to send still leaves the marker: the re-relay looks for one per event handed over.
+    // Most organizations have no endpoint: a read and an insert instead of a transaction.
+    if (
+      !event.organization ||
+      !isPublicEventType(event.type) ||
+      !(await this.deliveries.hasActiveEndpoint(event.organization))
+    ) {
+      return this.consumers.mark(QueueName.Webhooks, event.id);
+    }
     const wire = wireEvent({ ...event, type: event.type, organization: event.organization });
     let endpoints: string[] | undefined;
-    await this.consumers.once(CONSUMER, event.id, async (manager) => {
+    await this.consumers.once(QueueName.Webhooks, event.id, async (manager) => {
       endpoints = await this.deliveries.fanOut(manager, wire);
     });
     // A redelivered job: the fan-out committed, but its wake-ups may be what was lost.

@@ -16,21 +16,25 @@ describe('outbox clean-up: relayed events older than 30 days', () => {
     t = await createTestApp({ overrides: clock.override });
     scheduler = t.get<Scheduler>(Scheduler);
     ds = t.get<DataSource>(DataSource);
+    // A route to a queue no instance consumes, so the running relay leaves its events pending.
+    await ds.query(
+      `INSERT INTO event_route (event_type, queue) VALUES ('test.unconsumed', 'nowhere')`,
+    );
   });
   afterAll(() => t.close());
 
   /**
-   * `count` events of `org`, written `age` ago, relayed or not. A row not relayed is marked
-   * unrouted, so the running relay leaves it as it is.
+   * `count` events of `org`, written `age` ago, relayed or not. A row not relayed is of a type
+   * routed to a queue nobody consumes, so the running relay leaves it as it is.
    */
   const insert = (org: string, count: number, age: string, relayed: boolean) =>
     ds.query(
       `INSERT INTO outbox_event
-         (id, type, organization_id, data, api_version, created, relayed_at, unrouted_at)
-       SELECT 'evt_' || md5(random()::text), 'member.updated', $1,
+         (id, type, organization_id, data, api_version, created, relayed_at)
+       SELECT 'evt_' || md5(random()::text),
+              CASE WHEN $4 THEN 'member.updated' ELSE 'test.unconsumed' END, $1,
               '{"object": {}, "previous_attributes": {}}', '2026-11-01',
-              now() - $3::interval,
-              CASE WHEN $4 THEN now() - $3::interval END, CASE WHEN $4 THEN NULL ELSE now() END
+              now() - $3::interval, CASE WHEN $4 THEN now() - $3::interval END
          FROM generate_series(1, $2)`,
       [org, count, age, relayed],
     );
@@ -54,6 +58,22 @@ describe('outbox clean-up: relayed events older than 30 days', () => {
     expect(await counts(org)).toEqual(['recent relayed: 7', 'old pending: 2', 'old relayed: 2500']);
     expect(await scheduler.run(CLEANUP)).toBe(2500);
     expect(await counts(org)).toEqual(['recent relayed: 7', 'old pending: 2']);
+  });
+
+  it('deletes the processed markers written more than 30 days ago, and keeps the rest', async () => {
+    const consumer = `test-${randomUUID().slice(0, 8)}`;
+    await ds.query(
+      `INSERT INTO processed_event (consumer, event_id, processed_at)
+       SELECT $1, 'evt_' || md5(random()::text), now() - (CASE WHEN n <= 3 THEN '31 days' ELSE '29 days' END)::interval
+         FROM generate_series(1, 5) AS n`,
+      [consumer],
+    );
+    await scheduler.run('events:processed-cleanup');
+    const [{ n }] = await ds.query(
+      'SELECT count(*)::int AS n FROM processed_event WHERE consumer = $1',
+      [consumer],
+    );
+    expect(n).toBe(2);
   });
 
   it('runs once a day across instances: the first to take the day’s turn cleans', async () => {

@@ -194,48 +194,85 @@ describe('outbox → relay → queue → idempotent consumer', () => {
     }
   });
 
-  it('keeps an event pending while no consumer of its queue runs, reports it, and relays it once one does', async () => {
+  it('keeps an event pending while no consumer of one of its routes runs here, reports it after a minute, and another instance relays it', async () => {
     const org = randomUUID();
-    const record = async (t: TestApp) =>
-      t.get<DataSource>(DataSource).transaction((manager) =>
-        t.get<OutboxService>(OutboxService).record(manager, {
-          type: 'billing.shareholder_count_changed',
-          organizationId: org,
-          object: { organization: org },
-        }),
-      );
     const pendingRow = (t: TestApp) =>
       t
         .get<DataSource>(DataSource)
         .getRepository(OutboxEvent)
         .findOneByOrFail({ organizationId: org });
 
-    // No billing consumer in this process (as before the billing module consumed its queue): the
-    // event is not marked relayed.
+    // No billing consumer in this process (an instance of a version before the billing module
+    // consumed its queue): the event is not selected, so not relayed, tick after tick.
     const first = await createTestApp({ database, redisPrefix });
+    const active = (first.get<EventConsumers>(EventConsumers) as unknown as { active: Set<string> })
+      .active;
+    active.delete(QueueName.BillingCounts);
     try {
-      const consumers = first.get<EventConsumers>(EventConsumers);
-      (consumers as unknown as { active: Set<QueueName> }).active.delete(QueueName.BillingCounts);
-      await record(first);
-      await first.get<OutboxRelay>(OutboxRelay).relayPending();
-      const row = await pendingRow(first);
-      expect(row.relayedAt).toBeNull();
-      expect(row.unroutedAt).toBeInstanceOf(Date);
-      const health = await first.http.get('/health').expect(200);
+      await first.get<DataSource>(DataSource).transaction((manager) =>
+        first.get<OutboxService>(OutboxService).record(manager, {
+          type: 'billing.shareholder_count_changed',
+          organizationId: org,
+          object: { organization: org },
+        }),
+      );
+      const relay = first.get<OutboxRelay>(OutboxRelay);
+      await relay.relayPending();
+      await sleep(300);
+      expect((await pendingRow(first)).relayedAt).toBeNull();
+      // Not counted while young: another instance may be about to relay it.
+      let health = await first.http.get('/health').expect(200);
+      expect(health.body.info.outbox).toEqual({ status: 'up', unrouted: 0 });
+      await first
+        .get<DataSource>(DataSource)
+        .query(
+          `UPDATE outbox_event SET created = now() - interval '2 minutes' WHERE organization_id = $1`,
+          [org],
+        );
+      health = await first.http.get('/health').expect(200);
       expect(health.body.info.outbox).toEqual({ status: 'up', unrouted: 1 });
+
+      // An instance running beside it that consumes the queue relays it at its next tick.
+      const second = await createTestApp({ database, redisPrefix });
+      try {
+        expect(second.get<EventConsumers>(EventConsumers).has(QueueName.BillingCounts)).toBe(true);
+        await eventually(async () => (await pendingRow(second)).relayedAt !== null);
+        const id = (await pendingRow(second)).id;
+        // Handed to the billing queue (whose consumer then fails: the organization is made up).
+        const queue = second.get<Queue>(getQueueToken(QueueName.BillingCounts));
+        expect((await queue.getJob(id))?.data).toMatchObject({ id, organization: org });
+      } finally {
+        await second.close({ keepData: true });
+      }
+      health = await first.http.get('/health').expect(200);
+      expect(health.body.info.outbox).toEqual({ status: 'up', unrouted: 0 });
     } finally {
       await first.close({ keepData: true });
     }
+  });
 
-    // A process that runs the billing consumer picks it up after its start.
-    const second = await createTestApp({ database, redisPrefix });
+  it('relays, at its next tick, a type it could not route once its consumer runs (no restart)', async () => {
+    const org = randomUUID();
+    const t = await createTestApp({ database, redisPrefix });
+    const active = (t.get<EventConsumers>(EventConsumers) as unknown as { active: Set<string> })
+      .active;
+    active.delete(QueueName.BillingCounts);
     try {
-      expect(second.get<EventConsumers>(EventConsumers).has(QueueName.BillingCounts)).toBe(true);
-      await eventually(async () => (await pendingRow(second)).relayedAt !== null);
-      const health = await second.http.get('/health').expect(200);
-      expect(health.body.info.outbox).toEqual({ status: 'up', unrouted: 0 });
+      const ds = t.get<DataSource>(DataSource);
+      await ds.transaction((manager) =>
+        t.get<OutboxService>(OutboxService).record(manager, {
+          type: 'billing.member_count_changed',
+          organizationId: org,
+          object: { organization: org },
+        }),
+      );
+      await sleep(500);
+      const row = () => ds.getRepository(OutboxEvent).findOneByOrFail({ organizationId: org });
+      expect((await row()).relayedAt).toBeNull();
+      active.add(QueueName.BillingCounts);
+      await eventually(async () => (await row()).relayedAt !== null);
     } finally {
-      await second.close({ keepData: true });
+      await t.close({ keepData: true });
     }
   });
 });

@@ -78,6 +78,8 @@ describe('the scheduler: once per period across instances, retention in bounded 
     expect(jobs.get('webhooks:sweep')).toBe(30_000);
     expect(jobs.get('billing:count-sweep')).toBe(60_000);
     expect(jobs.get('idempotency:key-sweep')).toBe(10 * 60_000);
+    // The re-relay of lost event jobs: every minute (its delay is longer in production).
+    expect(jobs.get('events:rerelay')).toBe(60_000);
   });
 
   it('runs a job once per period across instances, whichever asks first', async () => {
