@@ -53,6 +53,8 @@ export type { ListSpec } from './http/list-responder';
 export { conditionalListShortcut } from './http/conditional-list.middleware';
 export { Multipart, MultipartInterceptor } from './http/multipart';
 export { UploadSlots } from './http/upload-slots';
+export { SHARED_REDIS } from './http/shared-redis';
+export type { SharedRedis } from './http/shared-redis';
 export { requestIdMiddleware } from './http/request-id.middleware';
 export { EVENT_ID, UuidParamsPipe, WEBHOOK_ID } from './http/uuid-params.pipe';
 export { listRoutes, routesOf } from './http/route-table';
