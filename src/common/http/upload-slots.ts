@@ -5,6 +5,7 @@ import type Redis from 'ioredis';
 import { Env } from '../../config';
 import { DomainError, rateLimitHeaders } from '../errors/domain-error';
 import { Clock } from '../time/clock';
+import { repeatEvery } from '../time/repeat';
 import { LeasedSlots } from './leased-slots';
 import { SHARED_REDIS, SharedRedis } from './shared-redis';
 
@@ -71,16 +72,15 @@ export class UploadSlots implements OnModuleDestroy {
         { headers: rateLimitHeaders(this.clock.nowMs(), 1, limit) },
       );
     }
-    const renewal = setInterval(
-      () => void this.slots.renew(userId, id, UPLOAD_LEASE_MS).catch(() => undefined),
+    const stopRenewing = repeatEvery(
       RENEW_EVERY_MS,
+      () => void this.slots.renew(userId, id, UPLOAD_LEASE_MS).catch(() => undefined),
     );
-    renewal.unref();
     let released = false;
     release = () => {
       if (released) return;
       released = true;
-      clearInterval(renewal);
+      stopRenewing();
       // A release lost (Redis down) costs the user the place until its lease ends.
       void this.slots.release(userId, id).catch(() => undefined);
     };
