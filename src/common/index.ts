@@ -63,6 +63,7 @@ export { NormalizeEmail, Trim, TrimUpper } from './http/transforms';
 export { DateField, DecimalField, Omittable, QueryFlag } from './http/value-decorators';
 export { PageQuery } from './http/page-query';
 export { RateLimiter } from './http/rate-limiter';
+export { rateLimitCaller, requestRateLimit, uncountedRoute } from './http/request-rate-limit';
 export { repeatEvery } from './time/repeat';
 export { TOKEN_FAILURES_PER_IP, TokenFailureThrottle } from './http/token-failures';
 export { AnswerCache } from './http/answer-cache';
