@@ -2,15 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { routesOf, uncountedRoute } from '../../../src/common';
 import { hooksController } from '../../../src/hooks/http/hooks.controller';
 import { createTestApp, createTestDatabase, TestApp, TestDatabase } from '../../support/app';
+import { eventually } from '../../support/eventually';
 import { deleteRedisKeys } from '../../support/isolation';
+import { RedisProcess } from '../../support/redis-process';
 import { createOrg } from '../../support/orgs';
 import { loggedInAgent, logIn, randomIp } from '../../support/users';
 
 const LIMIT = 6;
 const ON = { RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_PER_MINUTE: String(LIMIT) };
 
-describe('request rate limit, by default', () => {
-  it('is off: no count, no headers', async () => {
+describe('request rate limit, by default and without Redis', () => {
+  it('is off by default: no count, no headers', async () => {
     const off = await createTestApp();
     try {
       for (let i = 0; i < LIMIT + 2; i++) {
@@ -19,6 +21,30 @@ describe('request rate limit, by default', () => {
       }
     } finally {
       await off.close();
+    }
+  });
+
+  it('answers 503 while its Redis is down (health aside), and counts again once it is back', async () => {
+    const redis = new RedisProcess();
+    await redis.start();
+    const t = await createTestApp({ env: { ...ON, REDIS_URL: redis.url } });
+    try {
+      await t.http.get('/v1/organization').expect(401);
+      await redis.kill();
+      await eventually(async () => (await t.http.get('/v1/organization')).status === 503);
+      const down = await t.http.get('/v1/organization').expect(503);
+      expect(down.body).toEqual({ error: 'Service Unavailable', message: expect.any(String) });
+      expect((await t.http.get('/health')).headers['x-ratelimit-limit']).toBeUndefined();
+      await redis.start();
+      let back: Awaited<ReturnType<typeof t.http.get>> | undefined;
+      await eventually(
+        async () => (back = await t.http.get('/v1/organization')).status === 401,
+        20_000,
+      );
+      expect(back!.headers['x-ratelimit-limit']).toBe(String(LIMIT));
+    } finally {
+      await t.close();
+      await redis.kill();
     }
   });
 });
