@@ -39,6 +39,7 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     ignores: [
       'src/common/time/clock.ts',
+      'src/common/time/repeat.ts',
       'src/scheduler/**',
       '**/*.spec.ts',
     ],

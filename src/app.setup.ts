@@ -14,6 +14,7 @@ import {
   markRawBodyRoutes,
   rawBodyOf,
   requestIdMiddleware,
+  requestRateLimit,
   UuidParamsPipe,
   validationError,
 } from './common';
@@ -71,6 +72,8 @@ export async function setupApp(app: INestApplication): Promise<INestApplication>
   app.use((req: Request, res: Response, next: NextFunction) =>
     rawBodyOf(req) === undefined ? session(req, res, next) : next(),
   );
+  // RATE_LIMIT_ENABLED: after the session (it counts per session), before the 304s (they count).
+  app.use(requestRateLimit(app));
   // After everything every request goes through; answers only 304s of cached lists.
   app.use(conditionalListShortcut(app));
 

@@ -21,6 +21,12 @@ const DESCRIPTION = [
     'itself, or, without `Origin`, when `Sec-Fetch-Site` is `cross-site`; a body must be ' +
     '`application/json` (`multipart/form-data` on upload routes), else 415.',
   '',
+  '**Rate limit** (off unless `RATE_LIMIT_ENABLED`): every request counts per session (per ' +
+    'client address without one), `RATE_LIMIT_PER_MINUTE` (default 600) a minute on all ' +
+    'instances together; a counted answer carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` ' +
+    'and `X-RateLimit-Reset` (unix seconds), and past the limit it is 429 `tooManyRequests` with ' +
+    '`Retry-After` (seconds). `/health` and the machine callers’ routes do not count.',
+  '',
   '**Query parameters**: a GET with a query parameter the route does not know answers 400 `{message}`.',
   '',
   '**Retries**: the writes of the cap table and the imports take an optional `Idempotency-Key` ' +

@@ -9655,6 +9655,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -9739,6 +9748,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -9791,6 +9809,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9857,6 +9884,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -9916,6 +9952,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -9968,6 +10013,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10043,7 +10097,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many wrong current passwords (`Retry-After`) */
+            /** @description Too many wrong current passwords (`Retry-After`); or `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10112,7 +10166,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many failed logins for the account or the IP, or the second factor is locked (`Retry-After`) */
+            /** @description Too many failed logins for the account or the IP, or the second factor is locked (`Retry-After`); or `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10167,6 +10221,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -10206,6 +10269,15 @@ export interface operations {
             };
             /** @description NODE_ENV=production */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10268,6 +10340,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -10316,6 +10397,15 @@ export interface operations {
             };
             /** @description 2FA is already enabled */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10400,6 +10490,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -10469,7 +10568,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description 5 wrong codes within 15 minutes lock the account’s second factor for 15 minutes (`Retry-After`) */
+            /** @description 5 wrong codes within 15 minutes lock the account’s second factor for 15 minutes (`Retry-After`); or `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10538,7 +10637,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The account’s second factor is locked (`Retry-After`) */
+            /** @description The account’s second factor is locked (`Retry-After`); or `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10596,6 +10695,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -10635,6 +10743,15 @@ export interface operations {
             };
             /** @description No valid session `{error, key, message}` */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10710,6 +10827,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -10771,6 +10897,15 @@ export interface operations {
             };
             /** @description No color set for this target */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10843,6 +10978,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10926,6 +11070,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -10984,6 +11137,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -11035,6 +11197,15 @@ export interface operations {
             };
             /** @description No such profile */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11122,6 +11293,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -11181,6 +11361,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11268,6 +11457,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -11307,6 +11505,15 @@ export interface operations {
             };
             /** @description No valid session `{error, key, message}` */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11383,6 +11590,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -11442,6 +11658,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11518,6 +11743,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11614,6 +11848,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -11681,6 +11924,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11781,6 +12033,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -11841,6 +12102,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11931,6 +12201,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12032,6 +12311,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -12125,6 +12413,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -12196,6 +12493,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12302,7 +12608,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `tooManyUploads`: the caller already has UPLOAD_CONCURRENCY_PER_USER uploads in progress */
+            /** @description `tooManyUploads`: the caller already has UPLOAD_CONCURRENCY_PER_USER uploads in progress; or `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -12350,6 +12656,15 @@ export interface operations {
             };
             /** @description No valid session `{error, key, message}` */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12442,6 +12757,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -12518,6 +12842,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -12578,6 +12911,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12674,6 +13016,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -12734,6 +13085,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12831,6 +13191,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -12917,6 +13286,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -12968,6 +13346,15 @@ export interface operations {
             };
             /** @description Site administrators only `{error, message}` */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13044,6 +13431,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13154,6 +13550,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -13214,6 +13619,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13325,6 +13739,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -13404,6 +13827,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13515,6 +13947,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -13619,6 +14060,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -13679,6 +14129,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13789,6 +14248,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -13849,6 +14317,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13935,6 +14412,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14046,6 +14532,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -14123,6 +14618,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14237,6 +14741,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -14344,6 +14857,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -14403,6 +14925,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14477,6 +15008,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -14536,6 +15076,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14650,6 +15199,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -14728,6 +15286,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14842,6 +15409,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -14947,6 +15523,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -15014,6 +15599,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -15073,6 +15667,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15176,6 +15779,15 @@ export interface operations {
             };
             /** @description `{error, key: "idempotencyKeyReused", message}`: this `Idempotency-Key` was sent with another method, path or body */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15290,6 +15902,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -15353,6 +15974,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15438,6 +16068,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -15501,6 +16140,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15612,6 +16260,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -15679,6 +16336,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15787,6 +16453,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -15847,6 +16522,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15957,6 +16641,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -16043,6 +16736,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -16121,6 +16823,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -16190,6 +16901,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16300,6 +17020,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -16360,6 +17089,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16470,6 +17208,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -16548,6 +17295,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16658,6 +17414,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -16718,6 +17483,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16792,6 +17566,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -16835,6 +17618,15 @@ export interface operations {
             };
             /** @description No valid session `{error, key, message}` */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16943,6 +17735,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -17003,6 +17804,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17113,6 +17923,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -17191,6 +18010,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17301,6 +18129,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -17397,6 +18234,15 @@ export interface operations {
             };
             /** @description `{error, key: "idempotencyKeyReused", message}`: this `Idempotency-Key` was sent with another method, path or body */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17507,6 +18353,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -17588,6 +18443,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -17648,6 +18512,15 @@ export interface operations {
             };
             /** @description No such entity */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17726,6 +18599,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -17792,6 +18674,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17904,6 +18795,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -18009,6 +18909,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -18097,6 +19006,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -18157,6 +19075,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18234,6 +19161,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -18297,6 +19233,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18384,6 +19329,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -18457,6 +19411,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18538,6 +19501,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -18610,6 +19582,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18723,7 +19704,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `tooManyUploads`: the caller already has UPLOAD_CONCURRENCY_PER_USER uploads in progress */
+            /** @description `tooManyUploads`: the caller already has UPLOAD_CONCURRENCY_PER_USER uploads in progress; or `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -18838,7 +19819,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `tooManyUploads`: the caller already has UPLOAD_CONCURRENCY_PER_USER uploads in progress */
+            /** @description `tooManyUploads`: the caller already has UPLOAD_CONCURRENCY_PER_USER uploads in progress; or `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -18929,6 +19910,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -19005,6 +19995,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19094,6 +20093,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19191,6 +20199,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -19273,6 +20290,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19380,7 +20406,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `tooManyUploads`: the caller already has UPLOAD_CONCURRENCY_PER_USER uploads in progress */
+            /** @description `tooManyUploads`: the caller already has UPLOAD_CONCURRENCY_PER_USER uploads in progress; or `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -19470,6 +20496,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -19545,6 +20580,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19648,7 +20692,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `tooManyUploads`: the caller already has UPLOAD_CONCURRENCY_PER_USER uploads in progress */
+            /** @description `tooManyUploads`: the caller already has UPLOAD_CONCURRENCY_PER_USER uploads in progress; or `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -19697,6 +20741,15 @@ export interface operations {
             };
             /** @description No valid session `{error, key, message}` */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19773,6 +20826,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -19835,6 +20897,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19905,6 +20976,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19987,6 +21067,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -20052,6 +21141,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20196,7 +21294,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `tooManyUploads`: the caller already has UPLOAD_CONCURRENCY_PER_USER uploads in progress */
+            /** @description `tooManyUploads`: the caller already has UPLOAD_CONCURRENCY_PER_USER uploads in progress; or `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -20263,6 +21361,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -20322,6 +21429,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20417,6 +21533,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Keyed error: `driveNotConfigured` */
             500: {
                 headers: {
@@ -20502,6 +21627,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Keyed error: `driveNotConfigured` */
             500: {
                 headers: {
@@ -20570,6 +21704,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20657,6 +21800,15 @@ export interface operations {
             };
             /** @description Keyed error: `driveNotConnected` */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20761,6 +21913,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Keyed error: `driveNotConfigured` */
             500: {
                 headers: {
@@ -20849,6 +22010,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20954,6 +22124,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Keyed error: `driveNotConfigured` */
             500: {
                 headers: {
@@ -21025,6 +22204,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21133,6 +22321,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Keyed error: `driveNotConfigured` */
             500: {
                 headers: {
@@ -21210,6 +22407,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21354,7 +22560,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `tooManyUploads`: the caller already has UPLOAD_CONCURRENCY_PER_USER uploads in progress */
+            /** @description `tooManyUploads`: the caller already has UPLOAD_CONCURRENCY_PER_USER uploads in progress; or `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -21409,7 +22615,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description More than 30 catalogue reads in a minute (`Retry-After` in seconds, `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`: the end of the window as a unix timestamp) */
+            /** @description More than 30 catalogue reads in a minute (`Retry-After` in seconds, `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`: the end of the window as a unix timestamp); or `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -21473,7 +22679,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description More than 30 catalogue reads in a minute (`Retry-After` in seconds, `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`: the end of the window as a unix timestamp) */
+            /** @description More than 30 catalogue reads in a minute (`Retry-After` in seconds, `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`: the end of the window as a unix timestamp); or `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -21557,6 +22763,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -21616,6 +22831,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21711,6 +22935,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `billingNotConfigured` while the provider is not configured; or the provider gave no usable answer */
             500: {
                 headers: {
@@ -21792,6 +23025,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21896,6 +23138,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `billingNotConfigured` while the provider is not configured; or the provider gave no usable answer */
             500: {
                 headers: {
@@ -21964,6 +23215,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22043,6 +23303,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22132,6 +23401,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22234,6 +23512,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `billingNotConfigured` while the provider is not configured; or the provider gave no usable answer */
             500: {
                 headers: {
@@ -22312,6 +23599,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22407,6 +23703,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `billingNotConfigured` while the provider is not configured; or the provider gave no usable answer */
             500: {
                 headers: {
@@ -22484,7 +23789,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description More than 10 codes in a minute (`Retry-After` in seconds, `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`: the end of the window as a unix timestamp) */
+            /** @description More than 10 codes in a minute (`Retry-After` in seconds, `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`: the end of the window as a unix timestamp); or `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -22564,6 +23869,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22709,6 +24023,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -22781,6 +24104,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -22841,6 +24173,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22941,6 +24282,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -23015,6 +24365,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23111,6 +24470,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -23195,7 +24563,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description More than 30 test events and resends of the organization in a minute (`Retry-After` in seconds, `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`: the end of the window as a unix timestamp) */
+            /** @description More than 30 test events and resends of the organization in a minute (`Retry-After` in seconds, `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`: the end of the window as a unix timestamp); or `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -23294,7 +24662,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description More than 30 test events and resends of the organization in a minute (`Retry-After` in seconds, `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`: the end of the window as a unix timestamp) */
+            /** @description More than 30 test events and resends of the organization in a minute (`Retry-After` in seconds, `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`: the end of the window as a unix timestamp); or `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -23392,6 +24760,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -23467,6 +24844,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -23506,6 +24892,15 @@ export interface operations {
             };
             /** @description No valid session `{error, key, message}` */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23598,7 +24993,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A limit of the agent was reached: the caller’s chat turns per hour (AGENT_TURNS_PER_USER_PER_HOUR), tool calls per minute or writes per minute; or, with key `agentBudgetExhausted`, the organization’s language-model tokens for the UTC day (AGENT_ORG_DAILY_TOKENS; nothing is sent to the model, `Retry-After` runs to midnight UTC). Each with `Retry-After` in seconds, `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` (unix seconds) */
+            /** @description A limit of the agent was reached: the caller’s chat turns per hour (AGENT_TURNS_PER_USER_PER_HOUR), tool calls per minute or writes per minute; or, with key `agentBudgetExhausted`, the organization’s language-model tokens for the UTC day (AGENT_ORG_DAILY_TOKENS; nothing is sent to the model, `Retry-After` runs to midnight UTC). Each with `Retry-After` in seconds, `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` (unix seconds); or `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -23693,7 +25088,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A limit of the agent was reached (tool calls per minute, writes per minute, destructive actions per hour): `Retry-After` in seconds, `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` (unix seconds) */
+            /** @description A limit of the agent was reached (tool calls per minute, writes per minute, destructive actions per hour): `Retry-After` in seconds, `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` (unix seconds); or `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -23768,6 +25163,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -23834,6 +25238,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -23893,7 +25306,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many onboardings from this address or from all (`Retry-After`, `X-RateLimit-*`) */
+            /** @description Too many onboardings from this address or from all (`Retry-After`, `X-RateLimit-*`); or `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -23941,6 +25354,15 @@ export interface operations {
             };
             /** @description No valid session `{error, key, message}` */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23996,6 +25418,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -24037,6 +25468,15 @@ export interface operations {
             };
             /** @description No such onboarding (or not the caller’s) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24092,6 +25532,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -24133,6 +25582,15 @@ export interface operations {
             };
             /** @description No such onboarding (or not the caller’s) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24219,6 +25677,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24324,7 +25791,7 @@ export interface operations {
             /**
              * @description Too many analyses of this onboarding today, or (key `agentBudgetExhausted`) the caller’s language-model tokens for the UTC day are spent: `Retry-After`, `X-RateLimit-*`
              *
-             *     `tooManyUploads`: the caller already has UPLOAD_CONCURRENCY_PER_USER uploads in progress
+             *     `tooManyUploads`: the caller already has UPLOAD_CONCURRENCY_PER_USER uploads in progress; or `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`)
              */
             429: {
                 headers: {
@@ -24420,6 +25887,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -24499,6 +25975,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24592,6 +26077,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -24678,7 +26172,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many analyses of this onboarding today, or (key `agentBudgetExhausted`) the caller’s language-model tokens for the UTC day are spent: `Retry-After`, `X-RateLimit-*` */
+            /** @description Too many analyses of this onboarding today, or (key `agentBudgetExhausted`) the caller’s language-model tokens for the UTC day are spent: `Retry-After`, `X-RateLimit-*`; or `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -24773,6 +26267,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -24812,6 +26315,15 @@ export interface operations {
             };
             /** @description No valid session `{error, key, message}` */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24889,6 +26401,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24980,6 +26501,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Keyed errors: `chatNotConfigured`, `chatSyncFailed` */
             500: {
                 headers: {
@@ -25028,6 +26558,15 @@ export interface operations {
             };
             /** @description No valid session `{error, key, message}` */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25729,7 +27268,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many invitation mails today, or to this address in 30 days */
+            /** @description Too many invitation mails today, or to this address in 30 days; or `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -25784,6 +27323,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -25823,6 +27371,15 @@ export interface operations {
             };
             /** @description No valid session `{error, key, message}` */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25900,6 +27457,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26007,6 +27573,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -26069,6 +27644,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26142,6 +27726,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -26201,6 +27794,15 @@ export interface operations {
             };
             /** @description The organization or record does not exist, or is not the path organization’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26286,6 +27888,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database or the session store (Redis) is unavailable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (`{error, key: "databaseTimeout", message}`); try again */
             503: {
                 headers: {
@@ -26316,6 +27927,15 @@ export interface operations {
             };
             /** @description A query parameter the route does not know `{message}` */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26362,6 +27982,15 @@ export interface operations {
             };
             /** @description No valid session `{error, key, message}` */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26446,6 +28075,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Keyed error: `driveNotConfigured` */
             500: {
                 headers: {
@@ -26510,7 +28148,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description More than 30 lists in a minute (`Retry-After` in seconds, `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`: the end of the window as a unix timestamp) */
+            /** @description More than 30 lists in a minute (`Retry-After` in seconds, `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`: the end of the window as a unix timestamp); or `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -26585,6 +28223,15 @@ export interface operations {
             };
             /** @description A body that is not `application/json` (`multipart/form-data` on upload routes), as a cross-site HTML form sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session (without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -11,6 +11,7 @@ import { HooksConfig, hooksSlice } from './hooks';
 import { HttpConfig, httpSlice } from './http';
 import { IdpConfig, idpSlice } from './idp';
 import { ImportsConfig, importsSlice } from './imports';
+import { LimitsConfig, limitsSlice } from './limits';
 import { MailConfig, mailSlice } from './mail';
 import { MicrosoftConfig, microsoftSlice } from './microsoft';
 import { PlatformConfig, platformSlice } from './platform';
@@ -34,6 +35,7 @@ export type { LogLevelName } from './platform';
 export const CONFIG_SLICES: readonly ConfigSlice<object, Env>[] = [
   platformSlice,
   httpSlice,
+  limitsSlice,
   databaseSlice,
   redisSlice,
   eventsSlice,
@@ -62,6 +64,7 @@ export interface Env
   extends
     PlatformConfig,
     HttpConfig,
+    LimitsConfig,
     DatabaseConfig,
     RedisConfig,
     EventsConfig,

@@ -13,6 +13,7 @@ export { HooksConfig } from './hooks';
 export { HttpConfig } from './http';
 export { IdpConfig } from './idp';
 export { ImportsConfig } from './imports';
+export { LimitsConfig } from './limits';
 export { MailConfig } from './mail';
 export { MicrosoftConfig } from './microsoft';
 export { PlatformConfig } from './platform';

@@ -49,8 +49,8 @@ export class StorageConfig {
   DATA_ROOM_UPLOAD_SIZE_LIMIT_MB = 10;
 
   /**
-   * Uploads one user may have in progress at once in this process (each may hold its files in
-   * memory up to the size limit); one more answers 429 `tooManyUploads`.
+   * Uploads one user may have in progress at once, on all instances together (each may hold its
+   * files in memory up to the size limit); one more answers 429 `tooManyUploads`.
    */
   @Transform(toInt)
   @IsInt(integer(1, 100))

@@ -1,5 +1,6 @@
 import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import Redis, { RedisOptions } from 'ioredis';
+import { SHARED_REDIS } from '../common';
 import { Env } from '../config';
 import { resolveRedis, ResolvedRedis } from './redis-server';
 
@@ -19,6 +20,15 @@ export class RedisConnections {
     readonly prefix: string,
     private readonly server: ResolvedRedis,
   ) {}
+
+  /**
+   * The prefix of Bull's keys, `{<REDIS_PREFIX>bull}`: a hash tag, so that every key of every queue
+   * falls in one slot of a Redis Cluster (Bull's scripts touch several keys of a queue at once).
+   * REDIS_PREFIX refuses `{` and `}`, so the tag is always this one.
+   */
+  get bullPrefix(): string {
+    return `{${this.prefix}bull}`;
+  }
 
   /** For request-path use (sessions, rate limits): no offline queue, short retries. */
   session(): Redis {
@@ -112,8 +122,10 @@ export class RedisConnections {
         return new RedisConnections(server.url, env.REDIS_PREFIX, server);
       },
     },
+    // Common's counters shared by every instance (upload slots, the request rate limit).
+    { provide: SHARED_REDIS, useExisting: RedisConnections },
   ],
-  exports: [RedisConnections],
+  exports: [RedisConnections, SHARED_REDIS],
 })
 export class RedisModule implements OnApplicationShutdown {
   constructor(@Inject(RedisConnections) private readonly connections: RedisConnections) {}

@@ -65,12 +65,15 @@ export async function deleteRedisKeys(prefix: string, url = 'redis://127.0.0.1:6
   const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
   try {
     await redis.connect();
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-      if (keys.length) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
+    // Bull's keys start with the prefix inside a hash tag (`{<prefix>bull}`, Redis Cluster).
+    for (const pattern of [`${prefix}*`, `{${prefix}*`]) {
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+        if (keys.length) await redis.del(...keys);
+        cursor = next;
+      } while (cursor !== '0');
+    }
   } catch {
     // best effort: the prefix is unique to this run anyway
   } finally {

@@ -82,11 +82,13 @@ export class LoginThrottle implements OnModuleDestroy {
   async recordFailure(account: string, ip: string): Promise<void> {
     const now = this.clock.nowMs();
     const member = `${now}:${randomBytes(4).toString('hex')}`;
-    const tx = this.redis.multi();
-    for (const [key] of this.counters(account, ip)) {
-      tx.zadd(key, now, member).pexpire(key, WINDOW_MS);
-    }
-    await tx.exec();
+    // One transaction per counter: the account's and the IP's keys may sit in different slots of
+    // a Redis Cluster.
+    await Promise.all(
+      this.counters(account, ip).map(([key]) =>
+        this.redis.multi().zadd(key, now, member).pexpire(key, WINDOW_MS).exec(),
+      ),
+    );
   }
 
   /** A successful login forgives the account's password failures (not the IP's). */

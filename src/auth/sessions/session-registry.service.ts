@@ -48,11 +48,10 @@ export class SessionRegistry implements OnModuleDestroy {
   async endAllExcept(userId: string, keep?: string): Promise<number> {
     const ids = (await this.redis.smembers(this.userKey(userId))).filter((id) => id !== keep);
     if (!ids.length) return 0;
-    await this.redis
-      .multi()
-      .del(...ids.map((id) => this.sessionKey(id)))
-      .srem(this.userKey(userId), ...ids)
-      .exec();
+    // One key per command: the sessions and the user's set may sit in different slots of a Redis
+    // Cluster. The sessions go first: an id left in the set after a failure is harmless (above).
+    await Promise.all(ids.map((id) => this.redis.del(this.sessionKey(id))));
+    await this.redis.srem(this.userKey(userId), ...ids);
     return ids.length;
   }
 }

@@ -60,11 +60,10 @@ export class TwoFactorThrottle implements OnModuleDestroy {
       .exec();
     const count = Number(results?.[3]?.[1] ?? 0);
     if (count >= MAX_TWO_FACTOR_FAILURES) {
-      await this.redis
-        .multi()
-        .set(this.lockKey(userId), '1', 'PX', TWO_FACTOR_LOCK_MS)
-        .del(key)
-        .exec();
+      // The lock first, then the failures it replaces: two commands, as the keys may sit in
+      // different slots of a Redis Cluster (failures left by a crash between them expire).
+      await this.redis.set(this.lockKey(userId), '1', 'PX', TWO_FACTOR_LOCK_MS);
+      await this.redis.del(key);
       this.logger.warn(
         `two-factor authentication of user ${userId} locked for ${TWO_FACTOR_LOCK_MS / 60000} minutes after ${count} wrong codes`,
       );

@@ -16,6 +16,15 @@ export interface InProcessRequest {
   organization?: string;
 }
 
+const IN_PROCESS = Symbol('in-process');
+
+/**
+ * Whether the request is one of `InProcessRequests`: part of a request that already counted
+ * against the request rate limit (`requestRateLimit`), so not counted again.
+ */
+export const isInProcess = (req: Request): boolean =>
+  (req as Request & { [IN_PROCESS]?: true })[IN_PROCESS] === true;
+
 /** Carries a pin from `callAs` to the dispatched request, where it becomes the request's own. */
 const PIN_HEADER = 'x-in-process-organization-pin';
 
@@ -129,7 +138,7 @@ export class InProcessRequests {
       const pin = req.headers[PIN_HEADER];
       delete req.headers[PIN_HEADER];
       if (typeof pin === 'string') pinOrganization(req, pin);
-      Object.assign(req, { complete: true });
+      Object.assign(req, { complete: true, [IN_PROCESS]: true });
       Object.assign(req.socket, { readable: true });
       injected.handle(req, res);
     };

@@ -79,7 +79,7 @@ export class MultipartInterceptor implements NestInterceptor {
     if (!userId) throw DomainError.unauthorized('no valid session');
     // A client gone while the guards ran: its stream will never end or close again.
     if (req.destroyed) throw DomainError.badRequest('the upload was abandoned');
-    this.slots.take(userId, res);
+    await this.slots.take(userId, res);
     const maxBytes = options.maxFileBytes(this.env);
     await new Promise<void>((resolve, reject) =>
       this.parserFor(handler, options, maxBytes)(req, res, (err?: unknown) =>

@@ -1,5 +1,6 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { documentedSchemas } from './json-schemas';
+import { uncountedPath } from './request-rate-limit';
 import { FORMATTED_PARAMS, STRING_PARAMS } from './uuid-params.pipe';
 
 type Json = Record<string, unknown>;
@@ -60,6 +61,9 @@ const STANDARD_ERRORS: Record<string, string> = {
   machine429:
     '10 failed credentials of this kind from the client address within 15 minutes: every call ' +
     'from it until the window ends, a right credential too (`Retry-After`, `X-RateLimit-*`)',
+  rateLimited:
+    '`tooManyRequests`, with RATE_LIMIT_ENABLED: RATE_LIMIT_PER_MINUTE requests of the session ' +
+    '(without one, of the client address) this minute already (`Retry-After`, `X-RateLimit-*`)',
   '503':
     'The database or the session store (Redis) is unavailable, or a statement ran past ' +
     'DATABASE_STATEMENT_TIMEOUT_MS ' +
@@ -103,7 +107,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
  * its path parameters (a UUID unless the spec makes it a free string, as the global pipe checks),
  * a 400 for any route that validates a path, query or body (and every GET: unknown query
  * parameters), the cross-site refusals of every write (403, 415) but the `@CsrfExempt` ones, the
- * one error body for every refusal, a machine route's 401 and 429, a description naming the
+ * one error body for every refusal, a machine route's 401 and 429, the request rate limit's 429
+ * on every route it counts, a description naming the
  * permission or the machine credential, the `Idempotency-Key` header and its answers on the
  * routes marked `x-idempotent`, the component schemas written as JSON Schema (`documentSchemas`),
  * and the tags the operations use.
@@ -165,6 +170,13 @@ export function completeDocument<T extends OpenAPIObject>(doc: T): T {
       } else if (machine) {
         op.responses['401'] = op.responses['401'] ?? { description: STANDARD_ERRORS.machine401 };
         op.responses['429'] = op.responses['429'] ?? { description: STANDARD_ERRORS.machine429 };
+      }
+      // The request rate limit counts every route but the health check and machine callers'.
+      if (!uncountedPath(path, machine)) {
+        const limited = op.responses['429'];
+        const text = STANDARD_ERRORS.rateLimited;
+        if (!limited) op.responses['429'] = { description: text[0].toUpperCase() + text.slice(1) };
+        else limited.description = `${limited.description}; or ${text}`;
       }
       // Any route that reads the database may be cut by the statement time limit.
       op.responses['503'] = op.responses['503'] ?? { description: STANDARD_ERRORS['503'] };

@@ -34,6 +34,11 @@ export class RateLimiter {
    * and then counts none of them (a batch runs whole or not at all).
    */
   async consume(key: string, count = 1): Promise<void> {
+    await this.take(key, count);
+  }
+
+  /** `consume`, answering where the key stands after the calls (an accepted call's headers). */
+  async take(key: string, count = 1): Promise<RateLimitState> {
     const redisKey = `${this.prefix}${key}`;
     const results = await this.redis
       .multi()
@@ -44,9 +49,12 @@ export class RateLimiter {
       .exec();
     const total = Number(results?.[1]?.[1] ?? 0);
     const ttlMs = Number(results?.[2]?.[1] ?? this.rule.windowMs);
-    if (total <= this.rule.limit) return;
-    await this.redis.decrby(redisKey, count);
     const leftMs = ttlMs > 0 ? ttlMs : this.rule.windowMs;
+    if (total <= this.rule.limit) {
+      const reset = Math.ceil((this.clock.nowMs() + leftMs) / 1000);
+      return { limit: this.rule.limit, remaining: this.rule.limit - total, reset };
+    }
+    await this.redis.decrby(redisKey, count);
     throw DomainError.tooManyRequests(
       this.clock.nowMs(),
       leftMs / 1000,

@@ -339,7 +339,7 @@ describe('upload routes: guarded before the body is read', () => {
       const first = heldUpload(path, { cookie });
       const second = heldUpload(path, { cookie });
       try {
-        await eventually(async () => slots().inUse(owner.user.id) === 2, 5000);
+        await eventually(async () => (await slots().inUse(owner.user.id)) === 2, 5000);
         const refused = await upload(owner, org.id).expect(429);
         expect(refused.body).toEqual({
           error: 'Too Many Requests',
@@ -362,12 +362,12 @@ describe('upload routes: guarded before the body is read', () => {
         first.abort();
         second.abort();
       }
-      await eventually(async () => slots().inUse(owner.user.id) === 0);
+      await eventually(async () => (await slots().inUse(owner.user.id)) === 0);
       // The aborted one gave its place back: two can be held again, and both complete.
       const third = heldUpload(path, { cookie });
       const fourth = heldUpload(path, { cookie });
       try {
-        await eventually(async () => slots().inUse(owner.user.id) === 2, 5000);
+        await eventually(async () => (await slots().inUse(owner.user.id)) === 2, 5000);
         await upload(owner, org.id).expect(429);
         third.finish();
         fourth.finish();
@@ -377,7 +377,7 @@ describe('upload routes: guarded before the body is read', () => {
         third.abort();
         fourth.abort();
       }
-      expect(slots().inUse(owner.user.id)).toBe(0);
+      await eventually(async () => (await slots().inUse(owner.user.id)) === 0);
     });
 
     it('a failed upload (413, 400) gives its place back', async () => {
@@ -395,7 +395,7 @@ describe('upload routes: guarded before the body is read', () => {
           )
           .expect(400);
       }
-      expect(slots().inUse(owner.user.id)).toBe(0);
+      await eventually(async () => (await slots().inUse(owner.user.id)) === 0);
       await upload(owner, org.id).expect(201);
     });
   });
