@@ -30,11 +30,15 @@ const queues = BullModule.registerQueue(...Object.values(QueueName).map((name) =
   imports: [
     BullModule.forRootAsync({
       inject: [RedisConnections, Env],
-      useFactory: (redis: RedisConnections, env: Env) => ({
-        createClient: (type) => redis.bull(type),
-        prefix: `${redis.prefix}bull`,
-        defaultJobOptions: defaultJobOptions(env.QUEUE_JOB_ATTEMPTS),
-      }),
+      useFactory: async (redis: RedisConnections, env: Env) => {
+        // Before any queue exists under the tagged prefix: jobs of an earlier version move to it.
+        await redis.moveUntaggedBullKeys();
+        return {
+          createClient: (type) => redis.bull(type),
+          prefix: redis.bullPrefix,
+          defaultJobOptions: defaultJobOptions(env.QUEUE_JOB_ATTEMPTS),
+        };
+      },
     }),
     queues,
     DiscoveryModule,

@@ -1,7 +1,8 @@
-import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import Redis, { RedisOptions } from 'ioredis';
 import { SHARED_REDIS } from '../common';
 import { Env } from '../config';
+import { moveUntaggedBullKeys } from './bull-key-move';
 import { resolveRedis, ResolvedRedis } from './redis-server';
 
 /**
@@ -28,6 +29,23 @@ export class RedisConnections {
    */
   get bullPrefix(): string {
     return `{${this.prefix}bull}`;
+  }
+
+  /**
+   * Moves the jobs an earlier version queued under the untagged prefix (bull-key-move.ts). Skipped
+   * with a warning while Redis does not answer: the start does not wait for it.
+   */
+  async moveUntaggedBullKeys(): Promise<number> {
+    const client = this.create({ maxRetriesPerRequest: 1, connectTimeout: 2000 });
+    try {
+      return await moveUntaggedBullKeys(client, `${this.prefix}bull`, this.bullPrefix);
+    } catch (err) {
+      new Logger('Redis').warn(`Bull keys not moved: ${(err as Error).message}`);
+      return 0;
+    } finally {
+      client.disconnect();
+      this.clients.delete(client);
+    }
   }
 
   /** For request-path use (sessions, rate limits): no offline queue, short retries. */
