@@ -21,19 +21,35 @@ command -v redis-server >/dev/null || { echo "redis-server is not installed"; ex
 TMP=$(mktemp -d /tmp/ll-scale-XXXXXX)
 DB=ledgerline_scale_check_$$
 DATABASE_URL="$PG_SERVER/$DB"
-# Ports unlikely to be taken; override with SCALE_BASE_PORT.
-BASE=${SCALE_BASE_PORT:-$((30000 + $$ % 20000))}
-REDIS_PORT=$BASE
-PORT_A=$((BASE + 1))
-PORT_B=$((BASE + 2))
-LB_PORT=$((BASE + 3))
+# Four ports free now (the kernel's choice, as the tests' freePort makes it).
+read -r REDIS_PORT PORT_A PORT_B LB_PORT < <(node -e '
+  const net = require("node:net");
+  const servers = [0, 1, 2, 3].map(() => net.createServer().listen(0, "127.0.0.1"));
+  Promise.all(servers.map((s) => new Promise((r) => s.on("listening", r)))).then(() => {
+    console.log(servers.map((s) => s.address().port).join(" "));
+    servers.forEach((s) => s.close());
+  });')
 PIDS=()
 
 cleanup() {
   set +e
+  # SIGTERM first (the instances close their queues on Redis, so it stays up meanwhile), then
+  # SIGKILL whatever has not exited within 30 s.
   for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null; done
-  redis-cli -p "$REDIS_PORT" shutdown nosave >/dev/null 2>&1
+  for _ in $(seq 1 60); do
+    alive=0
+    for pid in "${PIDS[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    [ "$alive" = 0 ] && break
+    sleep 0.5
+  done
+  for pid in "${PIDS[@]}"; do
+    if kill -0 "$pid" 2>/dev/null; then
+      echo "local: process $pid did not exit within 30 s of SIGTERM: killed"
+      kill -9 "$pid"
+    fi
+  done
   wait 2>/dev/null
+  redis-cli -p "$REDIS_PORT" shutdown nosave >/dev/null 2>&1
   psql "$PG_SERVER/postgres" -q -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null
   rm -rf "$TMP"
 }
