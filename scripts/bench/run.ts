@@ -65,6 +65,7 @@ import { seedCapTable, timeDashboard, Timing, verifyLedger } from './cap-table';
 import { benchExport, benchImport, reportCsv } from './csv';
 import { benchLoad, reportLoad } from './load';
 import { createDatabase, dropBench, servers } from './bench-db';
+import { cpuMs, stopAll } from './processes';
 import { benchModeling, ModelingTimings, reportModeling } from './modeling';
 import { benchOcfExport, reportOcf } from './ocf';
 import { call, fetchText } from './http';
@@ -378,14 +379,6 @@ async function benchTransfers(
   return timings;
 }
 
-async function stopAll(children: ChildProcess[]) {
-  for (const child of children) child.kill('SIGTERM');
-  await Promise.all(
-    children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))),
-  );
-  children.length = 0;
-}
-
 /**
  * The CSV import and export (csv.ts), on a database, a storage folder and services of their own:
  * one service imports (then `ledger:verify` checks the result), a fresh one exports.
@@ -454,7 +447,13 @@ async function runLoad() {
     console.log(`bench load: database ${database}, ${LOAD_SECONDS} s a phase`);
     const start = (env: Record<string, string>) =>
       startService(children, databaseUrl, redisUrl, prefix, 'on', env);
-    const stop = (t: Target) => stopAll(children.filter((c) => c.pid === t.pid));
+    const stop = (t: Target) =>
+      stopAll(
+        children.splice(
+          children.findIndex((c) => c.pid === t.pid),
+          1,
+        ),
+      );
     passed = reportLoad(await benchLoad({ databaseUrl, start, stop, cpuMs }, LOAD_SECONDS));
   } finally {
     await stopAll(children);
@@ -626,12 +625,6 @@ async function countPerRequest(
 
 function redisCommands(info: string): number {
   return [...info.matchAll(/^cmdstat_[^:]+:calls=(\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0);
-}
-
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  // utime and stime, in clock ticks (100 per second on Linux).
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
 async function load(
