@@ -44,6 +44,9 @@
  *                                          every run does it last (--transfer-connections=20)
  *   npm run bench -- --holders=10000       holders of the cap table organization
  *   npm run bench -- --csv-rows=100000 --csv-holders=10000   size of the CSV import
+ *   npm run bench -- --only=load          only the load of 200 sessions (lists, dashboard, issuances,
+ *                                          transfers) on two instances, then one, relay on; no 5xx
+ *                                          (see load.ts; --load-seconds=60 a phase)
  *   npm run bench -- --profile   also writes a CPU profile of the service (list cache on) under
  *                                .data/bench and prints where its time goes
  */
@@ -54,15 +57,15 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import Redis from 'ioredis';
 import { Client } from 'pg';
-import { DataSource } from 'typeorm';
 import { SHAREHOLDING_LIST_SQL } from '../../src/cap-table/shareholdings/shareholding.repository';
 import { freePort } from '../../src/common';
-import { loadEnv } from '../../src/config';
-import { ENTITY_GLOBS, typeormOptions } from '../../src/database/typeorm-options';
 import { MEMBER_LIST_SQL } from '../../src/organizations/members/member.repository';
 import { adminQuery, quoteIdent, withDatabase } from '../pg-admin';
 import { seedCapTable, timeDashboard, Timing, verifyLedger } from './cap-table';
 import { benchExport, benchImport, reportCsv } from './csv';
+import { benchLoad, reportLoad } from './load';
+import { createDatabase, dropBench, servers } from './bench-db';
+import { cpuMs, stopAll } from './processes';
 import { benchModeling, ModelingTimings, reportModeling } from './modeling';
 import { benchOcfExport, reportOcf } from './ocf';
 import { call, fetchText } from './http';
@@ -93,6 +96,7 @@ const PROFILE_DIR = join(root, '.data', 'bench');
 const DASHBOARD_TARGET_MS = 300;
 /** The write part's load (the issue's figure): transfers wait on their class's lock. */
 const TRANSFER_CONNECTIONS = Number(option('transfer-connections', '20'));
+const LOAD_SECONDS = Number(option('load-seconds', '60'));
 
 function option(name: string, fallback: string): string {
   const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
@@ -131,17 +135,18 @@ async function main() {
       'vesting',
       'csv',
       'modeling',
+      'load',
     ].includes(ONLY)
   )
     throw new Error(
-      `--only=${ONLY}: members, shareholdings, dashboard, transfers, vesting, csv or modeling`,
+      `--only=${ONLY}: members, shareholdings, dashboard, transfers, vesting, csv, modeling or load`,
     );
   if (ONLY === 'vesting') {
     reportVesting(await benchVesting(root));
     return;
   }
-  if (ONLY === 'csv') {
-    await benchCsv();
+  if (ONLY === 'csv' || ONLY === 'load') {
+    await (ONLY === 'csv' ? benchCsv() : runLoad());
     return;
   }
   if (!Number.isInteger(HOLDERS) || HOLDERS < 1)
@@ -374,38 +379,6 @@ async function benchTransfers(
   return timings;
 }
 
-/** The PostgreSQL server and Redis of the bench (DATABASE_URL's server, REDIS_URL). */
-function servers() {
-  const env = loadEnv();
-  return {
-    server: env.DATABASE_URL
-      ? withDatabase(env.DATABASE_URL, 'postgres')
-      : 'postgres://postgres@127.0.0.1:5432/postgres',
-    redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-  };
-}
-
-/** A new database on `server`, migrated; answers its URL. */
-async function createDatabase(server: string, database: string): Promise<string> {
-  const databaseUrl = withDatabase(server, database);
-  await adminQuery(server, `CREATE DATABASE ${quoteIdent(database)}`);
-  const ds = await new DataSource({
-    ...typeormOptions(databaseUrl),
-    entities: ENTITY_GLOBS,
-  }).initialize();
-  await ds.runMigrations({ transaction: 'each' });
-  await ds.destroy();
-  return databaseUrl;
-}
-
-async function stopAll(children: ChildProcess[]) {
-  for (const child of children) child.kill('SIGTERM');
-  await Promise.all(
-    children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))),
-  );
-  children.length = 0;
-}
-
 /**
  * The CSV import and export (csv.ts), on a database, a storage folder and services of their own:
  * one service imports (then `ledger:verify` checks the result), a fresh one exports.
@@ -458,12 +431,35 @@ bench csv: database ${database}, ${CSV_ROWS} rows of ${CSV_HOLDERS} holders, sto
   } finally {
     await stopAll(children);
     rmSync(storage, { recursive: true, force: true });
-    const redis = new Redis(redisUrl);
-    const keys = await redis.keys(`${prefix}*`).catch(() => [] as string[]);
-    if (keys.length) await redis.del(...keys).catch(() => undefined);
-    await redis.quit().catch(() => undefined);
-    await adminQuery(server, `DROP DATABASE IF EXISTS ${quoteIdent(database)} WITH (FORCE)`);
+    await dropBench(server, database, redisUrl, prefix);
   }
+}
+
+/** `--only=load` (load.ts), on a database and instances of its own; fails unless all was 2xx. */
+async function runLoad() {
+  const { server, redisUrl } = servers();
+  const database = `ledgerline_bench_load_${process.pid}`;
+  const prefix = `llbench:${process.pid}:load:`;
+  const children: ChildProcess[] = [];
+  let passed = false;
+  try {
+    const databaseUrl = await createDatabase(server, database);
+    console.log(`bench load: database ${database}, ${LOAD_SECONDS} s a phase`);
+    const start = (env: Record<string, string>) =>
+      startService(children, databaseUrl, redisUrl, prefix, 'on', env);
+    const stop = (t: Target) =>
+      stopAll(
+        children.splice(
+          children.findIndex((c) => c.pid === t.pid),
+          1,
+        ),
+      );
+    passed = reportLoad(await benchLoad({ databaseUrl, start, stop, cpuMs }, LOAD_SECONDS));
+  } finally {
+    await stopAll(children);
+    await dropBench(server, database, redisUrl, prefix);
+  }
+  if (!passed) throw new Error('load: an answer was not 2xx (see above)');
 }
 
 interface Target {
@@ -629,12 +625,6 @@ async function countPerRequest(
 
 function redisCommands(info: string): number {
   return [...info.matchAll(/^cmdstat_[^:]+:calls=(\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0);
-}
-
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  // utime and stime, in clock ticks (100 per second on Linux).
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
 async function load(
