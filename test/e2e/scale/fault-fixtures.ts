@@ -120,7 +120,7 @@ export async function ownerWithCapTable(
   const security = await createSecurity(agent, org.id, {
     authorizedShares: options.authorizedShares ?? '10000000',
   });
-  const holders = [];
+  const holders: { id: string; entity: string }[] = [];
   for (let i = 0; i < (options.holders ?? 4); i++) {
     holders.push(await createHolder(agent, org.id, `Holder ${i}`));
   }

@@ -66,7 +66,7 @@ describe('the ledger across instances and through a kill -9', () => {
     const onB = world.session.on(b);
     // Ten holdings of 100 shares, each the source of four transfers of 30 (three fit) and of
     // two voids (one can succeed).
-    const seeds = [];
+    const seeds: { id: string }[] = [];
     for (let i = 0; i < 10; i++) {
       seeds.push(
         await issue(onA, org.id, {
@@ -142,7 +142,7 @@ describe('the ledger across instances and through a kill -9', () => {
     const world = await ownerWithCapTable(cluster, a);
     const { org, security, holders } = world;
     const onA = world.session.on(a);
-    const sources = [];
+    const sources: { id: string }[] = [];
     for (let i = 0; i < 4; i++) {
       sources.push(
         await issue(onA, org.id, { member: holders[i].id, security: security.id, quantity: 1000 }),
