@@ -1,4 +1,5 @@
 import Bull from 'bull';
+import Redis from 'ioredis';
 import request from 'supertest';
 import { QueueName } from '../../../src/events/queues';
 import { issue } from '../../support/cap-table';
@@ -42,9 +43,31 @@ describe('outages of Redis and PostgreSQL under two instances', () => {
     await redis.kill();
   }, 30_000);
 
+  /**
+   * The prefix of the instances' Bull keys, as found in Redis (`<REDIS_PREFIX>bull`, or with a
+   * hash tag around it where Bull's keys must share a Redis Cluster slot): the key of the
+   * activity queue's job counter, made by the first job relayed to it.
+   */
+  const bullPrefix = () =>
+    eventually(async () => {
+      const client = new Redis(redis.url);
+      try {
+        const [, keys] = await client.scan(
+          '0',
+          'MATCH',
+          `*${cluster.redisPrefix}bull*:${QueueName.Activity}:id`,
+          'COUNT',
+          10_000,
+        );
+        return keys[0]?.slice(0, -`:${QueueName.Activity}:id`.length);
+      } finally {
+        client.disconnect();
+      }
+    }, 20_000);
+
   /** The instances' Bull queue, from the test: to hold its jobs in Redis, then let them go. */
-  const queue = (name: QueueName) =>
-    new Bull(name, redis.url, { prefix: `${cluster.redisPrefix}bull` });
+  const queue = async (name: QueueName) =>
+    new Bull(name, redis.url, { prefix: await bullPrefix() });
 
   interface Seen {
     instance: string;
@@ -94,7 +117,7 @@ describe('outages of Redis and PostgreSQL under two instances', () => {
     expect(onB.body.user.id).toBe(userId);
 
     // Events relayed into the activity queue, held there (the queue paused for every worker).
-    const activity = queue(QueueName.Activity);
+    const activity = await queue(QueueName.Activity);
     await activity.pause();
     for (let i = 0; i < 3; i++) {
       await issue(session.on(b), org.id, {
@@ -175,7 +198,7 @@ describe('outages of Redis and PostgreSQL under two instances', () => {
     await request(b.url).get('/health').expect(200);
 
     // The jobs held through the restart run once the queue is let go; and new writes flow.
-    const resumed = queue(QueueName.Activity);
+    const resumed = await queue(QueueName.Activity);
     try {
       await resumed.resume();
     } finally {
