@@ -36,6 +36,17 @@ export class DatabaseConfig {
   @Min(1, integer(1, PG_MAX_TIMEOUT_MS))
   @Max(PG_MAX_TIMEOUT_MS, integer(1, PG_MAX_TIMEOUT_MS))
   DATABASE_LONG_STATEMENT_TIMEOUT_MS = 300_000;
+
+  /**
+   * How long a write's claim of its `Idempotency-Key` (a row here) holds without being renewed:
+   * the request renews it three times a lease while it runs, so a retry may take the key over only
+   * this long after the process running the request died. Shorter in tests of that takeover.
+   */
+  @Transform(toInt)
+  @IsInt(integer(1000, 86_400_000))
+  @Min(1000, integer(1000, 86_400_000))
+  @Max(86_400_000, integer(1000, 86_400_000))
+  IDEMPOTENCY_LEASE_MS = 60_000;
 }
 
 export const databaseSlice = configSlice({

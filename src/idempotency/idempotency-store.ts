@@ -1,16 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { DatabaseConfig } from '../config';
 import type { IdempotencyState } from './idempotency-key.entity';
 
 /** How long an answer is kept for retries (issue 20: 24 hours, as payment APIs do). */
 export const RETENTION = '24 hours';
-
-/**
- * How long a running request holds its key unless it renews the claim (it does while it runs): a
- * key whose request died with its process is free again for a retry after this.
- */
-export const LEASE_SECONDS = 60;
 
 /** One claim of a key: a request's, or a retry's that took the key over after its lease. */
 export interface Claim {
@@ -41,10 +36,22 @@ export interface EarlierRequest {
  */
 @Injectable()
 export class IdempotencyStore {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  /**
+   * How long a running request holds its key unless it renews the claim (it does while it runs):
+   * a key whose request died with its process is free again for a retry after this
+   * (IDEMPOTENCY_LEASE_MS).
+   */
+  readonly leaseMs: number;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    config: DatabaseConfig,
+  ) {
+    this.leaseMs = config.IDEMPOTENCY_LEASE_MS;
+  }
 
   /**
-   * Claims the key for this request (as `running`, for LEASE_SECONDS), or says what holds it. A
+   * Claims the key for this request (as `running`, for the lease), or says what holds it. A
    * row past its expiry (an answer past RETENTION, a claim past its lease) counts as absent and is
    * taken over; the primary key makes one of two racing claims win.
    */
@@ -55,14 +62,14 @@ export class IdempotencyStore {
       const claimed: unknown[] = await this.db.query(
         `INSERT INTO idempotency_key
            (user_id, key, method, path, fingerprint, state, claim_id, expires_at)
-         VALUES ($1, $2, $3, $4, $5, 'running', $6, now() + interval '${LEASE_SECONDS} seconds')
+         VALUES ($1, $2, $3, $4, $5, 'running', $6, now() + $7 * interval '1 millisecond')
          ON CONFLICT (user_id, key) DO UPDATE SET
            method = EXCLUDED.method, path = EXCLUDED.path, fingerprint = EXCLUDED.fingerprint,
            state = 'running', status = NULL, response_body = NULL, created = now(),
            claim_id = EXCLUDED.claim_id, expires_at = EXCLUDED.expires_at
          WHERE idempotency_key.expires_at <= now()
          RETURNING 1`,
-        [userId, key, method, path, fingerprint, claimId],
+        [userId, key, method, path, fingerprint, claimId, this.leaseMs],
       );
       if (claimed.length) return 'claimed';
       const [earlier] = (await this.db.query(
@@ -79,9 +86,9 @@ export class IdempotencyStore {
   /** Extends the claim of a request still running by another lease from now. */
   async renew({ userId, key, claimId }: Claim): Promise<void> {
     await this.db.query(
-      `UPDATE idempotency_key SET expires_at = now() + interval '${LEASE_SECONDS} seconds'
+      `UPDATE idempotency_key SET expires_at = now() + $4 * interval '1 millisecond'
        WHERE user_id = $1 AND key = $2 AND state = 'running' AND claim_id = $3`,
-      [userId, key, claimId],
+      [userId, key, claimId, this.leaseMs],
     );
   }
 

@@ -25,6 +25,7 @@ describe('IdempotencyInterceptor: the lease of a running request', () => {
 
   it('renews the claim three times a minute until the answer is kept', async () => {
     const store = {
+      leaseMs: 60_000,
       claim: jest.fn().mockResolvedValue('claimed'),
       renew: jest.fn().mockResolvedValue(undefined),
       complete: jest.fn().mockResolvedValue(undefined),

@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { from, Observable, of, switchMap, catchError, finalize, mergeMap } from 'rxjs';
 import { DomainError, renderDomainError, toDomainError } from '../common';
 import { repeatEvery } from '../scheduler';
-import { IdempotencyStore, KeyedRequest, LEASE_SECONDS } from './idempotency-store';
+import { IdempotencyStore, KeyedRequest } from './idempotency-store';
 import { requestFingerprint } from './request-fingerprint';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -20,8 +20,8 @@ const VALID_KEY = /^[\x20-\x7e]{1,255}$/;
  */
 const keptStatus = (status: number) => status < 500 && status !== 409 && status !== 429;
 
-/** Three renewals a lease: one late or failed does not let a retry take over a live request. */
-const RENEW_EVERY_MS = (LEASE_SECONDS * 1000) / 3;
+/** Renewals a lease: one late or failed does not let a retry take over a live request. */
+const RENEWALS_PER_LEASE = 3;
 
 /**
  * `Idempotency-Key` on a write (see `@Idempotent`). Runs after the guards: a request refused
@@ -87,7 +87,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
    * retry finds it running.
    */
   private run(request: KeyedRequest, res: Response, next: CallHandler): Observable<unknown> {
-    const stopRenewing = repeatEvery(RENEW_EVERY_MS, () => void this.renew(request));
+    const stopRenewing = repeatEvery(
+      this.store.leaseMs / RENEWALS_PER_LEASE,
+      () => void this.renew(request),
+    );
     return next.handle().pipe(
       mergeMap(async (body: unknown) => {
         const text = body === undefined || body === null ? null : JSON.stringify(body);

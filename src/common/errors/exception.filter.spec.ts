@@ -152,6 +152,23 @@ describe('AllExceptionsFilter.render', () => {
     expect(JSON.stringify(render(wrapped))).not.toContain('secret');
   });
 
+  it('answers a connection node-postgres lost or could not make (no code) with 503 databaseMissing, wrapped or not', () => {
+    const expected = {
+      status: 503,
+      body: { error: 'Service Unavailable', key: 'databaseMissing', message: expect.any(String) },
+    };
+    for (const message of [
+      'Connection terminated unexpectedly',
+      'Connection terminated',
+      'Connection terminated due to connection timeout',
+      'timeout exceeded when trying to connect',
+      'Client has encountered a connection error and is not queryable',
+    ]) {
+      expect(render(new Error(message))).toEqual(expected);
+      expect(render(new QueryFailedError('SELECT 1', [], new Error(message)))).toEqual(expected);
+    }
+  });
+
   it('answers anything unexpected with a bare 500', () => {
     expect(render(new Error('secret internal detail'))).toEqual({
       status: 500,

@@ -22,6 +22,13 @@ const CONNECTION_ERRORS = new Set([
   '08003',
 ]);
 
+/**
+ * What node-postgres throws, without a code, for a connection it lost (the server or the network
+ * gone mid-query, or while connecting) or could not make in time: the database is missing too.
+ */
+const CONNECTION_LOST =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+
 /** SQLSTATE of a statement cancelled by statement_timeout (or by an operator). */
 const QUERY_CANCELED = '57014';
 
@@ -72,7 +79,11 @@ export function toDomainError(exception: unknown): DomainError | undefined {
     }
   }
   const code = (exception as { code?: string } | undefined)?.code;
-  if (code && CONNECTION_ERRORS.has(code)) {
+  const message = (exception as { message?: unknown } | undefined)?.message;
+  if (
+    (code && CONNECTION_ERRORS.has(code)) ||
+    (!code && typeof message === 'string' && CONNECTION_LOST.test(message))
+  ) {
     return new DomainError('databaseMissing', 503, 'the database is unavailable');
   }
   // A statement cancelled at its limit (DATABASE_STATEMENT_TIMEOUT_MS), wrapped by TypeORM or not.
