@@ -13523,7 +13523,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Another class of the organization has this name or idPrefix; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
+            /** @description Another class of the organization has this name or idPrefix; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key for its lease (60 seconds, `IDEMPOTENCY_LEASE_MS`) at most, then a retry runs anew, unless it had written: then `{error, key: "idempotencyKeyApplied", message}`, kept 24 hours like any answer (its write is in the records; read the resource) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13712,7 +13712,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Another class of the organization has this name or idPrefix; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
+            /** @description Another class of the organization has this name or idPrefix; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key for its lease (60 seconds, `IDEMPOTENCY_LEASE_MS`) at most, then a retry runs anew, unless it had written: then `{error, key: "idempotencyKeyApplied", message}`, kept 24 hours like any answer (its write is in the records; read the resource) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13920,7 +13920,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
+            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key for its lease (60 seconds, `IDEMPOTENCY_LEASE_MS`) at most, then a retry runs anew, unless it had written: then `{error, key: "idempotencyKeyApplied", message}`, kept 24 hours like any answer (its write is in the records; read the resource) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14033,7 +14033,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The class has shares reserved for a stock plan; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
+            /** @description The class has shares reserved for a stock plan; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key for its lease (60 seconds, `IDEMPOTENCY_LEASE_MS`) at most, then a retry runs anew, unless it had written: then `{error, key: "idempotencyKeyApplied", message}`, kept 24 hours like any answer (its write is in the records; read the resource) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14221,7 +14221,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
+            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key for its lease (60 seconds, `IDEMPOTENCY_LEASE_MS`) at most, then a retry runs anew, unless it had written: then `{error, key: "idempotencyKeyApplied", message}`, kept 24 hours like any answer (its write is in the records; read the resource) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14505,7 +14505,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
+            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key for its lease (60 seconds, `IDEMPOTENCY_LEASE_MS`) at most, then a retry runs anew, unless it had written: then `{error, key: "idempotencyKeyApplied", message}`, kept 24 hours like any answer (its write is in the records; read the resource) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14714,7 +14714,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
+            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key for its lease (60 seconds, `IDEMPOTENCY_LEASE_MS`) at most, then a retry runs anew, unless it had written: then `{error, key: "idempotencyKeyApplied", message}`, kept 24 hours like any answer (its write is in the records; read the resource) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14830,7 +14830,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The source is not active; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
+            /** @description The source is not active; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key for its lease (60 seconds, `IDEMPOTENCY_LEASE_MS`) at most, then a retry runs anew, unless it had written: then `{error, key: "idempotencyKeyApplied", message}`, kept 24 hours like any answer (its write is in the records; read the resource) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15172,7 +15172,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The shareholding is voided or transferred, not active; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
+            /** @description The shareholding is voided or transferred, not active; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key for its lease (60 seconds, `IDEMPOTENCY_LEASE_MS`) at most, then a retry runs anew, unless it had written: then `{error, key: "idempotencyKeyApplied", message}`, kept 24 hours like any answer (its write is in the records; read the resource) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15382,7 +15382,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The shareholding is voided or transferred, not active; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
+            /** @description The shareholding is voided or transferred, not active; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key for its lease (60 seconds, `IDEMPOTENCY_LEASE_MS`) at most, then a retry runs anew, unless it had written: then `{error, key: "idempotencyKeyApplied", message}`, kept 24 hours like any answer (its write is in the records; read the resource) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15496,7 +15496,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
+            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key for its lease (60 seconds, `IDEMPOTENCY_LEASE_MS`) at most, then a retry runs anew, unless it had written: then `{error, key: "idempotencyKeyApplied", message}`, kept 24 hours like any answer (its write is in the records; read the resource) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15759,7 +15759,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
+            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key for its lease (60 seconds, `IDEMPOTENCY_LEASE_MS`) at most, then a retry runs anew, unless it had written: then `{error, key: "idempotencyKeyApplied", message}`, kept 24 hours like any answer (its write is in the records; read the resource) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15875,7 +15875,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
+            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key for its lease (60 seconds, `IDEMPOTENCY_LEASE_MS`) at most, then a retry runs anew, unless it had written: then `{error, key: "idempotencyKeyApplied", message}`, kept 24 hours like any answer (its write is in the records; read the resource) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16233,7 +16233,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The shareholding is voided, transferred or repurchased: not active; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
+            /** @description The shareholding is voided, transferred or repurchased: not active; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key for its lease (60 seconds, `IDEMPOTENCY_LEASE_MS`) at most, then a retry runs anew, unless it had written: then `{error, key: "idempotencyKeyApplied", message}`, kept 24 hours like any answer (its write is in the records; read the resource) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16426,7 +16426,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
+            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key for its lease (60 seconds, `IDEMPOTENCY_LEASE_MS`) at most, then a retry runs anew, unless it had written: then `{error, key: "idempotencyKeyApplied", message}`, kept 24 hours like any answer (its write is in the records; read the resource) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16614,7 +16614,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The version was already superseded; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
+            /** @description The version was already superseded; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key for its lease (60 seconds, `IDEMPOTENCY_LEASE_MS`) at most, then a retry runs anew, unless it had written: then `{error, key: "idempotencyKeyApplied", message}`, kept 24 hours like any answer (its write is in the records; read the resource) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16993,7 +16993,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
+            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key for its lease (60 seconds, `IDEMPOTENCY_LEASE_MS`) at most, then a retry runs anew, unless it had written: then `{error, key: "idempotencyKeyApplied", message}`, kept 24 hours like any answer (its write is in the records; read the resource) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17181,7 +17181,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A pool left out has grants; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
+            /** @description A pool left out has grants; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key for its lease (60 seconds, `IDEMPOTENCY_LEASE_MS`) at most, then a retry runs anew, unless it had written: then `{error, key: "idempotencyKeyApplied", message}`, kept 24 hours like any answer (its write is in the records; read the resource) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17387,7 +17387,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
+            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key for its lease (60 seconds, `IDEMPOTENCY_LEASE_MS`) at most, then a retry runs anew, unless it had written: then `{error, key: "idempotencyKeyApplied", message}`, kept 24 hours like any answer (its write is in the records; read the resource) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17708,7 +17708,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `vestingSchedule` is a version that was replaced since (grant with the latest version); or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
+            /** @description `vestingSchedule` is a version that was replaced since (grant with the latest version); or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key for its lease (60 seconds, `IDEMPOTENCY_LEASE_MS`) at most, then a retry runs anew, unless it had written: then `{error, key: "idempotencyKeyApplied", message}`, kept 24 hours like any answer (its write is in the records; read the resource) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17896,7 +17896,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The holding is not active (cancelled, exercised, repaid or converted); the principal or interest terms of a note with repayments; or `vestingSchedule` is a version that was replaced since (grant with the latest version); or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
+            /** @description The holding is not active (cancelled, exercised, repaid or converted); the principal or interest terms of a note with repayments; or `vestingSchedule` is a version that was replaced since (grant with the latest version); or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key for its lease (60 seconds, `IDEMPOTENCY_LEASE_MS`) at most, then a retry runs anew, unless it had written: then `{error, key: "idempotencyKeyApplied", message}`, kept 24 hours like any answer (its write is in the records; read the resource) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18102,7 +18102,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The holding is not active (cancelled, exercised, repaid or converted); the principal or interest terms of a note with repayments; or `vestingSchedule` is a version that was replaced since (grant with the latest version); or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
+            /** @description The holding is not active (cancelled, exercised, repaid or converted); the principal or interest terms of a note with repayments; or `vestingSchedule` is a version that was replaced since (grant with the latest version); or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key for its lease (60 seconds, `IDEMPOTENCY_LEASE_MS`) at most, then a retry runs anew, unless it had written: then `{error, key: "idempotencyKeyApplied", message}`, kept 24 hours like any answer (its write is in the records; read the resource) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18214,7 +18214,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The note is not active (repaid, converted or cancelled); or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
+            /** @description The note is not active (repaid, converted or cancelled); or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key for its lease (60 seconds, `IDEMPOTENCY_LEASE_MS`) at most, then a retry runs anew, unless it had written: then `{error, key: "idempotencyKeyApplied", message}`, kept 24 hours like any answer (its write is in the records; read the resource) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18326,7 +18326,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The note or SAFE is not active (converted, repaid or cancelled); or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
+            /** @description The note or SAFE is not active (converted, repaid or cancelled); or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key for its lease (60 seconds, `IDEMPOTENCY_LEASE_MS`) at most, then a retry runs anew, unless it had written: then `{error, key: "idempotencyKeyApplied", message}`, kept 24 hours like any answer (its write is in the records; read the resource) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18768,7 +18768,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The option is expired on the date (after its expiration date), cancelled or fully exercised; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
+            /** @description The option is expired on the date (after its expiration date), cancelled or fully exercised; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key for its lease (60 seconds, `IDEMPOTENCY_LEASE_MS`) at most, then a retry runs anew, unless it had written: then `{error, key: "idempotencyKeyApplied", message}`, kept 24 hours like any answer (its write is in the records; read the resource) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18882,7 +18882,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The option is expired on the date (after its expiration date), cancelled or fully exercised; or the request is not pending; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
+            /** @description The option is expired on the date (after its expiration date), cancelled or fully exercised; or the request is not pending; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key for its lease (60 seconds, `IDEMPOTENCY_LEASE_MS`) at most, then a retry runs anew, unless it had written: then `{error, key: "idempotencyKeyApplied", message}`, kept 24 hours like any answer (its write is in the records; read the resource) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21254,7 +21254,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `importInProgress`: another import (CSV or OCF, a dry run too) into this organization is running; try again when it has finished; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
+            /** @description `importInProgress`: another import (CSV or OCF, a dry run too) into this organization is running; try again when it has finished; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key for its lease (60 seconds, `IDEMPOTENCY_LEASE_MS`) at most, then a retry runs anew, unless it had written: then `{error, key: "idempotencyKeyApplied", message}`, kept 24 hours like any answer (its write is in the records; read the resource) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -22520,7 +22520,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `capTableNotEmpty`: the organization already has a cap table; `importInProgress`: another import (OCF or CSV, a dry run too) into this organization is running, try again when it has finished; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
+            /** @description `capTableNotEmpty`: the organization already has a cap table; `importInProgress`: another import (OCF or CSV, a dry run too) into this organization is running, try again when it has finished; or `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key for its lease (60 seconds, `IDEMPOTENCY_LEASE_MS`) at most, then a retry runs anew, unless it had written: then `{error, key: "idempotencyKeyApplied", message}`, kept 24 hours like any answer (its write is in the records; read the resource) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -27546,7 +27546,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew */
+            /** @description `{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key for its lease (60 seconds, `IDEMPOTENCY_LEASE_MS`) at most, then a retry runs anew, unless it had written: then `{error, key: "idempotencyKeyApplied", message}`, kept 24 hours like any answer (its write is in the records; read the resource) */
             409: {
                 headers: {
                     [name: string]: unknown;

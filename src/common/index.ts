@@ -115,3 +115,5 @@ export type {
   OutboundRequest,
   OutboundResponse,
 } from './http/outbound';
+export { beforeCommitHooks, withBeforeCommit } from './db/before-commit';
+export type { BeforeCommit } from './db/before-commit';

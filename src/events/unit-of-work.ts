@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel';
+import { beforeCommitHooks } from '../common';
 import { DomainEvent, OutboxService } from './outbox.service';
 
 /**
@@ -37,6 +38,8 @@ export class UnitOfWork {
         },
       });
       await this.outbox.record(manager, ...recorded);
+      // What the request around this work records with its writes (withBeforeCommit).
+      for (const hook of beforeCommitHooks()) await hook(manager);
       return result;
     };
     return isolation

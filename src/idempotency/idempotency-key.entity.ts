@@ -55,6 +55,13 @@ export class IdempotencyKey {
   @Column({ type: 'uuid', nullable: true })
   claimId: string | null;
 
+  /**
+   * When the running claim's request committed a write (set in that write's transaction). A claim
+   * with a write is never run again: once its lease lapses, the key answers idempotencyKeyApplied.
+   */
+  @Column({ type: 'timestamptz', nullable: true })
+  appliedAt: Date | null;
+
   @CreateDateColumn({ type: 'timestamptz' })
   created: Date;
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { DatabaseConfig } from '../config';
 import type { IdempotencyState } from './idempotency-key.entity';
 
@@ -19,6 +19,12 @@ export interface KeyedRequest extends Claim {
   method: string;
   path: string;
   fingerprint: string;
+}
+
+/** The answer kept for a key whose request wrote and then died before keeping its own. */
+export interface LostAnswer {
+  status: number;
+  body: string;
 }
 
 /** What an earlier request with the same key left. */
@@ -55,8 +61,10 @@ export class IdempotencyStore {
    * row past its expiry (an answer past RETENTION, a claim past its lease) counts as absent and is
    * taken over; the primary key makes one of two racing claims win.
    */
-  async claim(request: KeyedRequest): Promise<EarlierRequest | 'claimed'> {
+  async claim(request: KeyedRequest, lost: LostAnswer): Promise<EarlierRequest | 'claimed'> {
     const { userId, key, method, path, fingerprint, claimId } = request;
+    // A lapsed claim that wrote is answered, never run again (see appliedAt).
+    await this.settleApplied(request, lost, 'lapsed');
     // A row released between the failed claim and the read is claimed again on the next turn.
     for (let attempt = 0; attempt < 3; attempt++) {
       const claimed: unknown[] = await this.db.query(
@@ -68,6 +76,7 @@ export class IdempotencyStore {
            state = 'running', status = NULL, response_body = NULL, created = now(),
            claim_id = EXCLUDED.claim_id, expires_at = EXCLUDED.expires_at
          WHERE idempotency_key.expires_at <= now()
+           AND NOT (idempotency_key.state = 'running' AND idempotency_key.applied_at IS NOT NULL)
          RETURNING 1`,
         [userId, key, method, path, fingerprint, claimId, this.leaseMs],
       );
@@ -110,12 +119,52 @@ export class IdempotencyStore {
     );
   }
 
-  /** Gives the key up (the request ended without an answer worth replaying), if still its. */
-  async release({ userId, key, claimId }: Claim): Promise<void> {
+  /**
+   * Gives the key up (the request ended without an answer worth replaying), if still its. A
+   * request that wrote before it failed keeps the key, answered as applied: run again, it would
+   * write twice.
+   */
+  async release(claim: Claim, lost: LostAnswer): Promise<void> {
+    const { userId, key, claimId } = claim;
+    await this.settleApplied(claim, lost, 'own');
     await this.db.query(
       `DELETE FROM idempotency_key
+       WHERE user_id = $1 AND key = $2 AND state = 'running' AND claim_id = $3
+         AND applied_at IS NULL`,
+      [userId, key, claimId],
+    );
+  }
+
+  /**
+   * Marks, in the transaction of the request's write, that the claim wrote (the UnitOfWork runs
+   * this before its commit, see withBeforeCommit).
+   */
+  async markApplied(manager: EntityManager, { userId, key, claimId }: Claim): Promise<void> {
+    await manager.query(
+      `UPDATE idempotency_key SET applied_at = coalesce(applied_at, now())
        WHERE user_id = $1 AND key = $2 AND state = 'running' AND claim_id = $3`,
       [userId, key, claimId],
     );
   }
+
+  /**
+   * Keeps `lost` as the answer of a claim that wrote without keeping its answer: its own (the
+   * request failed after writing) or any lapsed one (its server stopped).
+   */
+  private async settleApplied(
+    { userId, key, claimId }: Claim,
+    lost: LostAnswer,
+    which: 'own' | 'lapsed',
+  ): Promise<void> {
+    const claim = which === 'own' ? 'claim_id = $5' : 'expires_at <= now()';
+    await this.db.query(
+      `UPDATE idempotency_key
+       SET state = 'done', status = $3, response_body = $4,
+           expires_at = now() + interval '${RETENTION}'
+       WHERE user_id = $1 AND key = $2 AND state = 'running' AND applied_at IS NOT NULL
+         AND ${claim}`,
+      [userId, key, lost.status, lost.body, ...(which === 'own' ? [claimId] : [])],
+    );
+  }
+
 }

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { from, Observable, of, switchMap, catchError, finalize, mergeMap } from 'rxjs';
-import { DomainError, renderDomainError, toDomainError } from '../common';
+import { DomainError, renderDomainError, toDomainError, withBeforeCommit } from '../common';
 import { repeatEvery } from '../scheduler';
-import { IdempotencyStore, KeyedRequest } from './idempotency-store';
+import { IdempotencyStore, KeyedRequest, LostAnswer } from './idempotency-store';
 import { requestFingerprint } from './request-fingerprint';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -19,6 +19,21 @@ const VALID_KEY = /^[\x20-\x7e]{1,255}$/;
  * 5xx: the key is given up and a retry runs the request anew.
  */
 const keptStatus = (status: number) => status < 500 && status !== 409 && status !== 429;
+
+/**
+ * The answer to a key whose first request wrote but could not keep its answer (its server
+ * stopped, or it failed after its write): kept like any answer, so every retry gets it.
+ */
+function lostAnswer(): LostAnswer {
+  const rendered = renderDomainError(
+    DomainError.keyed(
+      'idempotencyKeyApplied',
+      `the first request with this ${IDEMPOTENCY_HEADER} was applied, but its answer was lost; ` +
+        'read the resource to see the result, and do not send the request again with a new key',
+    ),
+  );
+  return { status: rendered.status, body: JSON.stringify(rendered.body) };
+}
 
 /** Renewals a lease: one late or failed does not let a retry take over a live request. */
 const RENEWALS_PER_LEASE = 3;
@@ -60,7 +75,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       fingerprint: requestFingerprint(req),
       claimId: randomUUID(),
     };
-    return from(this.store.claim(request)).pipe(
+    return from(this.store.claim(request, lostAnswer())).pipe(
       switchMap((earlier) => {
         if (earlier === 'claimed') return this.run(request, res, next);
         if (earlier.fingerprint !== request.fingerprint) {
@@ -91,7 +106,14 @@ export class IdempotencyInterceptor implements NestInterceptor {
       this.store.leaseMs / RENEWALS_PER_LEASE,
       () => void this.renew(request),
     );
-    return next.handle().pipe(
+    // Every write the request commits marks the claim applied, in the write's own transaction.
+    const handled = new Observable<unknown>((subscriber) =>
+      withBeforeCommit(
+        (manager) => this.store.markApplied(manager, request),
+        () => next.handle().subscribe(subscriber),
+      ),
+    );
+    return handled.pipe(
       mergeMap(async (body: unknown) => {
         const text = body === undefined || body === null ? null : JSON.stringify(body);
         await this.keep(request, res.statusCode, text);
@@ -132,7 +154,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
   private async release(request: KeyedRequest) {
     try {
-      await this.store.release(request);
+      await this.store.release(request, lostAnswer());
     } catch (err) {
       this.logger.error(`could not release ${request.key}: ${(err as Error).message}`);
     }

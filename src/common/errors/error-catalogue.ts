@@ -38,6 +38,8 @@ export const ERROR_CATALOGUE = {
   invalidIdempotencyKey: { wire: 'invalidIdempotencyKey', status: 400 },
   idempotencyKeyReused: { wire: 'idempotencyKeyReused', status: 422 },
   idempotencyKeyInProgress: { wire: 'idempotencyKeyInProgress', status: 409 },
+  // The first request with the key wrote, and its server stopped before keeping its answer.
+  idempotencyKeyApplied: { wire: 'idempotencyKeyApplied', status: 409 },
   // A webhook URL with a refused scheme or address (issue 21's SSRF rules).
   webhookUrlNotAllowed: { wire: 'webhookUrlNotAllowed', status: 400 },
   // The language model of the agent gave no answer (after its retries): try again later.

@@ -86,7 +86,7 @@ const IDEMPOTENCY = {
   invalid:
     '`{error, key: "invalidIdempotencyKey", message}`: an `Idempotency-Key` that is not 1 to 255 printable ASCII characters',
   running:
-    '`{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key 60 seconds at most, then a retry runs anew',
+    '`{error, key: "idempotencyKeyInProgress", message}`: the first request with this `Idempotency-Key` is still running; retry later. A request whose server stopped holds its key for its lease (60 seconds, `IDEMPOTENCY_LEASE_MS`) at most, then a retry runs anew, unless it had written: then `{error, key: "idempotencyKeyApplied", message}`, kept 24 hours like any answer (its write is in the records; read the resource)',
   reused:
     '`{error, key: "idempotencyKeyReused", message}`: this `Idempotency-Key` was sent with another method, path or body',
   replayed: {

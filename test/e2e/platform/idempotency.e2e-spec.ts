@@ -356,6 +356,8 @@ describe('Idempotency-Key', () => {
   });
 
   const store = () => t.get<IdempotencyStore>(IdempotencyStore);
+  /** What the store keeps for an applied claim in these tests (the interceptor's is rendered). */
+  const LOST = { status: 409, body: '{}' };
 
   /**
    * A key and the request an issuance with it would claim, as its server would before it stops
@@ -382,7 +384,7 @@ describe('Idempotency-Key', () => {
   it('a claim whose request died holds its key for a lease only: 409 until it lapses, then a retry runs', async () => {
     const { c, key, request } = await keyedIssuance();
     const died = { ...request, claimId: randomUUID() };
-    expect(await store().claim(died)).toBe('claimed');
+    expect(await store().claim(died, LOST)).toBe('claimed');
     const [{ lease }] = await db.query(
       `SELECT extract(epoch FROM expires_at - now())::int AS lease FROM idempotency_key WHERE key = $1`,
       [key],
@@ -399,15 +401,52 @@ describe('Idempotency-Key', () => {
     expect(await shareholdings(c.owner.agent, c.org.id)).toHaveLength(2);
   });
 
+  it('a claim whose request wrote and then died is never run again: after its lease, 409 idempotencyKeyApplied, kept', async () => {
+    const { c, key, request } = await keyedIssuance();
+    const died = { ...request, claimId: randomUUID() };
+    expect(await store().claim(died, LOST)).toBe('claimed');
+    // What the UnitOfWork does in the died request's write transaction.
+    await db.transaction((manager) => store().markApplied(manager, died));
+    const held = await issueWith(c, key, issuance(c));
+    expect([held.status, held.body.key]).toEqual([409, 'idempotencyKeyInProgress']);
+    await lapse(key);
+    const before = await shareholdings(c.owner.agent, c.org.id);
+    const retry = await issueWith(c, key, issuance(c));
+    expect([retry.status, retry.body.key]).toEqual([409, 'idempotencyKeyApplied']);
+    const again = await issueWith(c, key, issuance(c));
+    expect([again.status, again.body.key, again.headers[REPLAYED]]).toEqual([
+      409,
+      'idempotencyKeyApplied',
+      'true',
+    ]);
+    expect(await shareholdings(c.owner.agent, c.org.id)).toHaveLength(before.length);
+  });
+
+  it('a keyed write marks its claim applied in its own transaction; a refused one does not', async () => {
+    const { c } = await keyedIssuance();
+    const written = newKey();
+    expect((await issueWith(c, written, issuance(c))).status).toBe(201);
+    const refused = newKey();
+    expect((await issueWith(c, refused, issuance(c, '-1'))).status).toBe(400);
+    const rows = (await db.query(
+      `SELECT key, applied_at IS NOT NULL AS applied FROM idempotency_key WHERE key = ANY($1)`,
+      [[written, refused]],
+    )) as { key: string; applied: boolean }[];
+    expect(Object.fromEntries(rows.map((r) => [r.key, r.applied]))).toEqual({
+      [written]: true,
+      [refused]: false,
+    });
+  });
+
   it('a stalled request whose claim was taken over cannot store its answer over the retry’s claim', async () => {
     const { key, request } = await keyedIssuance();
     const stalled = { ...request, claimId: randomUUID() };
     const retry = { ...request, claimId: randomUUID() };
-    expect(await store().claim(stalled)).toBe('claimed');
+    expect(await store().claim(stalled, LOST)).toBe('claimed');
     await lapse(key);
-    expect(await store().claim(retry)).toBe('claimed');
+    expect(await store().claim(retry, LOST)).toBe('claimed');
     await store().complete(stalled, 201, '{"from":"stalled"}');
-    await store().release(stalled);
+    await store().release(stalled, LOST);
     expect(await keyRows(key)).toEqual([{ state: 'running', status: null }]);
     await store().complete(retry, 201, '{"from":"retry"}');
     const [row] = await db.query(
