@@ -9,7 +9,13 @@ async function bootstrap() {
   // Configuration first: a bad variable stops here with a message naming it.
   const env = loadEnv();
   const logger = new AppLogger(env.LOG_LEVEL);
-  const app = await NestFactory.create(AppModule, { logger, bufferLogs: true });
+  // abortOnError off: a failure while the modules start (a refused ENCRYPTION_KEY, a database
+  // that does not answer) reaches the message below instead of ending the process silently.
+  const app = await NestFactory.create(AppModule, {
+    logger,
+    bufferLogs: true,
+    abortOnError: false,
+  });
   await setupApp(app);
   await app.listen(app.get(Env).PORT);
   logger.log(`Ledgerline listening on http://localhost:${env.PORT}`, 'Bootstrap');
