@@ -111,3 +111,6 @@ export type {
   OutboundRequest,
   OutboundResponse,
 } from './http/outbound';
+export { ShutdownState, stopGracefullyOn } from './http/graceful-shutdown';
+export type { ShutdownPlan } from './http/graceful-shutdown';
+export { HttpDrain } from './http/http-drain';
