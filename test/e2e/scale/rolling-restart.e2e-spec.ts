@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Agent, request as httpRequest } from 'node:http';
 import { Client } from 'pg';
+import { ShutdownState } from '../../../src/common';
 import { WebhookReceiver } from '../../fakes/webhook-receiver';
+import { createTestApp } from '../../support/app';
 import { eventually } from '../../support/eventually';
 import { createTestDatabase, deleteRedisKeys, TestDatabase } from '../../support/isolation';
 import { Instance, startInstance, stopAll, waitUntilReady } from '../../support/instances';
@@ -279,4 +281,15 @@ describe('a rolling restart (issue 38)', () => {
     },
     2 * START_MS + 120_000,
   );
+
+  it('answers /health 503 while it drains, so that a balancer sends it nothing new', async () => {
+    const t = await createTestApp();
+    try {
+      await eventually(async () => (await t.http.get('/health')).status === 200, 20_000);
+      t.get<ShutdownState>(ShutdownState).draining = true;
+      await t.http.get('/health').expect(503);
+    } finally {
+      await t.close();
+    }
+  });
 });
