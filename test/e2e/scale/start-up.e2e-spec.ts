@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { withDatabase } from '../../../scripts/pg-admin';
 import { createEmptyTestDatabase, deleteRedisKeys, TestDatabase } from '../../support/isolation';
+import { eventually } from '../../support/eventually';
 import { Instance, startInstance, stopAll, waitUntilReady } from '../../support/instances';
 
 const START_MS = 150_000;
@@ -74,7 +75,34 @@ describe('instances starting side by side (issue 38)', () => {
   it(
     'two instances started together on an empty database apply each migration once and both serve; one with another ENCRYPTION_KEY refuses to start and changes nothing',
     async () => {
-      const [a, b] = await Promise.all([start(KEY), start(KEY)]);
+      // Both instances are made to reach the migrations at the same moment: the test holds the
+      // (empty) migrations table, created as TypeORM creates it, until both wait for it or for
+      // the other instance.
+      await client.query(
+        `CREATE TABLE "migrations" ("id" SERIAL NOT NULL, "timestamp" bigint NOT NULL,
+         "name" character varying NOT NULL, CONSTRAINT "PK_8c82d7f526340ab734260ea46be" PRIMARY KEY ("id"))`,
+      );
+      const gate = new Client({ connectionString: database.url });
+      await gate.connect();
+      await gate.query('BEGIN');
+      await gate.query('LOCK TABLE migrations IN ACCESS EXCLUSIVE MODE');
+      const starting = [start(KEY), start(KEY)];
+      await eventually(async () => {
+        const { rows } = await client.query(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+          WHERE datname = $1 AND wait_event_type = 'Lock'`,
+          [database.name],
+        );
+        if (rows[0].n < 2) throw new Error('the instances are not both waiting yet');
+        return true;
+      }, START_MS);
+      await gate.query('COMMIT');
+      await gate.end();
+      const [a, b] = await Promise.all(starting);
+      // Neither met the other's migration half-way (a failed start that its retry then hid).
+      for (const instance of [a, b]) {
+        expect(instance.output()).not.toMatch(/Unable to connect to the database|already exists/);
+      }
       await a.http.get('/health').expect(200);
       await b.http.get('/health').expect(200);
 
