@@ -27,9 +27,9 @@ export class PlatformConfig {
   SWAGGER_ENABLED?: boolean;
 
   /**
-   * On SIGTERM (or SIGINT) the process stops accepting connections, then has this long to answer
-   * the requests it holds and finish its active background jobs (a webhook send waits up to
-   * 30 s) before it closes; past it, it exits at once (exit 1) and Bull retries what was cut.
+   * On SIGTERM (SIGINT, SIGHUP) the process stops accepting connections, then has this long to
+   * answer the requests it holds and finish its active background jobs (a webhook send waits up
+   * to 30 s) before it closes; past it, it exits at once (exit 1) and Bull retries what was cut.
    */
   @Transform(toInt)
   @IntegerIn(1, 3_600_000)

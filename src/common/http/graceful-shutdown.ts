@@ -25,16 +25,16 @@ export interface ShutdownPlan {
 const CONTEXT = 'Shutdown';
 
 /**
- * SIGTERM or SIGINT stops the process gracefully: it stops accepting connections and says it
- * is draining (`/health` 503); the requests it holds are answered, the relay and the schedules
- * stop, its active jobs finish (the others stay queued for the other instances); then the app
- * closes and the process exits 0. Past `graceMs` it exits 1 at once, saying what was left: a
- * job cut there is retried by Bull once its lock lapses. A second signal exits at once too.
- * Answers the stop itself (what a signal calls).
+ * SIGTERM, SIGINT or SIGHUP stops the process gracefully: it stops accepting connections and
+ * says it is draining (`/health` 503); the requests it holds are answered, the relay and the
+ * schedules stop, its active jobs finish (the others stay queued for the other instances); then
+ * the app closes and the process exits 0. Past `graceMs` it exits 1 at once, saying what was
+ * left: a job cut there is retried by Bull once its lock lapses. A second signal exits at once
+ * too. Answers the stop itself (what a signal calls).
  */
 export function stopGracefullyOn(
   plan: ShutdownPlan,
-  signals: NodeJS.Signals[] = ['SIGTERM', 'SIGINT'],
+  signals: NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP'],
 ) {
   let stopping = false;
   let hardExit: NodeJS.Timeout | undefined;
