@@ -101,6 +101,9 @@ const TABLES_WITHOUT_ENTITY: Record<string, string> = {
   organization_equity_tally: 'cap-table',
   // A transaction's note that it wrote a tracked table (migration TableVersions); only triggers.
   resource_write: 'events',
+  // The fingerprint of the encryption key in use, checked at start-up (migration
+  // EncryptionKeyFingerprint).
+  encryption_key_fingerprint: 'database',
 };
 export const MIGRATIONS = 'src/database/migrations/';
 

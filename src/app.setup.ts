@@ -87,7 +87,6 @@ export async function setupApp(app: INestApplication): Promise<INestApplication>
     }),
   );
   app.useGlobalFilters(new AllExceptionsFilter());
-  app.enableShutdownHooks();
 
   app.get(ApiDocument).provide(() => openApiDocument(app));
   if (!isProduction(env) && env.SWAGGER_ENABLED !== false) await mountOpenApi(app, env);

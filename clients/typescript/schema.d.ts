@@ -9524,7 +9524,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The database, Redis or the outbox is down: `{status: "error", info, error, details}`. A request with a session cookie while Redis is down is answered by the session layer first, with the one error body.
+             * @description The database, Redis or the outbox is down, or the process is stopping (`serving` down): `{status: "error", info, error, details}`. A request with a session cookie while Redis is down is answered by the session layer first, with the one error body.
              *
              *     The Health Check is not successful
              */

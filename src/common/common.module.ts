@@ -3,6 +3,7 @@ import { Env } from '../config';
 import { parseKey, SecretBox } from './crypto/secret-box';
 import { TokenService } from './crypto/token.service';
 import { ApiDocument } from './http/api-document';
+import { ShutdownState } from './http/graceful-shutdown';
 import { InProcessRequests } from './http/in-process-requests';
 import { ListResponder } from './http/list-responder';
 import { MachineVerifiers } from './http/machine-access';
@@ -20,8 +21,8 @@ const DEV_ENCRYPTION_KEY = 'ledgerline-development-only-key!';
  * The shared singletons of Common: the registries every module adds its record resolvers and
  * machine verifiers to, the SecretBox keyed by ENCRYPTION_KEY, the TokenService, the ListResponder
  * (with its cache) and the UploadSlots every upload route counts its callers' uploads in,
- * InProcessRequests (requests of this API run in process as their caller) and the Clock (tests
- * replace it with one they move).
+ * InProcessRequests (requests of this API run in process as their caller), the ShutdownState
+ * (draining or not, for /health) and the Clock (tests replace it with one they move).
  * Global, imported once by the app.
  */
 @Global()
@@ -43,6 +44,7 @@ const DEV_ENCRYPTION_KEY = 'ledgerline-development-only-key!';
     UploadSlots,
     InProcessRequests,
     ApiDocument,
+    ShutdownState,
     Clock,
   ],
   exports: [
@@ -54,6 +56,7 @@ const DEV_ENCRYPTION_KEY = 'ledgerline-development-only-key!';
     UploadSlots,
     InProcessRequests,
     ApiDocument,
+    ShutdownState,
     Clock,
   ],
 })

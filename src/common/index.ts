@@ -98,6 +98,9 @@ export { Clock } from './time/clock';
 export { AppLogger } from './logging/app-logger';
 export { freePort, portAnswers } from './net';
 export { ApiDocument } from './http/api-document';
+export { ShutdownState, stopGracefullyOn } from './http/graceful-shutdown';
+export type { ShutdownPlan } from './http/graceful-shutdown';
+export { HttpDrain } from './http/http-drain';
 export { pinnedOrganization, pinOrganization } from './http/organization-pin';
 export {
   isRetryableStatus,

@@ -1,10 +1,13 @@
 import { DynamicModule, Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { TypeOrmModule, TypeOrmModuleOptions } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
+import { SecretBox } from '../common';
 import { Env } from '../config';
 import { EmbeddedPostgresHandle, useEmbeddedPostgres } from './embedded';
+import { checkEncryptionKey, EncryptionKeyMismatch } from './encryption-key-check';
 import type { StatementLimits } from './statement-limits';
+import { withMigrationLock } from './migration-lock';
 import { ENTITY_GLOBS, typeormOptions } from './typeorm-options';
 
 /** Where the database is: DATABASE_URL, or an embedded server started (and stopped) by us. */
@@ -49,33 +52,46 @@ const limitsOf = (env: Env, cli: boolean): StatementLimits => ({
 /**
  * Applies the pending migrations on a connection of their own, without a statement limit: a
  * migration rewrites whole tables once, at deployment, and cut half-way it would stop the start.
+ * Instances started together take turns (see withMigrationLock): the first applies them, the
+ * others find nothing pending. Then, before anything of the app can read a sealed value, the
+ * encryption key is checked against the one in use (none given: the CLI, which opens none).
  */
-async function migrate(url: string) {
+async function migrate(url: string, keyFingerprint?: string) {
   const migrations = new DataSource(typeormOptions(url));
   await migrations.initialize();
   try {
-    await migrations.runMigrations({ transaction: 'each' });
+    await withMigrationLock(migrations, () => migrations.runMigrations({ transaction: 'each' }));
+    if (keyFingerprint) await checkEncryptionKey(migrations, keyFingerprint);
   } finally {
     await migrations.destroy();
   }
 }
 
+/** The connection's options, and the fingerprint of the encryption key the app seals with. */
+type StartOptions = PostgresConnectionOptions & { keyFingerprint?: string };
+
 const connection = (cli: boolean, allEntities = cli) =>
   TypeOrmModule.forRootAsync({
     imports: [DatabaseServerModule],
-    inject: [DatabaseServer, Env],
-    useFactory: (server: DatabaseServer, env: Env) => ({
-      ...typeormOptions(server.url, limitsOf(env, cli)),
-      autoLoadEntities: true,
-      // Tools that load a few modules still need every entity their foreign keys point to.
-      ...(allEntities ? { entities: ENTITY_GLOBS } : {}),
-      retryAttempts: 3,
-      retryDelay: 1000,
-    }),
+    inject: [DatabaseServer, Env, { token: SecretBox, optional: true }],
+    useFactory: (server: DatabaseServer, env: Env, box?: SecretBox) => {
+      const options: StartOptions & TypeOrmModuleOptions = {
+        ...(typeormOptions(server.url, limitsOf(env, cli)) as PostgresConnectionOptions),
+        autoLoadEntities: true,
+        // Tools that load a few modules still need every entity their foreign keys point to.
+        ...(allEntities ? { entities: ENTITY_GLOBS } : {}),
+        retryAttempts: 3,
+        retryDelay: 1000,
+        // Another key stays another key: said at once, not after retries.
+        toRetry: (err) => !(err instanceof EncryptionKeyMismatch),
+        keyFingerprint: box?.fingerprint(),
+      };
+      return options;
+    },
     // Pending migrations are applied at start-up (see migrate), before the app serves anything.
     dataSourceFactory: async (options) => {
-      const postgres = options as PostgresConnectionOptions;
-      await migrate(postgres.url!);
+      const { keyFingerprint, ...postgres } = options as StartOptions;
+      await migrate(postgres.url!, keyFingerprint);
       return new DataSource(postgres);
     },
   });

@@ -7,14 +7,15 @@ import {
   TypeOrmHealthIndicator,
 } from '@nestjs/terminus';
 import type Redis from 'ioredis';
-import { Public } from '../common';
+import { Public, ShutdownState } from '../common';
 import { OutboxRelay } from '../events';
 import { RedisConnections } from '../redis';
 
 /**
- * Liveness and readiness: database and Redis (200 when both answer, 503 otherwise), and the
- * outbox: events waiting for a consumer this process does not run are counted in its details
- * (they do not make the service unhealthy; they are kept until such a consumer exists).
+ * Liveness and readiness: database and Redis (200 when both answer, 503 otherwise), 503 while
+ * the process stops (a balancer then sends it nothing new), and the outbox: events waiting for
+ * a consumer this process does not run are counted in its details (they do not make the service
+ * unhealthy; they are kept until such a consumer exists).
  */
 @ApiTags('health')
 @Controller('health')
@@ -26,6 +27,7 @@ export class HealthController {
     private readonly db: TypeOrmHealthIndicator,
     private readonly indicators: HealthIndicatorService,
     private readonly relay: OutboxRelay,
+    private readonly shutdown: ShutdownState,
     connections: RedisConnections,
   ) {
     this.redis = connections.session();
@@ -37,16 +39,25 @@ export class HealthController {
   @ApiOperation({ summary: 'Database, Redis and outbox health (outside /v1)' })
   @ApiServiceUnavailableResponse({
     description:
-      'The database, Redis or the outbox is down: `{status: "error", info, error, details}`. ' +
+      'The database, Redis or the outbox is down, or the process is stopping (`serving` down): ' +
+      '`{status: "error", info, error, details}`. ' +
       'A request with a session cookie while Redis is down is answered by the session layer ' +
       'first, with the one error body.',
   })
   check() {
     return this.health.check([
+      () => this.serving(),
       () => this.db.pingCheck('database', { timeout: 1500 }),
       () => this.pingRedis(),
       () => this.outbox(),
     ]);
+  }
+
+  private serving() {
+    const indicator = this.indicators.check('serving');
+    return this.shutdown.draining
+      ? indicator.down({ message: 'shutting down: finishing the requests it holds' })
+      : indicator.up();
   }
 
   private async pingRedis() {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import type { FakeSmtp } from '../fakes/smtp';
+import { adminQuery, quoteIdent, withDatabase } from '../../scripts/pg-admin';
 import { cloneDatabase, dropDatabase } from './postgres';
 
 /**
@@ -24,6 +25,15 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const name = `ledgerline_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   const url = await cloneDatabase(server, template, name);
   return { name, url, drop: () => dropDatabase(server, name) };
+}
+
+/** A database of its own with nothing in it, not even the migrations (a test of start-up). */
+export async function createEmptyTestDatabase(): Promise<TestDatabase> {
+  const server = process.env.TEST_PG_SERVER_URL;
+  if (!server) throw new Error('e2e tests need the jest globalSetup (run them with jest)');
+  const name = `ledgerline_test_${process.pid}_${randomBytes(4).toString('hex')}_empty`;
+  await adminQuery(server, `CREATE DATABASE ${quoteIdent(name)}`);
+  return { name, url: withDatabase(server, name), drop: () => dropDatabase(server, name) };
 }
 
 export const TEST_FRONTEND_URL = 'http://frontend.test';

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { constantTimeEqual, parseKey, SecretBox } from './secret-box';
 
 describe('SecretBox', () => {
@@ -37,6 +37,16 @@ describe('SecretBox', () => {
     expect(new SecretBox(randomBytes(32)).digest('code', '123456')).not.toBe(
       box.digest('code', '123456'),
     );
+  });
+
+  it('fingerprints its key: equal for the same key, neither the key nor its plain hash', () => {
+    const key = randomBytes(32);
+    const fingerprint = new SecretBox(key).fingerprint();
+    expect(fingerprint).toMatch(/^[0-9a-f]{64}$/);
+    expect(new SecretBox(Buffer.from(key)).fingerprint()).toBe(fingerprint);
+    expect(new SecretBox(randomBytes(32)).fingerprint()).not.toBe(fingerprint);
+    expect(fingerprint).not.toBe(key.toString('hex'));
+    expect(fingerprint).not.toBe(createHash('sha256').update(key).digest('hex'));
   });
 
   it('parses hex and base64 keys of 32 bytes only', () => {

@@ -72,6 +72,15 @@ export class SecretBox {
       .digest('hex');
   }
 
+  /**
+   * A keyed fingerprint of the key: HMAC-SHA256 of a fixed label under a sub-key of it. Equal for
+   * equal keys, so processes can tell whether they hold the same key; it reveals nothing of the
+   * key (unlike a plain hash, it cannot be checked against guessed keys without the HMAC key).
+   */
+  fingerprint(): string {
+    return this.digest('key-fingerprint', 'ledgerline encryption key');
+  }
+
   private subKey(info: string): Buffer {
     return Buffer.from(
       hkdfSync('sha256', this.masterKey, Buffer.alloc(0), `ledgerline:${info}`, 32),
