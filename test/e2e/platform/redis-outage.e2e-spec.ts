@@ -24,7 +24,12 @@ describe('Redis outage', () => {
     const down = await agent.get('/v1/user/session');
     expect(down.status).toBe(503);
     expect(down.body.error).toBe('Service Unavailable');
-    await t.http.get('/health').expect(503);
+    const health = await t.http.get('/health').expect(503);
+    expect(health.body).toMatchObject({
+      status: 'error',
+      error: { redis: { status: 'down' } },
+      details: { database: { status: 'up' }, redis: { status: 'down' } },
+    });
     // Routes that need no session still answer.
     await t.http.get('/v1/no-such-route').expect(404);
 
