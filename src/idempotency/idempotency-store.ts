@@ -166,5 +166,4 @@ export class IdempotencyStore {
       [userId, key, lost.status, lost.body, ...(which === 'own' ? [claimId] : [])],
     );
   }
-
 }
