@@ -73,6 +73,8 @@ export class Session {
   constructor(
     readonly cookie: string,
     readonly email: string,
+    /** The logged-in user as the login answered it. */
+    readonly user: { id: string; entityId: string },
   ) {}
 
   to(instance: Instance) {
@@ -90,14 +92,18 @@ export class Session {
 }
 
 /** Registers a user on `instance` (the address marked verified in the database) and logs in there. */
-export async function registerAndLogIn(cluster: Cluster, instance: Instance): Promise<Session> {
+export async function registerAndLogIn(
+  cluster: Cluster,
+  instance: Instance,
+  options: { referralCode?: string } = {},
+): Promise<Session> {
   const tag = randomBytes(5).toString('hex');
   const email = `user-${tag}@example.test`;
   const password = `Ledgerline-test-${tag}`;
   const registered = await instance.http
     .post('/v1/user')
     .set('X-Forwarded-For', randomIp())
-    .send({ email, password, name: `Scale ${tag}` });
+    .send({ email, password, name: `Scale ${tag}`, referralCode: options.referralCode });
   if (registered.status !== 201) {
     throw new Error(`register: ${registered.status} ${JSON.stringify(registered.body)}`);
   }
@@ -111,7 +117,7 @@ export async function logInOn(instance: Instance, email: string, password: strin
   const res = await instance.http.post('/v1/user/login').send({ email, password });
   if (res.status !== 200) throw new Error(`login: ${res.status} ${JSON.stringify(res.body)}`);
   const cookies = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
-  return new Session(cookies.map((c) => c.split(';')[0]).join('; '), email);
+  return new Session(cookies.map((c) => c.split(';')[0]).join('; '), email, res.body.user);
 }
 
 /**
