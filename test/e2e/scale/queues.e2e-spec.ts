@@ -2,6 +2,7 @@ import Redis from 'ioredis';
 import { Scheduler } from '../../../src/scheduler';
 import { FakeBilling } from '../../fakes/billing';
 import { FakeChat } from '../../fakes/chat';
+import { FakeLlm, textAnswer } from '../../fakes/llm';
 import { WebhookReceiver } from '../../fakes/webhook-receiver';
 import { createTestApp, createTestDatabase, TestApp } from '../../support/app';
 import { TestClock } from '../../support/clock';
@@ -11,6 +12,7 @@ import { Cluster, registerAndLogIn, Session, startCluster } from './cluster';
 
 /** The event queues the work below feeds, with the consumer whose processed marker each writes. */
 const EVENT_QUEUES = ['activity', 'webhooks', 'billing-counts', 'chat', 'referral'] as const;
+const HOOKS_TOKEN = 'hooks-token-of-the-scale-tests-0123456789';
 
 /**
  * Two instances as child processes on one database and one Redis: a session made on one is the
@@ -20,6 +22,7 @@ const EVENT_QUEUES = ['activity', 'webhooks', 'billing-counts', 'chat', 'referra
 describe('the queues across two instances', () => {
   let billing: FakeBilling;
   let chat: FakeChat;
+  let llm: FakeLlm;
   let receiver: WebhookReceiver;
   let cluster: Cluster;
   let owner: Session;
@@ -29,9 +32,10 @@ describe('the queues across two instances', () => {
   const prefix = testRedisPrefix();
 
   beforeAll(async () => {
-    [billing, chat, receiver] = await Promise.all([
+    [billing, chat, llm, receiver] = await Promise.all([
       FakeBilling.start(),
       FakeChat.start(),
+      FakeLlm.start(),
       WebhookReceiver.start(),
     ]);
     billing.seedCatalogue();
@@ -39,6 +43,10 @@ describe('the queues across two instances', () => {
       env: {
         ...billing.env(),
         ...chat.env(),
+        ...llm.env(),
+        HOOKS_ENABLED: 'true',
+        HOOKS_TOKEN,
+        HOOKS_HEARTBEAT_EVERY: '0',
         REDIS_PREFIX: prefix,
         BILLING_COUNTS_DEBOUNCE_MS: '500',
       },
@@ -76,7 +84,7 @@ describe('the queues across two instances', () => {
 
   afterAll(async () => {
     await cluster?.close();
-    await Promise.all([billing?.close(), chat?.close(), receiver?.close()]);
+    await Promise.all([billing?.close(), chat?.close(), llm?.close(), receiver?.close()]);
   });
 
   it('takes a session made on one instance on the other', async () => {
@@ -286,6 +294,53 @@ describe('the queues across two instances', () => {
       expect.arrayContaining(['activity', 'billing-counts', 'referral']),
     );
   }, 300_000);
+
+  it('runs each gateway hook once (agent-hook-run) and takes its summary into one heartbeat (agent-heartbeat)', async () => {
+    // A run answers `Done job-N` for its message `job-N`; a heartbeat (it reads the system events
+    // of the main conversation) answers HEARTBEAT_OK, which posts nothing.
+    llm.respondWith((request) => {
+      const text = JSON.stringify(request.body.messages);
+      if (text.includes('System: ')) return textAnswer('HEARTBEAT_OK');
+      const job = /job-(\d+)/.exec(text);
+      return textAnswer(job ? `Done job-${job[1]}` : 'HEARTBEAT_OK');
+    }, Number.MAX_SAFE_INTEGER);
+    const RUNS = 30;
+    const runIds = await Promise.all(
+      Array.from({ length: RUNS }, async (_, n) => {
+        const res = await cluster.instances[n % 2].http
+          .post('/hooks/agent')
+          .set('Authorization', `Bearer ${HOOKS_TOKEN}`)
+          .send({
+            message: `job-${n}`,
+            name: 'CRM',
+            sessionKey: `hook:crm:${n}`,
+            organization: org.id,
+          })
+          .expect(202);
+        return res.body.runId as string;
+      }),
+    );
+    expect(new Set(runIds).size).toBe(RUNS);
+    const replies = () => chat.posts.map((p) => p.message).filter((m) => /^Done job-\d+$/.test(m));
+    const summaries = () =>
+      llm.requests.flatMap(
+        (r) => JSON.stringify(r.body.messages).match(/System: Hook CRM: Done job-\d+/g) ?? [],
+      );
+    await eventually(
+      async () => replies().length >= RUNS && new Set(summaries()).size >= RUNS,
+      90_000,
+      250,
+    );
+    // Each run's reply posted once; each run's summary read by exactly one heartbeat.
+    const posted = replies().sort();
+    expect(posted).toEqual(Array.from({ length: RUNS }, (_, n) => `Done job-${n}`).sort());
+    const runRequests = llm.requests.filter(
+      (r) => !JSON.stringify(r.body.messages).includes('System: '),
+    );
+    expect(runRequests).toHaveLength(RUNS);
+    const seen = summaries();
+    expect(seen).toHaveLength(new Set(seen).size);
+  }, 180_000);
 });
 
 /**
