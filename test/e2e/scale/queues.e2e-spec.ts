@@ -2,12 +2,14 @@ import Redis from 'ioredis';
 import { Scheduler } from '../../../src/scheduler';
 import { FakeBilling } from '../../fakes/billing';
 import { FakeChat } from '../../fakes/chat';
-import { FakeLlm, textAnswer } from '../../fakes/llm';
+import { FakeLlm, textAnswer, toolUseAnswer } from '../../fakes/llm';
 import { WebhookReceiver } from '../../fakes/webhook-receiver';
 import { createTestApp, createTestDatabase, TestApp } from '../../support/app';
 import { TestClock } from '../../support/clock';
 import { eventually } from '../../support/eventually';
 import { testRedisPrefix } from '../../support/isolation';
+import { DRAFT_TOOL, fullDraft } from '../../support/onboarding';
+import { randomIp } from '../../support/users';
 import { Cluster, registerAndLogIn, Session, startCluster } from './cluster';
 
 /** The event queues the work below feeds, with the consumer whose processed marker each writes. */
@@ -39,6 +41,18 @@ describe('the queues across two instances', () => {
       WebhookReceiver.start(),
     ]);
     billing.seedCatalogue();
+    // An onboarding's analysis records a draft; a hook run answers `Done job-N` for its message
+    // `job-N`; a heartbeat (it reads the main conversation's system events) answers HEARTBEAT_OK,
+    // which posts nothing.
+    llm.respondWith((request) => {
+      if (request.body.tools?.some((tool) => tool.name === DRAFT_TOOL)) {
+        return toolUseAnswer([{ name: DRAFT_TOOL, input: fullDraft('ada@rocket.test') }]);
+      }
+      const text = JSON.stringify(request.body.messages);
+      if (text.includes('System: ')) return textAnswer('HEARTBEAT_OK');
+      const job = /job-(\d+)/.exec(text);
+      return textAnswer(job ? `Done job-${job[1]}` : 'HEARTBEAT_OK');
+    }, Number.MAX_SAFE_INTEGER);
     cluster = await startCluster({
       env: {
         ...billing.env(),
@@ -296,14 +310,6 @@ describe('the queues across two instances', () => {
   }, 300_000);
 
   it('runs each gateway hook once (agent-hook-run) and takes its summary into one heartbeat (agent-heartbeat)', async () => {
-    // A run answers `Done job-N` for its message `job-N`; a heartbeat (it reads the system events
-    // of the main conversation) answers HEARTBEAT_OK, which posts nothing.
-    llm.respondWith((request) => {
-      const text = JSON.stringify(request.body.messages);
-      if (text.includes('System: ')) return textAnswer('HEARTBEAT_OK');
-      const job = /job-(\d+)/.exec(text);
-      return textAnswer(job ? `Done job-${job[1]}` : 'HEARTBEAT_OK');
-    }, Number.MAX_SAFE_INTEGER);
     const RUNS = 30;
     const runIds = await Promise.all(
       Array.from({ length: RUNS }, async (_, n) => {
@@ -327,7 +333,14 @@ describe('the queues across two instances', () => {
         (r) => JSON.stringify(r.body.messages).match(/System: Hook CRM: Done job-\d+/g) ?? [],
       );
     await eventually(
-      async () => replies().length >= RUNS && new Set(summaries()).size >= RUNS,
+      async () => {
+        if (replies().length < RUNS || new Set(summaries()).size < RUNS) {
+          throw new Error(
+            `${replies().length} replies, ${new Set(summaries()).size} summaries of ${RUNS}; ${llm.requests.length} model calls, the last ${JSON.stringify(llm.requests.at(-1)?.body.messages).slice(0, 1500)}`,
+          );
+        }
+        return true;
+      },
       90_000,
       250,
     );
@@ -335,11 +348,50 @@ describe('the queues across two instances', () => {
     const posted = replies().sort();
     expect(posted).toEqual(Array.from({ length: RUNS }, (_, n) => `Done job-${n}`).sort());
     const runRequests = llm.requests.filter(
-      (r) => !JSON.stringify(r.body.messages).includes('System: '),
+      (r) =>
+        /job-\d+/.test(JSON.stringify(r.body.messages)) &&
+        !JSON.stringify(r.body.messages).includes('System: '),
     );
     expect(runRequests).toHaveLength(RUNS);
     const seen = summaries();
     expect(seen).toHaveLength(new Set(seen).size);
+  }, 180_000);
+
+  it('analyses each onboarding once (agent-onboarding), started on either instance', async () => {
+    const ONBOARDINGS = 16;
+    const ids = await Promise.all(
+      Array.from({ length: ONBOARDINGS }, async (_, n) => {
+        const res = await cluster.instances[n % 2].http
+          .post('/v1/agent/onboarding/create')
+          .set('X-Forwarded-For', randomIp())
+          .send({
+            email: `onboard-${n}-${prefix.slice(7, 15)}@example.test`,
+            initialPrompt: `Onboarding prompt ${n}`,
+          })
+          .expect(201);
+        return res.body.id as string;
+      }),
+    );
+    for (const [n, id] of ids.entries()) {
+      await eventually(
+        async () => {
+          const res = await cluster.instances[(n + 1) % 2].http
+            .get(`/v1/agent/onboarding/analysis-status/${id}`)
+            .expect(200);
+          if (res.body.status !== 'analyzed') throw new Error(res.body.status);
+          return true;
+        },
+        90_000,
+        250,
+      );
+    }
+    // One call to the model per onboarding.
+    for (let n = 0; n < ONBOARDINGS; n++) {
+      const calls = llm.requests.filter((r) =>
+        new RegExp(`Onboarding prompt ${n}\\b`).test(JSON.stringify(r.body.messages)),
+      );
+      expect({ n, calls: calls.length }).toEqual({ n, calls: 1 });
+    }
   }, 180_000);
 });
 
