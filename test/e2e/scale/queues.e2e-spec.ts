@@ -60,7 +60,7 @@ describe('the queues across two instances', () => {
         ...llm.env(),
         HOOKS_ENABLED: 'true',
         HOOKS_TOKEN,
-        HOOKS_HEARTBEAT_EVERY: '0',
+        HOOKS_HEARTBEAT_EVERY: '5s',
         REDIS_PREFIX: prefix,
         BILLING_COUNTS_DEBOUNCE_MS: '500',
       },
@@ -391,6 +391,70 @@ describe('the queues across two instances', () => {
         new RegExp(`Onboarding prompt ${n}\\b`).test(JSON.stringify(r.body.messages)),
       );
       expect({ n, calls: calls.length }).toEqual({ n, calls: 1 });
+    }
+  }, 180_000);
+
+  it('applies each organization’s credit once when the provider was down at signup (credit-redemption)', async () => {
+    const ORGS = 6;
+    // The provider answers no adjustment until the signups are made: each redemption is left
+    // pending for the credit-redemption queue, whose retries either instance takes.
+    let down = true;
+    const stop = billing.during(async () => {
+      if (down) throw new Error('adjustments unavailable');
+    }, /\/adjustments\.json$/);
+    try {
+      const orgs = await Promise.all(
+        Array.from({ length: ORGS }, async (_, n) => {
+          const made = (
+            await owner
+              .to(cluster.instances[n % 2])
+              .post('/v1/organization')
+              .send({ name: `Credit ${n}` })
+              .expect(201)
+          ).body as { id: string; entity: string };
+          await cluster.db.query(
+            `INSERT INTO credit_entry (id, entity_id, kind, amount, currency, movement_id)
+             VALUES (gen_random_uuid(), $1, 'grant', $2, 'USD', gen_random_uuid())`,
+            [made.entity, `${10 + n}.00`],
+          );
+          await owner
+            .to(cluster.instances[(n + 1) % 2])
+            .post(`/v1/organization/${made.id}/subscription`)
+            .send({ productHandle: 'starter' })
+            .expect(201);
+          return made;
+        }),
+      );
+      const redemptions = async () =>
+        (
+          await cluster.db.query(
+            `SELECT entity_id, amount::text, state FROM credit_redemption WHERE entity_id = ANY($1)`,
+            [orgs.map((o) => o.entity)],
+          )
+        ).rows as { entity_id: string; amount: string; state: string }[];
+      await eventually(async () => (await redemptions()).length === ORGS, 60_000, 250);
+      expect((await redemptions()).every((r) => r.state === 'pending')).toBe(true);
+      down = false;
+      await eventually(
+        async () => (await redemptions()).every((r) => r.state === 'applied'),
+        90_000,
+        500,
+      );
+      for (const [n, o] of orgs.entries()) {
+        const subscription = [...billing.subscriptions.values()].find(
+          (x) => x.customer.reference === o.entity,
+        )!;
+        const credits = billing.adjustments.filter((a) => a.subscription_id === subscription.id);
+        expect(credits.map((a) => a.amount_in_cents)).toEqual([-(10 + n) * 100]);
+      }
+      const { rows: balances } = await cluster.db.query(
+        `SELECT entity_id, sum(amount)::numeric(20,2)::text AS balance FROM credit_entry
+          WHERE entity_id = ANY($1) GROUP BY entity_id`,
+        [orgs.map((o) => o.entity)],
+      );
+      expect(balances.map((b) => b.balance)).toEqual(Array(ORGS).fill('0.00'));
+    } finally {
+      stop();
     }
   }, 180_000);
 });
