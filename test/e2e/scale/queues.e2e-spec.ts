@@ -1,3 +1,7 @@
+// The in-process instances of the scheduler test compose the gateway hooks (its heartbeat is a
+// scheduled job too); the child instances get the same settings through their env.
+import '../../support/hooks-on';
+
 import Redis from 'ioredis';
 import { Scheduler } from '../../../src/scheduler';
 import { FakeBilling } from '../../fakes/billing';
@@ -500,6 +504,7 @@ describe('scheduled jobs across two instances', () => {
         'webhooks:sweep',
         'referral:redemption-sweep',
         'referral:credit-expiry',
+        'hooks:heartbeat',
       ]),
     );
     for (const job of jobs) {
