@@ -49,7 +49,7 @@ describe('the queues across two instances', () => {
     // `job-N`; a heartbeat (it reads the main conversation's system events) answers HEARTBEAT_OK,
     // which posts nothing.
     llm.respondWith((request) => {
-      if (request.body.tools?.some((tool) => tool.name === DRAFT_TOOL)) {
+      if (request.body.tools?.some((tool) => 'name' in tool && tool.name === DRAFT_TOOL)) {
         return toolUseAnswer([{ name: DRAFT_TOOL, input: fullDraft('ada@rocket.test') }]);
       }
       const text = JSON.stringify(request.body.messages);
