@@ -131,9 +131,10 @@ describe('billing count pushes through faults (two instances)', () => {
       `UPDATE billing_count_sync SET push_lease_until = now() - interval '1 second'
         WHERE push_lease IS NOT NULL`,
     );
+    // Bull's keys are under `<prefix>bull` or the hash-tagged `{<prefix>bull}`.
     const client = new Redis(redis.url);
     try {
-      const locks = await client.keys('*bull:billing-counts:*:lock');
+      const locks = await client.keys('*bull*:billing-counts:*:lock');
       if (locks.length) await client.del(...locks);
     } finally {
       client.disconnect();
