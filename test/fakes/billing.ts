@@ -19,6 +19,8 @@ export interface FakeBillingRequest {
   body: unknown;
   /** Carried the fake's API key as Basic auth. */
   authorized: boolean;
+  /** The caller's port of the connection (which process called, for tests with several). */
+  remotePort?: number;
 }
 
 interface Fault {
@@ -492,6 +494,7 @@ export class FakeBilling {
       query: Object.fromEntries(url.searchParams),
       body,
       authorized: this.authorized(req.headers.authorization),
+      remotePort: req.socket.remotePort,
     };
     this.requests.push(request);
     const watching = this.watchers.filter(

@@ -6,6 +6,8 @@ export interface Received {
   path: string;
   headers: Record<string, string>;
   body: string;
+  /** The sender's port of the connection (which process sent it, for tests with several). */
+  remotePort?: number;
   /** The parsed envelope. */
   event: {
     id: string;
@@ -73,6 +75,7 @@ export class WebhookReceiver {
         ]),
       ),
       body,
+      remotePort: req.socket.remotePort,
       event,
     };
     this.received.push(received);
