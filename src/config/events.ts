@@ -23,6 +23,17 @@ export class EventsConfig {
   @IsInt(integer(1))
   @Min(1, integer(1))
   QUEUE_JOB_ATTEMPTS = 5;
+
+  /**
+   * How long a worker's lock on its active job lasts (renewed at half of it while the job runs),
+   * and how often each instance looks for jobs whose lock lapsed: a job of an instance killed
+   * mid-run is taken up by another within about twice this (Bull's lockDuration and
+   * stalledInterval).
+   */
+  @Transform(toInt)
+  @IsInt(integer(1000))
+  @Min(1000, integer(1000))
+  QUEUE_LOCK_MS = 30_000;
 }
 
 export const eventsSlice = configSlice({ name: 'events', schema: EventsConfig });

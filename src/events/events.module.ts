@@ -37,6 +37,7 @@ const queues = BullModule.registerQueue(...Object.values(QueueName).map((name) =
           createClient: (type) => redis.bull(type),
           prefix: redis.bullPrefix,
           defaultJobOptions: defaultJobOptions(env.QUEUE_JOB_ATTEMPTS),
+          settings: { lockDuration: env.QUEUE_LOCK_MS, stalledInterval: env.QUEUE_LOCK_MS },
         };
       },
     }),

@@ -70,9 +70,19 @@ export class RedisConnections {
   /** Bull's createClient contract: shared client/subscriber, a new blocking client each time. */
   bull(type: 'client' | 'subscriber' | 'bclient'): Redis {
     const options = { maxRetriesPerRequest: null, enableReadyCheck: false };
-    if (type === 'client') return (this.shared ??= this.create(options));
-    if (type === 'subscriber') return (this.sharedSubscriber ??= this.create(options));
+    if (type === 'client') return (this.shared ??= this.sharedByQueues(this.create(options)));
+    if (type === 'subscriber') {
+      return (this.sharedSubscriber ??= this.sharedByQueues(this.create(options)));
+    }
     return this.quietOnClose(this.create(options));
+  }
+
+  /**
+   * Every queue adds its own `ready` and `error` listeners to the client and subscriber they
+   * share: not a leak, and more than Node's default warning threshold of 10 once there are 10 queues.
+   */
+  private sharedByQueues(client: Redis): Redis {
+    return client.setMaxListeners(100);
   }
 
   /**

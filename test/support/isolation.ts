@@ -38,6 +38,15 @@ export async function createEmptyTestDatabase(): Promise<TestDatabase> {
 
 export const TEST_FRONTEND_URL = 'http://frontend.test';
 
+/**
+ * The secrets of every test app and test instance: one ENCRYPTION_KEY, as every instance on one
+ * database must have (its fingerprint is kept in the database).
+ */
+export const TEST_SECRETS = {
+  SESSION_SECRET: 'test-session-secret-of-at-least-thirty-two-chars',
+  ENCRYPTION_KEY: '0'.repeat(63) + '1',
+};
+
 /** The environment of a test app or service test: its own database and Redis keys. */
 export function setTestEnv(
   database: TestDatabase,
@@ -50,8 +59,7 @@ export function setTestEnv(
     DATABASE_URL: database.url,
     REDIS_PREFIX: redisPrefix,
     FRONTEND_URL: TEST_FRONTEND_URL,
-    SESSION_SECRET: 'test-session-secret-of-at-least-thirty-two-chars',
-    ENCRYPTION_KEY: '0'.repeat(63) + '1',
+    ...TEST_SECRETS,
     OUTBOX_RELAY_INTERVAL_MS: '50',
     // supertest connects over loopback: the tests play the proxy that sets X-Forwarded-For.
     TRUST_PROXY: 'loopback',

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { createTestApp, createTestDatabase, TestApp, TestDatabase } from '../../support/app';
+import { TEST_SECRETS } from '../../support/isolation';
 
 function runSeed(env: Record<string, string | undefined>) {
   return new Promise<{ code: number | null; out: string }>((done) => {
@@ -45,6 +46,8 @@ describe('npm run seed', () => {
     const env = {
       ...process.env,
       NODE_ENV: 'development',
+      // The key the test app opens the database with below (one key per database).
+      ...TEST_SECRETS,
       DATABASE_URL: database.url,
       REDIS_PREFIX: redisPrefix,
       OUTBOX_RELAY_INTERVAL_MS: '0',

@@ -123,7 +123,7 @@ describe('billing count pushes through faults (two instances)', () => {
 
   /**
    * What a killed instance held lapses (time passes, shortened here): its push lease (2 minutes,
-   * in the table) and its Bull job locks (30 s, in Redis), so the survivor's stalled-job check and
+   * in the table) and its Bull job locks (QUEUE_LOCK_MS, in Redis), so the survivor's stalled-job check and
    * the instance's restart take its jobs again.
    */
   async function heldLapse() {

@@ -4,7 +4,7 @@ import { Pool } from 'pg';
 import request from 'supertest';
 import { createTestDatabase, TEST_FRONTEND_URL, TestDatabase } from '../../support/app';
 import { Instance, startInstance } from '../../support/instances';
-import { deleteRedisKeys, testRedisPrefix } from '../../support/isolation';
+import { deleteRedisKeys, TEST_SECRETS, testRedisPrefix } from '../../support/isolation';
 import type { RedisProcess } from '../../support/redis-process';
 import { randomIp } from '../../support/users';
 
@@ -23,11 +23,6 @@ export interface Cluster {
   close(): Promise<void>;
 }
 
-export const SHARED_SECRETS = {
-  SESSION_SECRET: 'test-session-secret-of-at-least-thirty-two-chars',
-  ENCRYPTION_KEY: '0'.repeat(63) + '1',
-};
-
 export async function startCluster(
   options: { count?: number; redis?: RedisProcess; env?: Record<string, string> } = {},
 ): Promise<Cluster> {
@@ -38,8 +33,10 @@ export async function startCluster(
     DATABASE_URL: database.url,
     ...(options.redis ? { REDIS_URL: options.redis.url } : { REDIS_PREFIX: prefix }),
     FRONTEND_URL: TEST_FRONTEND_URL,
-    ...SHARED_SECRETS,
+    ...TEST_SECRETS,
     OUTBOX_RELAY_INTERVAL_MS: '50',
+    // A killed instance's active jobs are taken up within seconds, not a minute.
+    QUEUE_LOCK_MS: '10000',
     TRUST_PROXY: 'loopback',
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
     ...options.env,

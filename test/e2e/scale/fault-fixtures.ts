@@ -37,6 +37,8 @@ export async function startCluster(
     DATABASE_URL: control.database.url,
     REDIS_PREFIX: redisPrefix,
     OUTBOX_RELAY_INTERVAL_MS: '50',
+    // A killed instance's active jobs are taken up within seconds, not a minute.
+    QUEUE_LOCK_MS: '10000',
     ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
     ...options.env,
   };

@@ -79,7 +79,7 @@ describe('version skew loses no event', () => {
     // A type whose routes the old instance consumes all of is still relayed by it.
     await record(old, org, 'member.updated');
     await old.get<OutboxRelay>(OutboxRelay).relayPending();
-    await eventually(async () => (await activityOf(org)) === 1);
+    await eventually(async () => (await activityOf(org)) === 1, 30_000);
     await sleep(500);
     const pending = (await eventsOf(org)).filter((e) => e.relayedAt === null);
     expect(pending.map((e) => e.type)).toEqual(Array(5).fill('organization.updated'));
@@ -93,5 +93,5 @@ describe('version skew loses no event', () => {
     await sleep(500);
     expect(await activityOf(org)).toBe(6);
     expect(audited.filter((id) => ids.includes(id))).toHaveLength(5);
-  });
+  }, 120_000);
 });
