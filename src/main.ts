@@ -8,6 +8,7 @@ import { setupApp } from './app.setup';
 import { AppLogger, HttpDrain, ShutdownState, stopGracefullyOn } from './common';
 import { Env, loadEnv } from './config';
 import { OutboxRelay, QueueName } from './events';
+import { RedisConnections } from './redis';
 import { Scheduler } from './scheduler';
 
 async function bootstrap() {
@@ -23,6 +24,8 @@ async function bootstrap() {
   });
   await setupApp(app);
   const http = new HttpDrain(app.getHttpServer());
+  // Before the workers start (at listen): jobs an earlier version queued under the untagged prefix.
+  await app.get(RedisConnections).moveUntaggedBullKeys();
   await app.listen(app.get(Env).PORT);
   stopGracefullyOn({
     graceMs: env.SHUTDOWN_GRACE_MS,

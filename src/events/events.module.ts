@@ -30,16 +30,13 @@ const queues = BullModule.registerQueue(...Object.values(QueueName).map((name) =
   imports: [
     BullModule.forRootAsync({
       inject: [RedisConnections, Env],
-      useFactory: async (redis: RedisConnections, env: Env) => {
-        // Before any queue exists under the tagged prefix: jobs of an earlier version move to it.
-        await redis.moveUntaggedBullKeys();
-        return {
-          createClient: (type) => redis.bull(type),
-          prefix: redis.bullPrefix,
-          defaultJobOptions: defaultJobOptions(env.QUEUE_JOB_ATTEMPTS),
-          settings: { lockDuration: env.QUEUE_LOCK_MS, stalledInterval: env.QUEUE_LOCK_MS },
-        };
-      },
+      // An earlier version's jobs are moved to the tagged prefix before the workers start (main.ts).
+      useFactory: (redis: RedisConnections, env: Env) => ({
+        createClient: (type) => redis.bull(type),
+        prefix: redis.bullPrefix,
+        defaultJobOptions: defaultJobOptions(env.QUEUE_JOB_ATTEMPTS),
+        settings: { lockDuration: env.QUEUE_LOCK_MS, stalledInterval: env.QUEUE_LOCK_MS },
+      }),
     }),
     queues,
     DiscoveryModule,

@@ -9,8 +9,8 @@ const SCAN_COUNT = 1000;
  * hash-tagged one (`{<REDIS_PREFIX>bull}:`), so jobs queued before an upgrade (waiting, delayed,
  * retrying) are still run after it. A job's data names no prefix, so a rename is the whole move.
  * RENAMENX leaves a key alone when the tagged one exists, and a key another instance moved first
- * is gone: both are skipped. Runs at start-up, before the queues are made; keys an instance of
- * the old version queues after that are moved by the next start (the upgrade rule in the README).
+ * is gone: both are skipped. Runs at start-up (main.ts), before the workers start; keys an
+ * instance of the old version queues after that are moved by the next start (docs/scale.md).
  */
 export async function moveUntaggedBullKeys(
   client: Redis,
