@@ -337,7 +337,7 @@ async function unrelayed(databaseUrl: string): Promise<number> {
   await db.connect();
   try {
     const { rows } = await db.query<{ n: string }>(
-      'SELECT count(*) AS n FROM outbox_event WHERE relayed_at IS NULL AND unrouted_at IS NULL',
+      'SELECT count(*) AS n FROM outbox_event WHERE relayed_at IS NULL',
     );
     return Number(rows[0].n);
   } finally {
